@@ -25,10 +25,9 @@ import {
   readIfExists,
   readLock,
   readSources,
-  schemaDir,
+  ROOT,
   sha256Hex,
   type Sources,
-  UPSTREAM_VECTORS_DIR,
   writeFileAtomic,
   writeLock,
 } from "./_sources.ts";
@@ -314,7 +313,8 @@ export interface SyncReport {
   removed: string[];
 }
 
-class Progress {
+/** Progress lines on a TTY, a summary otherwise. */
+export class Progress {
   #tty: boolean;
   #quiet: boolean;
   constructor(quiet: boolean) {
@@ -372,9 +372,19 @@ async function removeStale(dir: string, keep: Set<string>, label: string): Promi
 export async function sync(
   sources: Sources,
   lock: Lock,
-  opts: { version: string; source: Source; update: boolean; check: boolean; progress?: Progress },
+  opts: {
+    version: string;
+    source: Source;
+    update: boolean;
+    check: boolean;
+    progress?: Progress;
+    /** Folder below which `spec/schemas/` and `vectors/upstream/` are written (tests use a temporary one). */
+    root?: string;
+  },
 ): Promise<SyncReport> {
   const { version, source, update, check } = opts;
+  const root = opts.root ?? ROOT;
+  const vectorsDir = `${root}/vectors/upstream`;
   const progress = opts.progress ?? new Progress(true);
   const report: SyncReport = { version, fetched: 0, verified: 0, removed: [] };
   const updateHint =
@@ -396,7 +406,7 @@ export async function sync(
   let n = 0;
   for (const name of sources.test_vectors.files) {
     n++;
-    const path = `${UPSTREAM_VECTORS_DIR}/${name}`;
+    const path = `${vectorsDir}/${name}`;
     const expected = vlock[name];
     if (expected === undefined && !update) {
       throw new SyncError(
@@ -432,7 +442,7 @@ export async function sync(
   if (!check) {
     report.removed.push(
       ...await removeStale(
-        UPSTREAM_VECTORS_DIR,
+        vectorsDir,
         new Set(sources.test_vectors.files),
         "vectors/upstream",
       ),
@@ -440,7 +450,7 @@ export async function sync(
   }
 
   // Schemas.
-  const dir = schemaDir(version);
+  const dir = `${root}/spec/schemas/${version}`;
   const slock = lock.schemas[version];
   let digests: Record<string, string>;
   if (!update) {

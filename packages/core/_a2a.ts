@@ -1,0 +1,189 @@
+// A2A Task internals shared by the success and error extractors (A2A Response Extraction).
+
+import {
+  carriesAdcpError,
+  isJsonObject,
+  type JsonObject,
+  own,
+  ownArray,
+  ownElement,
+  ownObject,
+} from "./_json.ts";
+
+/** The four `StreamResponse` oneof keys (A2A Response Extraction, "Extraction Algorithm" step 0). */
+const ENVELOPE_KEYS: readonly string[] = ["task", "message", "statusUpdate", "artifactUpdate"];
+
+/**
+ * Step 0 of A2A Response Extraction, "Extraction Algorithm": unwraps a single-key response
+ * envelope exactly once.
+ *
+ * An envelope is an object with exactly one own key, one of `task`, `message`, `statusUpdate`,
+ * `artifactUpdate`, whose value is a non-null, non-array object. Its value replaces the input,
+ * unless that value itself has any of the four keys as an own top-level key: that is a nested
+ * envelope ("smuggling"), rejected as malformed, and this returns `undefined`. Anything that is
+ * not an envelope is returned unchanged (a bare Task, a v0.3 object, or a non-object).
+ */
+export function unwrapStreamEnvelope(input: unknown): unknown {
+  if (!isJsonObject(input)) return input;
+  const keys = Object.keys(input);
+  if (keys.length !== 1) return input;
+  const key = keys[0] as string;
+  if (!ENVELOPE_KEYS.includes(key)) return input;
+  const inner = input[key];
+  if (!isJsonObject(inner)) return input;
+  for (const envelopeKey of ENVELOPE_KEYS) {
+    if (Object.hasOwn(inner, envelopeKey)) return undefined; // nested envelope: malformed
+  }
+  return inner;
+}
+
+/** Final task states (A2A Response Extraction, "Status-Based Extraction"). */
+export type FinalTaskState = "completed" | "failed" | "canceled" | "rejected";
+/** Interim task states (A2A Response Extraction, "Status-Based Extraction"). */
+export type InterimTaskState = "working" | "submitted" | "input-required" | "auth-required";
+/** A recognized, normalized task state. */
+export type KnownTaskState = FinalTaskState | InterimTaskState;
+
+const FINAL_STATES: ReadonlySet<string> = new Set(["completed", "failed", "canceled", "rejected"]);
+const KNOWN_STATES: ReadonlySet<string> = new Set([
+  ...FINAL_STATES,
+  "working",
+  "submitted",
+  "input-required",
+  "auth-required",
+]);
+/** Longest known token, `input-required`: normalization keeps the length, so longer is unknown. */
+const LONGEST_STATE = 14;
+const STATE_PREFIX = "TASK_STATE_";
+
+/**
+ * Normalizes a raw `status.state` and matches it against the known tokens (A2A Response
+ * Extraction, "Extraction Algorithm" step 1 and "State normalization").
+ *
+ * Strips one leading, case-sensitive `TASK_STATE_`, maps ASCII `A`-`Z` to `a`-`z` and `_` to `-`,
+ * and nothing else: no trimming, no collapsing of repeated separators, no Unicode case folding
+ * (`String.prototype.toLowerCase` would fold U+212A KELVIN SIGN to `k`). The result must then
+ * equal a known token exactly; anything else, including any non-string, is unknown: `null`.
+ */
+export function knownTaskState(raw: unknown): KnownTaskState | null {
+  if (typeof raw !== "string") return null;
+  const start = raw.startsWith(STATE_PREFIX) ? STATE_PREFIX.length : 0;
+  if (raw.length - start > LONGEST_STATE) return null;
+  let normalized = "";
+  for (let index = start; index < raw.length; index++) {
+    const unit = raw.charCodeAt(index);
+    if (unit >= 0x41 && unit <= 0x5a) normalized += String.fromCharCode(unit + 0x20);
+    else if (unit === 0x5f) normalized += "-";
+    else normalized += raw[index];
+  }
+  return KNOWN_STATES.has(normalized) ? normalized as KnownTaskState : null;
+}
+
+/** Whether a known state is final. */
+export function isFinalState(state: KnownTaskState): state is FinalTaskState {
+  return FINAL_STATES.has(state);
+}
+
+/** The known, normalized `status.state` of an (unwrapped) task, or `null`. */
+export function taskStateOf(task: JsonObject): KnownTaskState | null {
+  const status = ownObject(task, "status");
+  return status === undefined ? null : knownTaskState(own(status, "state"));
+}
+
+
+/** The DataPart's `data` when `part` is a DataPart, else `undefined`. */
+export function dataOf(part: unknown): JsonObject | undefined {
+  return isJsonObject(part) ? ownObject(part, "data") : undefined;
+}
+
+/** The own `parts` array of `artifacts[0]`, or `undefined`. */
+export function firstArtifactParts(task: JsonObject): readonly unknown[] | undefined {
+  const artifacts = ownArray(task, "artifacts");
+  if (artifacts === undefined || artifacts.length === 0) return undefined;
+  const first = ownElement(artifacts, 0);
+  return isJsonObject(first) ? ownArray(first, "parts") : undefined;
+}
+
+/** The own `parts` array of every `artifacts[]` entry, in order. */
+export function* allArtifactParts(task: JsonObject): Generator<readonly unknown[], void, undefined> {
+  const artifacts = ownArray(task, "artifacts");
+  if (artifacts === undefined) return;
+  for (let index = 0; index < artifacts.length; index++) {
+    const artifact = ownElement(artifacts, index);
+    if (!isJsonObject(artifact)) continue;
+    const parts = ownArray(artifact, "parts");
+    if (parts !== undefined) yield parts;
+  }
+}
+
+/** The own `status.message.parts` array, or `undefined`. */
+export function statusMessageParts(task: JsonObject): readonly unknown[] | undefined {
+  const status = ownObject(task, "status");
+  const message = status === undefined ? undefined : ownObject(status, "message");
+  return message === undefined ? undefined : ownArray(message, "parts");
+}
+
+/** The `data` of the first DataPart of `status.message.parts`, or `null` (step 3). */
+export function firstStatusMessageData(task: JsonObject): JsonObject | null {
+  const parts = statusMessageParts(task);
+  if (parts === undefined) return null;
+  for (let index = 0; index < parts.length; index++) {
+    const data = dataOf(ownElement(parts, index));
+    if (data !== undefined) return data;
+  }
+  return null;
+}
+
+/**
+ * Whether `data` is a framework wrapper: exactly one own key, `response`, whose value is a
+ * non-null, non-array object (A2A Response Extraction, "Wrapper Rejection").
+ */
+export function isWrapper(data: JsonObject): boolean {
+  const keys = Object.keys(data);
+  return keys.length === 1 && keys[0] === "response" && isJsonObject(data["response"]);
+}
+
+/** The `text` of every TextPart (own string `text`, with or without `kind`) in `parts`. */
+export function textsOf(parts: readonly unknown[] | undefined): string[] {
+  const texts: string[] = [];
+  if (parts === undefined) return texts;
+  for (let index = 0; index < parts.length; index++) {
+    const part = ownElement(parts, index);
+    if (!isJsonObject(part)) continue;
+    const text = own(part, "text");
+    if (typeof text === "string" && text.length > 0) texts.push(text);
+  }
+  return texts;
+}
+
+/** Where an A2A response carries an `adcp_error`, before validation. */
+export interface A2AErrorCandidate {
+  /** The raw `adcp_error` value. */
+  readonly value: unknown;
+  /** The path it was found on. */
+  readonly path: "artifact" | "status_message";
+}
+
+/** The `adcp_error` of the first DataPart in `parts` that carries one. */
+function firstErrorIn(parts: readonly unknown[]): { value: unknown } | undefined {
+  for (let index = 0; index < parts.length; index++) {
+    const data = dataOf(ownElement(parts, index));
+    if (data !== undefined && carriesAdcpError(data)) return { value: own(data, "adcp_error") };
+  }
+  return undefined;
+}
+
+/**
+ * The first `adcp_error` carried by a DataPart of an (unwrapped) task: all `artifacts[].parts[]`
+ * in order, then `status.message.parts[]` (Transport Error Mapping, "Client Detection Order"
+ * steps 2 and 3). The first DataPart carrying an own, non-null `adcp_error` decides, valid or not.
+ */
+export function a2aErrorCandidate(task: JsonObject): A2AErrorCandidate | undefined {
+  for (const parts of allArtifactParts(task)) {
+    const found = firstErrorIn(parts);
+    if (found !== undefined) return { value: found.value, path: "artifact" };
+  }
+  const parts = statusMessageParts(task);
+  const found = parts === undefined ? undefined : firstErrorIn(parts);
+  return found === undefined ? undefined : { value: found.value, path: "status_message" };
+}

@@ -1,0 +1,81 @@
+/**
+ * Base class of the errors `@adcp-wire/core` throws for conditions callers are expected to catch.
+ * Programmer errors (bad options) are `TypeError` or `RangeError` instead.
+ *
+ * Subclasses set a literal {@linkcode AdcpCoreError.code}; {@linkcode AdcpCoreErrors} is the
+ * union of all of them, for exhaustive `switch` statements on `code`.
+ *
+ * @example Catching any core error
+ * ```ts
+ * import { AdcpCoreError, extractAdcpResponseFromA2A } from "@adcp-wire/core";
+ * import { ok } from "node:assert/strict";
+ *
+ * const task = {
+ *   status: { state: "completed" },
+ *   artifacts: [{ parts: [{ data: { response: { products: [] } } }] }],
+ * };
+ * try {
+ *   extractAdcpResponseFromA2A(task);
+ * } catch (error) {
+ *   ok(error instanceof AdcpCoreError);
+ * }
+ * ```
+ */
+export abstract class AdcpCoreError extends Error {
+  /** Machine-readable error code, a string literal per subclass. */
+  abstract readonly code: string;
+  /** Error name, a string literal per subclass. */
+  override readonly name: string = "AdcpCoreError";
+}
+
+/**
+ * Thrown by {@linkcode extractAdcpResponseFromA2A} when the authoritative DataPart of a final-state
+ * task is a framework wrapper: its `data` has exactly one own key, `response`, whose value is a
+ * non-null, non-array object (A2A Response Extraction, "Wrapper Rejection" and "Extraction
+ * Algorithm" step 2c). This is a server-side bug; the client reports it rather than silently
+ * unwrapping.
+ *
+ * @example Reading the offending part
+ * ```ts
+ * import { extractAdcpResponseFromA2A, WrapperDetectedError } from "@adcp-wire/core";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const task = {
+ *   status: { state: "TASK_STATE_COMPLETED" },
+ *   artifacts: [{ parts: [{ text: "Done" }, { data: { response: { products: [] } } }] }],
+ * };
+ * try {
+ *   extractAdcpResponseFromA2A(task);
+ *   ok(false, "expected a throw");
+ * } catch (error) {
+ *   ok(error instanceof WrapperDetectedError);
+ *   strictEqual(error.code, "wrapper_detected");
+ *   strictEqual(error.partIndex, 1);
+ * }
+ * ```
+ */
+export class WrapperDetectedError extends AdcpCoreError {
+  /** Always `"wrapper_detected"`, the `expected_error_type` of the upstream test vectors. */
+  readonly code: "wrapper_detected" = "wrapper_detected";
+  /** Always `"WrapperDetectedError"`. */
+  override readonly name: "WrapperDetectedError" = "WrapperDetectedError";
+  /** Index of the wrapper DataPart in `artifacts[0].parts`. */
+  readonly partIndex: number;
+
+  /**
+   * Creates the error for the wrapper at `artifacts[0].parts[partIndex]`.
+   *
+   * @param partIndex Index of the wrapper DataPart in `artifacts[0].parts`.
+   */
+  constructor(partIndex: number) {
+    super(
+      `Cannot extract A2A response: artifacts[0].parts[${partIndex}].data is a framework wrapper ` +
+        `(expected the AdCP payload, saw a single "response" key holding an object)`,
+      { cause: { partIndex } },
+    );
+    this.partIndex = partIndex;
+  }
+}
+
+/** Every error class `@adcp-wire/core` throws, discriminated by `code`. */
+export type AdcpCoreErrors = WrapperDetectedError;

@@ -1,0 +1,97 @@
+import { isJsonObject, own } from "./_json.ts";
+import { utf8LengthExceeds } from "./_utf8.ts";
+
+/**
+ * An AdCP structured error as extracted from a transport envelope: the shape
+ * {@linkcode validateAdcpError} guarantees, and nothing more.
+ *
+ * Only `code` is checked. Every other field is the seller's raw value, kept as-is (Transport Error
+ * Mapping, "Client Detection Order" > "Extraction vs. action": the extraction layer "returns the
+ * raw `adcp_error` object with field values preserved as-is (including out-of-range
+ * `retry_after`)"), so the documented fields below are typed `unknown`: check them before use, and
+ * clamp `retry_after` at the action layer. All values are seller-controlled; never merge the
+ * object into application state without filtering keys (`__proto__`, `constructor`).
+ *
+ * @example Narrowing raw fields before use
+ * ```ts
+ * import { type AdcpError, validateAdcpError } from "@adcp-wire/core";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error: AdcpError | null = validateAdcpError({ code: "RATE_LIMITED", retry_after: 86400 });
+ * const retryAfter = typeof error?.retry_after === "number" ? error.retry_after : undefined;
+ * strictEqual(retryAfter, 86400); // raw value: clamping to 3600 is the caller's job
+ * ```
+ */
+export interface AdcpError {
+  /** Error code: a non-empty string of at most 64 UTF-16 code units (standard or `X_VENDOR_*`). */
+  readonly code: string;
+  /** Raw seller value; per `core/error.json` a human-readable string. */
+  readonly message?: unknown;
+  /** Raw seller value; per `core/error.json` one of `transient`, `correctable`, `terminal`. */
+  readonly recovery?: unknown;
+  /** Raw seller value; per `core/error.json` seconds before retrying (not clamped here). */
+  readonly retry_after?: unknown;
+  /** Raw seller value; per `core/error.json` the request field the error refers to. */
+  readonly field?: unknown;
+  /** Raw seller value; per `core/error.json` a suggested correction. */
+  readonly suggestion?: unknown;
+  /** Raw seller value; per `core/error.json` an open object of code-specific details. */
+  readonly details?: unknown;
+  /** Any other seller field, unvalidated. */
+  readonly [key: string]: unknown;
+}
+
+/** Longest accepted `code`, in UTF-16 code units (Transport Error Mapping, "Client Library Requirements" 3). */
+const MAX_CODE_LENGTH = 64;
+
+/** Largest accepted `JSON.stringify(error)`, in UTF-8 bytes (Transport Error Mapping, "Client Library Requirements" 3). */
+const MAX_SERIALIZED_BYTES = 4096;
+
+/**
+ * The lenient validation every extracted `adcp_error` must pass before it counts as a structured
+ * error (Transport Error Mapping, "Client Detection Order" and "Client Library Requirements" 3,
+ * and the `validate()` of its reference client):
+ *
+ * - a non-null, non-array object;
+ * - an own `code` property that is a string of 1 to 64 characters, counted in UTF-16 code units
+ *   like the reference `code.length` (the stricter reading of "64 characters" for non-ASCII codes);
+ * - `JSON.stringify(value)` at most 4096 UTF-8 bytes ("Buyer Agent Requirements": the payload cap
+ *   is in bytes, so a 1,500-character message of 3-byte characters is over it).
+ *
+ * Anything else, including a value `JSON.stringify` throws on (a `BigInt`, a cycle) or maps to
+ * `undefined`, is "no structured error" and gives `null`; this function never throws. Nothing else
+ * is checked: there is no validation against `core/error.json`, and a valid value is returned
+ * as-is, the very same object, never copied.
+ *
+ * @param value A candidate `adcp_error` value, straight from the transport envelope.
+ * @returns `value` itself when it passes, typed as {@linkcode AdcpError}; otherwise `null`.
+ *
+ * @example Accepting a raw error and rejecting malformed ones
+ * ```ts
+ * import { validateAdcpError } from "@adcp-wire/core";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const raw = { code: "RATE_LIMITED", retry_after: 86400 }; // no message: still accepted
+ * strictEqual(validateAdcpError(raw), raw);
+ * strictEqual(validateAdcpError({ code: 429 }), null);
+ * strictEqual(validateAdcpError({ code: "" }), null);
+ * strictEqual(validateAdcpError({ code: "X".repeat(65) }), null);
+ * // 1,400 three-byte characters: under 4096 UTF-16 units, over 4096 UTF-8 bytes
+ * strictEqual(validateAdcpError({ code: "X_BIG", message: "€".repeat(1400) }), null);
+ * ```
+ */
+export function validateAdcpError(value: unknown): AdcpError | null {
+  if (!isJsonObject(value)) return null;
+  const code = own(value, "code");
+  if (typeof code !== "string" || code.length === 0 || code.length > MAX_CODE_LENGTH) return null;
+  let serialized: string | undefined;
+  try {
+    serialized = JSON.stringify(value);
+  } catch {
+    return null; // BigInt, cycle, or stack exhaustion: not a JSON error object
+  }
+  if (typeof serialized !== "string" || utf8LengthExceeds(serialized, MAX_SERIALIZED_BYTES)) {
+    return null;
+  }
+  return value as AdcpError;
+}

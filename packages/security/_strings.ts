@@ -1,0 +1,117 @@
+// Private string helpers shared by the sanitizers and escapers. Not exported from mod.ts.
+
+/**
+ * Character class of the strip set: the union of
+ * - Transport Error Mapping, Security Considerations, Buyer Agent Requirements ("Strip
+ *   non-printable characters"): U+0000–U+001F, U+200B–U+200F, U+202A–U+202E;
+ * - security.mdx, webhook verifier checklist step 14b(a) (the logging non-printable set):
+ *   U+0000–U+001F, U+007F, U+0080–U+009F, U+200B–U+200F, U+2028–U+202E, U+2066–U+2069, U+FEFF.
+ */
+export const STRIP_CLASS =
+  "\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u2028-\\u202E\\u2066-\\u2069\\uFEFF";
+
+/** Global regex matching one code unit of the strip set (all members are BMP, non-surrogate). */
+export const STRIP_GLOBAL: RegExp = new RegExp(`[${STRIP_CLASS}]`, "g");
+
+/** Returns true when `codePoint` is in the strip set. */
+export function isStripped(codePoint: number): boolean {
+  return codePoint <= 0x1f ||
+    (codePoint >= 0x7f && codePoint <= 0x9f) ||
+    (codePoint >= 0x200b && codePoint <= 0x200f) ||
+    (codePoint >= 0x2028 && codePoint <= 0x202e) ||
+    (codePoint >= 0x2066 && codePoint <= 0x2069) ||
+    codePoint === 0xfeff;
+}
+
+const encoder = new TextEncoder();
+const SCRATCH_CACHE_LIMIT = 64 * 1024;
+let scratch = new Uint8Array(1024);
+
+/**
+ * Truncates a well-formed string to at most `maxBytes` UTF-8 bytes on a code point boundary
+ * (the longest prefix that fits). `TextEncoder.encodeInto` stops before the first code point
+ * that does not fit, which is exactly that prefix.
+ */
+export function truncateUtf8(value: string, maxBytes: number): string {
+  // Every UTF-16 code unit encodes to at most 3 UTF-8 bytes (a surrogate pair: 2 units, 4 bytes).
+  if (value.length * 3 <= maxBytes) return value;
+  let buffer: Uint8Array;
+  if (maxBytes <= SCRATCH_CACHE_LIMIT) {
+    if (scratch.length < maxBytes) scratch = new Uint8Array(Math.max(maxBytes, scratch.length * 2));
+    buffer = scratch.subarray(0, maxBytes);
+  } else {
+    buffer = new Uint8Array(maxBytes);
+  }
+  const { read } = encoder.encodeInto(value, buffer);
+  return read >= value.length ? value : value.slice(0, read);
+}
+
+/** UTF-8 byte length of a well-formed string. */
+export function utf8ByteLength(value: string): number {
+  let bytes = value.length;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit >= 0x80) {
+      if (unit < 0x800) bytes += 1;
+      // A surrogate pair is 2 units and 4 bytes: the high surrogate adds the 2 missing bytes.
+      else if (unit >= 0xd800 && unit <= 0xdbff) bytes += 2;
+      else if (unit < 0xdc00 || unit > 0xdfff) bytes += 2;
+    }
+  }
+  return bytes;
+}
+
+/**
+ * Validates a byte-count option: a non-negative safe integer.
+ *
+ * @throws {TypeError} When the value is not a number.
+ * @throws {RangeError} When the value is not a non-negative safe integer.
+ */
+export function assertByteCount(name: string, value: unknown): asserts value is number {
+  if (typeof value !== "number") {
+    throw new TypeError(`Expected ${name} to be a number, got ${describe(value)}`);
+  }
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`Expected ${name} to be a non-negative safe integer, got ${value}`);
+  }
+}
+
+/** A short, safe description of a value's type for error messages (never its content). */
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
+/** Returns true for objects whose prototype is `Object.prototype` or `null`. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * `sanitizeSellerString` without argument checks, for callers inside the package that have
+ * already validated `maxBytes`: repair lone surrogates, remove the strip set, truncate.
+ */
+export function sanitizeUnchecked(value: string, maxBytes: number): string {
+  // The result never has more than `maxBytes` code units (each is at least one byte), so when the
+  // input is much longer, sanitize a prefix first. Removal and surrogate repair act on single code
+  // points, so the sanitized prefix is a prefix of the sanitized whole, as long as the cut does
+  // not split a surrogate pair. If truncation happens inside the prefix, that is the answer.
+  const prefixLength = maxBytes * 2 + 16;
+  if (value.length > prefixLength) {
+    let cut = prefixLength;
+    const last = value.charCodeAt(cut - 1);
+    if (last >= 0xd800 && last <= 0xdbff) cut++; // keep a pair together (or a lone high whole)
+    const prefix = clean(value.slice(0, cut));
+    const truncated = truncateUtf8(prefix, maxBytes);
+    if (truncated.length < prefix.length) return truncated;
+  }
+  return truncateUtf8(clean(value), maxBytes);
+}
+
+function clean(value: string): string {
+  const wellFormed = value.isWellFormed() ? value : value.toWellFormed();
+  return wellFormed.replace(STRIP_GLOBAL, "");
+}

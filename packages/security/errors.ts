@@ -1,0 +1,272 @@
+// The error family of @adcp-wire/security: conditions a caller is expected to catch when untrusted
+// seller data breaks a safety limit or rule. Programmer errors (bad options) are TypeError/RangeError.
+
+/** The literal `code` of every error in the `@adcp-wire/security` family. */
+export type AdcpSecurityErrorCode =
+  | "JSON_DEPTH_LIMIT"
+  | "JSON_NODE_LIMIT"
+  | "DANGEROUS_KEY"
+  | "BASE64_SIZE_LIMIT"
+  | "INVALID_BASE64";
+
+/**
+ * Base class of the `@adcp-wire/security` error family. Catch it to handle every security
+ * rejection at once, or narrow on {@linkcode AdcpSecurityError.code}.
+ *
+ * @example Narrowing on the code
+ * ```ts
+ * import { AdcpSecurityError, checkJsonBounds } from "@adcp-wire/security";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const result = checkJsonBounds([[[]]], { maxDepth: 2 });
+ * ok(!result.valid);
+ * ok(result.error instanceof AdcpSecurityError);
+ * strictEqual(result.error.code, "JSON_DEPTH_LIMIT");
+ * ```
+ */
+export abstract class AdcpSecurityError extends Error {
+  /** Stable machine-readable identifier of the condition. */
+  abstract readonly code: AdcpSecurityErrorCode;
+}
+
+/** Structured fields shared by the limit errors, also set as their `cause`. */
+export interface LimitErrorDetails {
+  /** The configured limit. */
+  readonly limit: number;
+  /** The value seen when the limit was exceeded. */
+  readonly observed: number;
+}
+
+/**
+ * JSON nesting depth exceeded the limit. Depth counts nested containers: a scalar has depth 0,
+ * `[]` has depth 1, `[[1]]` has depth 2.
+ *
+ * Implements the client obligation to "bound JSON depth and node count after the cap passes"
+ * (MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits).
+ *
+ * `observed` is the depth at which checking stopped (the first level beyond the limit); the
+ * real depth of the input may be greater, since checking stops early to stay cheap.
+ *
+ * @example Reading the limit and the observed depth
+ * ```ts
+ * import { JsonDepthLimitError } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new JsonDepthLimitError(64, 65);
+ * strictEqual(error.message, "Cannot accept JSON: nesting depth exceeded 64 (observed 65)");
+ * strictEqual(error.observed, 65);
+ * ```
+ */
+export class JsonDepthLimitError extends AdcpSecurityError {
+  /** Always `"JSON_DEPTH_LIMIT"`. */
+  readonly code: "JSON_DEPTH_LIMIT" = "JSON_DEPTH_LIMIT";
+  /** Always `"JsonDepthLimitError"`. */
+  override readonly name: "JsonDepthLimitError" = "JsonDepthLimitError";
+  /** The configured maximum depth. */
+  readonly limit: number;
+  /** The depth at which checking stopped (at least `limit + 1`). */
+  readonly observed: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param limit The configured maximum depth.
+   * @param observed The depth at which checking stopped.
+   */
+  constructor(limit: number, observed: number) {
+    super(`Cannot accept JSON: nesting depth exceeded ${limit} (observed ${observed})`, {
+      cause: { limit, observed } satisfies LimitErrorDetails,
+    });
+    this.limit = limit;
+    this.observed = observed;
+  }
+}
+
+/**
+ * JSON node count exceeded the limit. Every JSON value counts as one node (the root, each array
+ * element, each object member value); object keys are not counted separately.
+ *
+ * Implements the client obligation to "bound JSON depth and node count after the cap passes"
+ * (MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits).
+ *
+ * `observed` is the count at which checking stopped (`limit + 1`); the input may hold more.
+ *
+ * @example Reading the limit and the observed count
+ * ```ts
+ * import { JsonNodeLimitError } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new JsonNodeLimitError(10, 11);
+ * strictEqual(error.message, "Cannot accept JSON: node count exceeded 10 (observed 11)");
+ * strictEqual(error.code, "JSON_NODE_LIMIT");
+ * ```
+ */
+export class JsonNodeLimitError extends AdcpSecurityError {
+  /** Always `"JSON_NODE_LIMIT"`. */
+  readonly code: "JSON_NODE_LIMIT" = "JSON_NODE_LIMIT";
+  /** Always `"JsonNodeLimitError"`. */
+  override readonly name: "JsonNodeLimitError" = "JsonNodeLimitError";
+  /** The configured maximum node count. */
+  readonly limit: number;
+  /** The count at which checking stopped (`limit + 1`). */
+  readonly observed: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param limit The configured maximum node count.
+   * @param observed The count at which checking stopped.
+   */
+  constructor(limit: number, observed: number) {
+    super(`Cannot accept JSON: node count exceeded ${limit} (observed ${observed})`, {
+      cause: { limit, observed } satisfies LimitErrorDetails,
+    });
+    this.limit = limit;
+    this.observed = observed;
+  }
+}
+
+/** The keys that can reach an object's prototype chain when merged or assigned. */
+export type DangerousKey = "__proto__" | "constructor" | "prototype";
+
+/**
+ * A seller-controlled object carried a key (`__proto__`, `constructor` or `prototype`) that
+ * {@linkcode mergeSafe} refuses to merge.
+ *
+ * Implements "Clients MUST NOT merge extracted response objects into application state via
+ * `Object.assign` or spread without filtering keys" (MCP Response Extraction 3.3.0-beta.0,
+ * Security Considerations, Prototype Pollution).
+ *
+ * `pointer` is an RFC 6901 JSON Pointer to the key. Its segments are seller-controlled, so each
+ * one is sanitized with {@linkcode sanitizeSellerString} and capped at 64 bytes before it is
+ * stored: the pointer is safe to log, but may not resolve in the original value.
+ *
+ * @example Reading where the key was found
+ * ```ts
+ * import { DangerousKeyError } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new DangerousKeyError("__proto__", "/a/__proto__");
+ * strictEqual(error.message, 'Cannot merge seller data: key "__proto__" is not allowed (at /a/__proto__)');
+ * ```
+ */
+export class DangerousKeyError extends AdcpSecurityError {
+  /** Always `"DANGEROUS_KEY"`. */
+  readonly code: "DANGEROUS_KEY" = "DANGEROUS_KEY";
+  /** Always `"DangerousKeyError"`. */
+  override readonly name: "DangerousKeyError" = "DangerousKeyError";
+  /** The refused key. */
+  readonly key: DangerousKey;
+  /** RFC 6901 pointer to the refused key, with sanitized segments. */
+  readonly pointer: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param key The refused key.
+   * @param pointer RFC 6901 pointer to the key (segments already sanitized by the caller).
+   */
+  constructor(key: DangerousKey, pointer: string) {
+    super(`Cannot merge seller data: key "${key}" is not allowed (at ${pointer})`, {
+      cause: { key, pointer },
+    });
+    this.key = key;
+    this.pointer = pointer;
+  }
+}
+
+/**
+ * A base64 payload would decode to more bytes than allowed. Raised from the encoded length alone,
+ * before any decoding work.
+ *
+ * Implements "For `raw` parts, enforce a maximum decoded size before accepting" (A2A Response
+ * Extraction, Security Considerations, FilePart URI validation).
+ *
+ * @example Reading the limit and the implied size
+ * ```ts
+ * import { Base64SizeLimitError } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new Base64SizeLimitError(1024, 3000);
+ * strictEqual(error.message, "Cannot decode base64: decoded size would exceed 1024 bytes (implied 3000)");
+ * ```
+ */
+export class Base64SizeLimitError extends AdcpSecurityError {
+  /** Always `"BASE64_SIZE_LIMIT"`. */
+  readonly code: "BASE64_SIZE_LIMIT" = "BASE64_SIZE_LIMIT";
+  /** Always `"Base64SizeLimitError"`. */
+  override readonly name: "Base64SizeLimitError" = "Base64SizeLimitError";
+  /** The configured maximum decoded size in bytes. */
+  readonly limit: number;
+  /** The decoded size the encoded length implies, in bytes. */
+  readonly observed: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param limit The configured maximum decoded size in bytes.
+   * @param observed The decoded size implied by the encoded length.
+   */
+  constructor(limit: number, observed: number) {
+    super(
+      `Cannot decode base64: decoded size would exceed ${limit} bytes (implied ${observed})`,
+      { cause: { limit, observed } satisfies LimitErrorDetails },
+    );
+    this.limit = limit;
+    this.observed = observed;
+  }
+}
+
+/** Why a base64 payload was rejected by {@linkcode decodeBase64Bounded}. */
+export type InvalidBase64Reason =
+  | "invalid_character"
+  | "invalid_length"
+  | "invalid_padding"
+  | "mixed_alphabets"
+  | "non_canonical";
+
+/**
+ * A base64 payload is not valid strict base64 (see {@linkcode decodeBase64Bounded} for the
+ * accepted syntax).
+ *
+ * @example Reading the reason and the position
+ * ```ts
+ * import { InvalidBase64Error } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new InvalidBase64Error("invalid_character", 3);
+ * strictEqual(error.message, "Cannot decode base64: invalid_character at index 3");
+ * ```
+ */
+export class InvalidBase64Error extends AdcpSecurityError {
+  /** Always `"INVALID_BASE64"`. */
+  readonly code: "INVALID_BASE64" = "INVALID_BASE64";
+  /** Always `"InvalidBase64Error"`. */
+  override readonly name: "InvalidBase64Error" = "InvalidBase64Error";
+  /** What is wrong with the payload. */
+  readonly reason: InvalidBase64Reason;
+  /** UTF-16 index of the offending character, or of the end of the payload for length errors. */
+  readonly position: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param reason What is wrong with the payload.
+   * @param position UTF-16 index where the problem was detected.
+   */
+  constructor(reason: InvalidBase64Reason, position: number) {
+    super(`Cannot decode base64: ${reason} at index ${position}`, {
+      cause: { reason, position },
+    });
+    this.reason = reason;
+    this.position = position;
+  }
+}
+
+/** Any error of the `@adcp-wire/security` family, discriminated by `code`. */
+export type AnySecurityError =
+  | JsonDepthLimitError
+  | JsonNodeLimitError
+  | DangerousKeyError
+  | Base64SizeLimitError
+  | InvalidBase64Error;

@@ -1,0 +1,43 @@
+const HTML_SPECIAL = /[&<>"']/g;
+const HTML_ENTITIES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/**
+ * Escapes a seller-controlled string for HTML text content and quoted attribute values:
+ * `&`, `<`, `>`, `"` and `'` become character references.
+ *
+ * Implements "Clients that render these in a UI MUST escape for the target context (HTML,
+ * Slack, CLI)" (A2A Response Extraction, Security Considerations, Seller-controlled string
+ * hygiene).
+ *
+ * Not sufficient for unquoted attribute values, URLs (`href`, `src`: validate those with
+ * {@linkcode validateSellerUrl}), `<script>` or `<style>` content, or event handler attributes.
+ * Escaping does not remove control or bidi characters: run {@linkcode sanitizeSellerString}
+ * first, then escape.
+ *
+ * @param value The string to escape.
+ * @returns The escaped string.
+ * @throws {TypeError} When `value` is not a string.
+ *
+ * @example Escaping markup
+ * ```ts
+ * import { escapeHtml } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(
+ *   escapeHtml(`<img src=x onerror="alert('1')">&`),
+ *   "&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt;&amp;",
+ * );
+ * ```
+ */
+export function escapeHtml(value: string): string {
+  if (typeof value !== "string") {
+    throw new TypeError(`Expected value to be a string, got ${value === null ? "null" : typeof value}`);
+  }
+  return value.replace(HTML_SPECIAL, (char) => HTML_ENTITIES[char] ?? char);
+}

@@ -1,0 +1,82 @@
+/**
+ * The project's own implementation behind the conformance protocol: one request in, one reply out. Used in process
+ * by `test_vectors.ts` and over JSON lines by `impl_adapter.ts`, so both paths answer identically.
+ *
+ * @module
+ */
+import {
+  extractAdcpErrorFromA2A,
+  extractAdcpErrorFromMcp,
+  extractAdcpErrorFromMcpError,
+  extractAdcpResponseFromA2A,
+  extractAdcpResponseFromMcp,
+} from "@adcp-wire/core";
+import { decideRecovery } from "@adcp-wire/recovery";
+import { sanitizeSellerString, validateSellerUrl } from "@adcp-wire/security";
+import type { VectorReply, VectorRequest } from "./_vectors.ts";
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function field(input: unknown, key: string): unknown {
+  return isObject(input) && Object.hasOwn(input, key) ? input[key] : undefined;
+}
+
+/** The decision as the protocol spells it. */
+function decisionReply(d: ReturnType<typeof decideRecovery>): Record<string, unknown> {
+  const out: Record<string, unknown> = { action: d.action };
+  if (d.action === "retry") {
+    out.delay_seconds = d.delaySeconds;
+    out.delay_source = d.delaySource;
+  }
+  return out;
+}
+
+function answer(request: VectorRequest): unknown {
+  const { suite, input, options } = request;
+  switch (suite) {
+    case "mcp-response-extraction":
+      return extractAdcpResponseFromMcp(input, options ?? undefined);
+    case "a2a-response-extraction":
+      return extractAdcpResponseFromA2A(input);
+    case "transport-error-mapping": {
+      const response = field(input, "response");
+      const transport = field(input, "transport");
+      const error = transport === "a2a" ? extractAdcpErrorFromA2A(response) : isObject(response) &&
+          (Object.hasOwn(response, "jsonrpc") || Object.hasOwn(response, "error"))
+        ? extractAdcpErrorFromMcpError(response)
+        : extractAdcpErrorFromMcp(response);
+      return { error, ...decisionReply(decideRecovery(error)) };
+    }
+    case "seller-strings":
+      return sanitizeSellerString(field(input, "value") as string, {
+        maxBytes: field(input, "max_bytes") as number,
+      });
+    case "seller-urls": {
+      const r = validateSellerUrl(field(input, "url") as string, {
+        purpose: field(input, "purpose") as never,
+        allowedHosts: field(input, "allowed_hosts") as string[],
+      });
+      return r.valid ? { valid: true, url: r.url } : { valid: false };
+    }
+    case "retry-decisions": {
+      const d = decideRecovery(field(input, "error") as never, {
+        attempt: field(input, "attempt") as number,
+        elapsedSeconds: field(input, "elapsed_seconds") as number,
+        policy: { ...(options ?? {}), random: () => 0.5 },
+      });
+      return decisionReply(d);
+    }
+  }
+}
+
+/** Answers one request; a thrown error becomes `{error: {code}}` (its `code`, else "exception"). */
+export function handleRequest(request: VectorRequest): VectorReply {
+  try {
+    return { result: answer(request) };
+  } catch (e) {
+    const code = isObject(e) && typeof e.code === "string" ? e.code : "exception";
+    return { error: { code } };
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The project's implementation as a `--impl` process: reads one JSON request per line on stdin, writes one JSON
+ * reply per line on stdout. `deno task test-vectors --impl "deno run scripts/impl_adapter.ts"` must print exactly
+ * the report of the direct run.
+ *
+ * @module
+ */
+import { handleRequest } from "./_impl.ts";
+
+const encoder = new TextEncoder();
+let buf = "";
+for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream())) {
+  buf += chunk;
+  let nl: number;
+  while ((nl = buf.indexOf("\n")) >= 0) {
+    const line = buf.slice(0, nl);
+    buf = buf.slice(nl + 1);
+    if (line.trim() === "") continue;
+    let reply: unknown;
+    try {
+      reply = handleRequest(JSON.parse(line));
+    } catch {
+      reply = { error: { code: "bad_request" } };
+    }
+    await Deno.stdout.write(encoder.encode(JSON.stringify(reply) + "\n"));
+  }
+}
