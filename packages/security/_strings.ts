@@ -115,3 +115,6 @@ function clean(value: string): string {
   const wellFormed = value.isWellFormed() ? value : value.toWellFormed();
   return wellFormed.replace(STRIP_GLOBAL, "");
 }
+
+/** Byte cap of each sanitized segment of an error's JSON pointer. */
+export const SANITIZE_KEY_POINTER_BYTES = 64;

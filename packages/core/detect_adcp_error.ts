@@ -1,0 +1,152 @@
+import { a2aErrorCandidate, unwrapStreamEnvelope } from "./_a2a.ts";
+import { isJsonObject, type JsonObject, ownArray, ownElement, ownObject } from "./_json.ts";
+import { jsonRpcErrorCandidate } from "./_jsonrpc.ts";
+import {
+  findMcpSuccess,
+  resolveMaxResponseBytes,
+  structuredErrorCandidate,
+  textErrorCandidate,
+} from "./_mcp.ts";
+import { extractAdcpResponseFromA2A } from "./extract_adcp_response_from_a2a.ts";
+import type { McpExtractOptions } from "./extract_adcp_response_from_mcp.ts";
+import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
+
+/**
+ * Where {@linkcode detectAdcpError} found the error, one value per step of Transport Error
+ * Mapping, "Client Detection Order":
+ *
+ * 1. `"structured_content"`: MCP `structuredContent.adcp_error`, with a truthy `isError`;
+ * 2. `"artifact"`: A2A `artifacts[].parts[].data.adcp_error`;
+ * 3. `"status_message"`: A2A `status.message.parts[].data.adcp_error`;
+ * 4. `"jsonrpc_error"`: JSON-RPC `error.data.adcp_error`;
+ * 5. `"text_fallback"`: MCP `content[].text` JSON with an `adcp_error` key, with a truthy `isError`;
+ * 6. `"payload_errors"`: the payload layer, `payload.errors[0]` or top-level `errors[0]`.
+ */
+export type DetectionPath =
+  | "structured_content"
+  | "artifact"
+  | "status_message"
+  | "jsonrpc_error"
+  | "text_fallback"
+  | "payload_errors";
+
+/** A structured error found by {@linkcode detectAdcpError}, and where it was found. */
+export interface AdcpErrorDetection {
+  /** The validated error: the seller's object itself, unmodified. */
+  readonly error: AdcpError;
+  /** The detection step that found it. */
+  readonly path: DetectionPath;
+}
+
+interface Candidate {
+  readonly value: unknown;
+  readonly path: DetectionPath;
+}
+
+/**
+ * Runs the full client detection order of Transport Error Mapping, "Client Detection Order", on a
+ * response of any transport: an MCP tool result, an A2A Task or response envelope, a JSON-RPC
+ * response, or a bare AdCP task response.
+ *
+ * Steps 1 to 5 look for an `adcp_error` (see {@linkcode DetectionPath}); A2A steps 2 and 3 first
+ * unwrap one response envelope as {@linkcode extractAdcpErrorFromA2A} does. Step 6, the payload
+ * layer, runs only when no envelope location carries an `adcp_error`. It reads `payload.errors`,
+ * else top-level `errors` (the first non-empty array of the two), of each of these in turn:
+ *
+ * - the response itself (a bare AdCP task response, e.g. a webhook payload);
+ * - for MCP, the object success extraction would return ({@linkcode extractAdcpResponseFromMcp}
+ *   without its `isError` guard): `structuredContent`, else the first text item parsing to an
+ *   object;
+ * - for A2A, the data {@linkcode extractAdcpResponseFromA2A} returns (a wrapper counts as none:
+ *   this function never throws on its input).
+ *
+ * The payload layer is read regardless of `isError` or task state: non-fatal warnings live only
+ * there (e.g. an `input-required` task), so a success response can give a `"payload_errors"`
+ * detection; check `path` before treating it as a failure.
+ *
+ * Validation is the same for every path, {@linkcode validateAdcpError}, `errors[0]` included.
+ * The first location carrying an own, non-null `adcp_error` (or the first non-empty `errors`
+ * array) decides: if its value fails validation, the result is `null` ("If validation fails, treat
+ * as no structured error found", step 7), and later steps are not tried.
+ *
+ * @param response A response of any transport: any JSON value, or `undefined`.
+ * @param options Size limit for the MCP text items parsed in steps 5 and 6.
+ * @returns The error and its path, or `null` when there is no valid structured error.
+ * @throws {TypeError} When `options` is neither an object nor `undefined`.
+ * @throws {RangeError} When `options.maxResponseBytes` is not a positive safe integer.
+ *
+ * @example One function for every transport
+ * ```ts
+ * import { detectAdcpError } from "@adcp-wire/core";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const adcp_error = { code: "RATE_LIMITED", recovery: "transient" };
+ * const mcp = { isError: true, content: [], structuredContent: { adcp_error } };
+ * deepStrictEqual(detectAdcpError(mcp), { error: adcp_error, path: "structured_content" });
+ *
+ * const jsonRpc = { jsonrpc: "2.0", id: 7, error: { code: -32029, message: "", data: { adcp_error } } };
+ * strictEqual(detectAdcpError(jsonRpc)?.path, "jsonrpc_error");
+ *
+ * const warning = { code: "APPROVAL_REQUIRED", severity: "warning" };
+ * const a2a = {
+ *   status: {
+ *     state: "input-required",
+ *     message: { parts: [{ data: { status: "input-required", errors: [warning] } }] },
+ *   },
+ * };
+ * deepStrictEqual(detectAdcpError(a2a), { error: warning, path: "payload_errors" });
+ * strictEqual(detectAdcpError({ isError: true, content: [{ type: "text", text: "Oops" }] }), null);
+ * ```
+ */
+export function detectAdcpError(
+  response: unknown,
+  options?: McpExtractOptions,
+): AdcpErrorDetection | null {
+  const maxBytes = resolveMaxResponseBytes(options);
+  if (!isJsonObject(response)) return null;
+  const task = unwrapStreamEnvelope(response);
+  const candidate: Candidate | undefined = structuredErrorCandidate(response) ??
+    (isJsonObject(task) ? a2aErrorCandidate(task) : undefined) ??
+    jsonRpcCandidate(response) ??
+    textErrorCandidate(response, maxBytes) ??
+    payloadErrorCandidate(response, maxBytes);
+  if (candidate === undefined) return null;
+  const error = validateAdcpError(candidate.value);
+  return error === null ? null : { error, path: candidate.path };
+}
+
+function jsonRpcCandidate(response: JsonObject): Candidate | undefined {
+  const found = jsonRpcErrorCandidate(response, false);
+  return found === undefined ? undefined : { value: found.value, path: "jsonrpc_error" };
+}
+
+function payloadErrorCandidate(response: JsonObject, maxBytes: number): Candidate | undefined {
+  for (const payload of payloadsOf(response, maxBytes)) {
+    const errors = payloadErrorsOf(payload);
+    if (errors !== undefined) return { value: ownElement(errors, 0), path: "payload_errors" };
+  }
+  return undefined;
+}
+
+/** The AdCP task responses a transport response may carry, in detection order. */
+function* payloadsOf(response: JsonObject, maxBytes: number): Generator<JsonObject, void> {
+  yield response;
+  const mcp = findMcpSuccess(response, maxBytes).data;
+  if (mcp !== null && mcp !== response) yield mcp;
+  let a2a: JsonObject | null;
+  try {
+    a2a = extractAdcpResponseFromA2A(response);
+  } catch {
+    a2a = null; // WrapperDetectedError: a malformed payload carries no payload errors
+  }
+  if (a2a !== null) yield a2a;
+}
+
+/** `payload.errors`, else top-level `errors`: the first one that is a non-empty array. */
+function payloadErrorsOf(payload: JsonObject): readonly unknown[] | undefined {
+  const nested = ownObject(payload, "payload");
+  const nestedErrors = nested === undefined ? undefined : ownArray(nested, "errors");
+  if (nestedErrors !== undefined && nestedErrors.length > 0) return nestedErrors;
+  const errors = ownArray(payload, "errors");
+  return errors !== undefined && errors.length > 0 ? errors : undefined;
+}

@@ -1,0 +1,318 @@
+import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
+import type { Lock, Sources } from "./_sources.ts";
+import { directorySource, fetchBounded, httpSource, sync, SyncError } from "./sync.ts";
+
+const V = "1.0.0";
+const SITE = "https://adcontextprotocol.org";
+
+function sources(): Sources {
+  return {
+    schema_version: V,
+    base_url: SITE,
+    test_vectors: {
+      commit: "0".repeat(40),
+      url_template: "unused",
+      files: ["mcp-response-extraction.json"],
+    },
+    schemas: {
+      roots: ["index.json", "manifest.json"],
+      optional_roots: ["error-details/not-in-this-version.json"],
+      path_keys: ["response_schema"],
+      mention_patterns: ["error-details/[a-z0-9-]+\\.json"],
+    },
+    limits: { max_file_bytes: 4096, timeout_ms: 5000, max_redirects: 2, concurrency: 3 },
+  };
+}
+
+function emptyLock(): Lock {
+  return { lockfile_version: 1, test_vectors: { commit: "", files: {} }, schemas: {} };
+}
+
+/** A tiny site mirror: absolute, root-relative and local refs, a manifest path, prose mentions. */
+async function makeMirror(): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  const files: Record<string, unknown> = {
+    [`schemas/${V}/index.json`]: { schemas: { a: { $ref: `${SITE}/schemas/${V}/core/a.json` } } },
+    [`schemas/${V}/manifest.json`]: { tools: { t: { response_schema: "tasks/t-response.json" } } },
+    [`schemas/${V}/core/a.json`]: {
+      properties: { b: { $ref: `/schemas/${V}/enums/b.json` }, x: { $ref: "#/definitions/x" } },
+      definitions: { x: { type: "string" } },
+    },
+    [`schemas/${V}/enums/b.json`]: {
+      description: "See error-details/c.json; error-details/gone.json is only named in prose",
+    },
+    [`schemas/${V}/error-details/c.json`]: { type: "object" },
+    [`schemas/${V}/tasks/t-response.json`]: { $ref: "../core/a.json" },
+    [`schemas/${V}/unreferenced.json`]: {},
+    "test-vectors/mcp-response-extraction.json": { version: 1, vectors: [] },
+  };
+  for (const [path, doc] of Object.entries(files)) {
+    await Deno.mkdir(`${dir}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/${path}`, JSON.stringify(doc));
+  }
+  return dir;
+}
+
+const CLOSURE = [
+  "core/a.json",
+  "enums/b.json",
+  "error-details/c.json",
+  "index.json",
+  "manifest.json",
+  "tasks/t-response.json",
+];
+
+Deno.test("sync() --update follows $ref, manifest paths and prose mentions, and records the lock", async () => {
+  const mirror = await makeMirror();
+  const out = await Deno.makeTempDir();
+  const lock = emptyLock();
+  const report = await sync(sources(), lock, {
+    version: V,
+    source: directorySource(mirror, 4096),
+    update: true,
+    check: false,
+    root: out,
+  });
+  deepStrictEqual(Object.keys(lock.schemas[V]!).sort(), CLOSURE);
+  strictEqual(report.fetched, CLOSURE.length + 1);
+  deepStrictEqual(Object.keys(lock.test_vectors.files), ["mcp-response-extraction.json"]);
+  strictEqual(
+    await Deno.readTextFile(`${out}/spec/schemas/${V}/core/a.json`),
+    await Deno.readTextFile(`${mirror}/schemas/${V}/core/a.json`),
+  );
+  // A second run fetches nothing.
+  const again = await sync(sources(), lock, {
+    version: V,
+    source: directorySource(mirror, 4096),
+    update: false,
+    check: false,
+    root: out,
+  });
+  deepStrictEqual([again.fetched, again.verified], [0, CLOSURE.length + 1]);
+  await Deno.remove(mirror, { recursive: true });
+  await Deno.remove(out, { recursive: true });
+});
+
+async function synced(): Promise<{ mirror: string; out: string; lock: Lock }> {
+  const mirror = await makeMirror();
+  const out = await Deno.makeTempDir();
+  const lock = emptyLock();
+  await sync(sources(), lock, {
+    version: V,
+    source: directorySource(mirror, 4096),
+    update: true,
+    check: false,
+    root: out,
+  });
+  return { mirror, out, lock };
+}
+
+Deno.test("sync() refuses a tampered synced file, names both digests and overwrites nothing", async () => {
+  const { mirror, out, lock } = await synced();
+  const path = `${out}/spec/schemas/${V}/enums/b.json`;
+  await Deno.writeTextFile(path, '{"tampered":true}');
+  const err = await sync(sources(), lock, {
+    version: V,
+    source: directorySource(mirror, 4096),
+    update: false,
+    check: false,
+    root: out,
+  }).then(() => undefined, (e) => e);
+  ok(err instanceof SyncError);
+  ok(err.message.includes(`spec/schemas/${V}/enums/b.json`), err.message);
+  ok(err.message.includes(lock.schemas[V]!["enums/b.json"]!), "names the lock's digest");
+  ok(/sha256 [0-9a-f]{64}/.test(err.message), "names the actual digest");
+  strictEqual(await Deno.readTextFile(path), '{"tampered":true}');
+  await Deno.remove(mirror, { recursive: true });
+  await Deno.remove(out, { recursive: true });
+});
+
+Deno.test("sync() refuses a source whose bytes differ from the lock", async () => {
+  const { mirror, out, lock } = await synced();
+  await Deno.remove(`${out}/spec/schemas/${V}/core/a.json`);
+  await Deno.writeTextFile(`${mirror}/schemas/${V}/core/a.json`, "{}");
+  await rejects(
+    sync(sources(), lock, {
+      version: V,
+      source: directorySource(mirror, 4096),
+      update: false,
+      check: false,
+      root: out,
+    }),
+    (e: unknown) => e instanceof SyncError && e.message.includes("does not match the lock"),
+  );
+  await Deno.remove(mirror, { recursive: true });
+  await Deno.remove(out, { recursive: true });
+});
+
+Deno.test("sync() refuses a version the lock does not know, and --check writes nothing", async () => {
+  const { mirror, out, lock } = await synced();
+  await rejects(
+    sync(sources(), lock, {
+      version: "9.9.9",
+      source: directorySource(mirror, 4096),
+      update: false,
+      check: false,
+      root: out,
+    }),
+    (e: unknown) => e instanceof SyncError && e.message.includes("--update"),
+  );
+  await Deno.remove(`${out}/spec/schemas/${V}/index.json`);
+  await rejects(
+    sync(sources(), lock, {
+      version: V,
+      source: directorySource(mirror, 4096),
+      update: false,
+      check: true,
+      root: out,
+    }),
+    (e: unknown) => e instanceof SyncError && e.message.includes("is missing"),
+  );
+  await rejects(Deno.stat(`${out}/spec/schemas/${V}/index.json`), Deno.errors.NotFound);
+  await Deno.remove(mirror, { recursive: true });
+  await Deno.remove(out, { recursive: true });
+});
+
+Deno.test("sync() refuses a $ref that leaves the version's tree", async () => {
+  const mirror = await makeMirror();
+  const out = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${mirror}/schemas/${V}/core/a.json`,
+    JSON.stringify({ $ref: `${SITE}/schemas/0.9.0/core/a.json` }),
+  );
+  await rejects(
+    sync(sources(), emptyLock(), {
+      version: V,
+      source: directorySource(mirror, 4096),
+      update: true,
+      check: false,
+      root: out,
+    }),
+    (e: unknown) => e instanceof SyncError && e.message.includes("outside the 1.0.0 tree"),
+  );
+  await Deno.remove(mirror, { recursive: true });
+  await Deno.remove(out, { recursive: true });
+});
+
+Deno.test("sync() refuses a file over the size cap", async () => {
+  const mirror = await makeMirror();
+  const out = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${mirror}/schemas/${V}/enums/b.json`,
+    JSON.stringify({ pad: "x".repeat(5000) }),
+  );
+  await rejects(
+    sync(sources(), emptyLock(), {
+      version: V,
+      source: directorySource(mirror, 4096),
+      update: true,
+      check: false,
+      root: out,
+    }),
+    (e: unknown) => e instanceof SyncError && e.message.includes("4096-byte cap"),
+  );
+  await Deno.remove(mirror, { recursive: true });
+  await Deno.remove(out, { recursive: true });
+});
+
+/** Serves a mirror over loopback HTTP, with a few hostile routes. */
+function serveMirror(dir: string) {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const { pathname } = new URL(req.url);
+    if (pathname === "/elsewhere") return Response.redirect("http://127.0.0.2:1/x", 302);
+    if (pathname === "/same") {
+      return new Response(null, {
+        status: 302,
+        headers: { location: "/test-vectors/mcp-response-extraction.json" },
+      });
+    }
+    if (pathname === "/loop") {
+      return new Response(null, { status: 302, headers: { location: "/loop" } });
+    }
+    if (pathname === "/huge-length") {
+      return new Response("x", { headers: { "content-length": "1" } });
+    }
+    if (pathname === "/huge-body") {
+      const chunk = new Uint8Array(1024);
+      let n = 0;
+      return new Response(
+        new ReadableStream({
+          pull(c) {
+            if (n++ < 100) c.enqueue(chunk);
+            else c.close();
+          },
+        }),
+      );
+    }
+    try {
+      return new Response(await Deno.readFile(`${dir}${decodeURIComponent(pathname)}`));
+    } catch {
+      return new Response("not found", { status: 404 });
+    }
+  });
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  return { server, base };
+}
+
+Deno.test("sync() over HTTP gives byte-identical files and digests to a directory mirror", async () => {
+  const mirror = await makeMirror();
+  const { server, base } = serveMirror(mirror);
+  try {
+    const fromDir = await Deno.makeTempDir();
+    const fromHttp = await Deno.makeTempDir();
+    const lockDir = emptyLock();
+    const lockHttp = emptyLock();
+    const s = sources();
+    await sync(s, lockDir, {
+      version: V,
+      source: directorySource(mirror, 4096),
+      update: true,
+      check: false,
+      root: fromDir,
+    });
+    const http = httpSource(base, (name) => `${base}/test-vectors/${name}`, s.limits);
+    await sync(s, lockHttp, {
+      version: V,
+      source: http,
+      update: true,
+      check: false,
+      root: fromHttp,
+    });
+    deepStrictEqual(lockHttp, lockDir);
+    for (const p of CLOSURE) {
+      deepStrictEqual(
+        await Deno.readFile(`${fromHttp}/spec/schemas/${V}/${p}`),
+        await Deno.readFile(`${fromDir}/spec/schemas/${V}/${p}`),
+      );
+    }
+    await Deno.remove(fromDir, { recursive: true });
+    await Deno.remove(fromHttp, { recursive: true });
+  } finally {
+    await server.shutdown();
+    await Deno.remove(mirror, { recursive: true });
+  }
+});
+
+Deno.test("fetchBounded() follows same-origin redirects only, and caps length and body", async () => {
+  const mirror = await makeMirror();
+  const { server, base } = serveMirror(mirror);
+  const limits = { ...sources().limits, max_file_bytes: 4096 };
+  try {
+    ok((await fetchBounded(`${base}/same`, limits)).byteLength > 0);
+    await rejects(fetchBounded(`${base}/elsewhere`, limits), /another origin/);
+    await rejects(fetchBounded(`${base}/loop`, limits), /more than 2 redirects/);
+    await rejects(fetchBounded(`${base}/huge-body`, limits), /body exceeds the 4096-byte cap/);
+    await rejects(
+      fetchBounded(`${base}/huge-body`, { ...limits, max_file_bytes: 0 }),
+      /exceeds the 0-byte cap/,
+    );
+  } finally {
+    await server.shutdown();
+    await Deno.remove(mirror, { recursive: true });
+  }
+});
+
+Deno.test("fetchBounded() refuses plain http beyond loopback before any request", async () => {
+  await rejects(fetchBounded("http://example.com/x.json", sources().limits), /only https URLs/);
+  await rejects(fetchBounded("file:///etc/passwd", sources().limits), /only https URLs/);
+});
