@@ -94,8 +94,10 @@ async function readJson(path: string): Promise<Record<string, unknown>> {
 }
 
 /** Generates the types module. */
-export async function generateTypes(version: string): Promise<string> {
-  const dir = schemaDir(version);
+export async function generateTypes(
+  version: string,
+  dir: string = schemaDir(version),
+): Promise<string> {
   const prefix = `${SITE}/schemas/${version}/`;
   const details = (await listFiles(`${dir}/error-details`)).map((f) => `error-details/${f}`);
   const roots = [...TYPE_ROOTS, ...details];
@@ -264,8 +266,9 @@ interface ErrorCodeMeta {
 /** Generates the error-code table module. */
 export async function generateErrorCodes(
   version: string,
+  dir: string = schemaDir(version),
 ): Promise<{ text: string; count: number }> {
-  const doc = await readJson(`${schemaDir(version)}/enums/error-code.json`);
+  const doc = await readJson(`${dir}/enums/error-code.json`);
   const codes = doc.enum;
   const meta = doc.enumMetadata as Record<string, ErrorCodeMeta> | undefined;
   const descriptions = (doc.enumDescriptions ?? {}) as Record<string, string>;
@@ -408,8 +411,12 @@ async function denoFmt(text: string): Promise<string> {
 /** Everything gen writes, formatted: file name → contents. */
 export async function generate(
   version: string,
+  dir: string = schemaDir(version),
 ): Promise<{ files: Map<string, string>; codeCount: number }> {
-  const [types, codes] = await Promise.all([generateTypes(version), generateErrorCodes(version)]);
+  const [types, codes] = await Promise.all([
+    generateTypes(version, dir),
+    generateErrorCodes(version, dir),
+  ]);
   const files = new Map<string, string>([
     ["mod.ts", generateMod(version)],
     ["error_codes.ts", codes.text],

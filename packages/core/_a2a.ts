@@ -90,7 +90,6 @@ export function taskStateOf(task: JsonObject): KnownTaskState | null {
   return status === undefined ? null : knownTaskState(own(status, "state"));
 }
 
-
 /** The DataPart's `data` when `part` is a DataPart, else `undefined`. */
 export function dataOf(part: unknown): JsonObject | undefined {
   return isJsonObject(part) ? ownObject(part, "data") : undefined;
@@ -105,7 +104,9 @@ export function firstArtifactParts(task: JsonObject): readonly unknown[] | undef
 }
 
 /** The own `parts` array of every `artifacts[]` entry, in order. */
-export function* allArtifactParts(task: JsonObject): Generator<readonly unknown[], void, undefined> {
+export function* allArtifactParts(
+  task: JsonObject,
+): Generator<readonly unknown[], void, undefined> {
   const artifacts = ownArray(task, "artifacts");
   if (artifacts === undefined) return;
   for (let index = 0; index < artifacts.length; index++) {

@@ -14,11 +14,13 @@
  *   status: { state: "completed" },
  *   artifacts: [{ parts: [{ data: { response: { products: [] } } }] }],
  * };
+ * let caught: unknown;
  * try {
  *   extractAdcpResponseFromA2A(task);
  * } catch (error) {
- *   ok(error instanceof AdcpCoreError);
+ *   caught = error;
  * }
+ * ok(caught instanceof AdcpCoreError);
  * ```
  */
 export abstract class AdcpCoreError extends Error {

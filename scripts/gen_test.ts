@@ -1,0 +1,71 @@
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import {
+  ADCP_VERSION,
+  DEPRECATED_ERROR_CODES,
+  ERROR_CODE_TABLE,
+  lookupErrorCode,
+  STANDARD_ERROR_CODES,
+} from "@adcp-wire/schemas";
+import { generate } from "./gen.ts";
+import { readLock, readSources, schemaDir } from "./_sources.ts";
+import { chooseSource, sync } from "./sync.ts";
+
+Deno.test("gen output is byte-identical on rerun and matches packages/schemas", async () => {
+  const { schema_version } = await readSources();
+  const first = await generate(schema_version);
+  const second = await generate(schema_version);
+  deepStrictEqual([...first.files], [...second.files]);
+  for (const [name, text] of first.files) {
+    strictEqual(
+      await Deno.readTextFile(new URL(`../packages/schemas/${name}`, import.meta.url)),
+      text,
+      name,
+    );
+  }
+});
+
+Deno.test("the generated code table mirrors enums/error-code.json enumMetadata", async () => {
+  const doc = JSON.parse(
+    await Deno.readTextFile(`${schemaDir(ADCP_VERSION)}/enums/error-code.json`),
+  );
+  deepStrictEqual([...STANDARD_ERROR_CODES], doc.enum);
+  for (const code of STANDARD_ERROR_CODES) {
+    strictEqual(ERROR_CODE_TABLE[code].recovery, doc.enumMetadata[code].recovery, code);
+    strictEqual(ERROR_CODE_TABLE[code].suggestion, doc.enumMetadata[code].suggestion, code);
+    ok(Object.isFrozen(ERROR_CODE_TABLE[code]));
+  }
+  ok(Object.isFrozen(ERROR_CODE_TABLE) && Object.isFrozen(STANDARD_ERROR_CODES));
+  ok(DEPRECATED_ERROR_CODES.includes("AUTH_REQUIRED"));
+  ok(!DEPRECATED_ERROR_CODES.includes("AUTH_MISSING"));
+  for (const code of DEPRECATED_ERROR_CODES) strictEqual(ERROR_CODE_TABLE[code].deprecated, true);
+});
+
+Deno.test("lookupErrorCode() ignores inherited names and vendor codes", () => {
+  for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "X_ACME_FOO", ""]) {
+    strictEqual(lookupErrorCode(name), undefined, name);
+  }
+  strictEqual(lookupErrorCode("RATE_LIMITED")?.recovery, "transient");
+});
+
+Deno.test("gen yields 92 codes for 3.1.19 and 109 for 3.2.0-beta.5, with no manual step", async () => {
+  const sources = await readSources();
+  const lock = await readLock();
+  const source = chooseSource(sources, Deno.env.get("ADCP_UPSTREAM"));
+  const root = await Deno.makeTempDir();
+  try {
+    for (const [version, count] of [["3.1.19", 92], ["3.2.0-beta.5", 109]] as const) {
+      await sync(sources, structuredClone(lock), {
+        version,
+        source,
+        update: false,
+        check: false,
+        root,
+      });
+      const { files, codeCount } = await generate(version, `${root}/spec/schemas/${version}`);
+      strictEqual(codeCount, count, version);
+      ok(files.get("error_codes.ts")!.includes(`export const ADCP_VERSION = "${version}";`));
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
