@@ -51,3 +51,37 @@ export function describe(value: unknown): string {
   if (typeof value === "object") return "an object";
   return String(value);
 }
+
+/**
+ * Checks a 1-based attempt number.
+ *
+ * @throws {TypeError} When it is not a number.
+ * @throws {RangeError} When it is not a safe integer >= 1.
+ */
+export function checkAttempt(attempt: unknown): number {
+  const want = "a safe integer >= 1 (the 1-based number of the attempt that failed)";
+  if (typeof attempt !== "number") {
+    throw new TypeError(`Invalid attempt: expected ${want}, received ${describe(attempt)}`);
+  }
+  if (!Number.isSafeInteger(attempt) || attempt < 1) {
+    throw new RangeError(`Invalid attempt: expected ${want}, received ${describe(attempt)}`);
+  }
+  return attempt;
+}
+
+/**
+ * Checks a number of elapsed seconds.
+ *
+ * @throws {TypeError} When it is not a number.
+ * @throws {RangeError} When it is not finite and >= 0.
+ */
+export function checkElapsedSeconds(elapsed: unknown): number {
+  const want = "a finite number of seconds >= 0";
+  if (typeof elapsed !== "number") {
+    throw new TypeError(`Invalid elapsedSeconds: expected ${want}, received ${describe(elapsed)}`);
+  }
+  if (!Number.isFinite(elapsed) || elapsed < 0) {
+    throw new RangeError(`Invalid elapsedSeconds: expected ${want}, received ${describe(elapsed)}`);
+  }
+  return elapsed;
+}

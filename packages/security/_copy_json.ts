@@ -1,7 +1,12 @@
 // Private: the bounded, iterative JSON copy behind toSafeJson (drops dangerous keys) and
 // mergeSafe (refuses them).
 import { escapePointerToken, type ResolvedJsonLimits } from "./_json.ts";
-import { describe, isPlainObject, SANITIZE_KEY_POINTER_BYTES, sanitizeUnchecked } from "./_strings.ts";
+import {
+  describe,
+  isPlainObject,
+  SANITIZE_KEY_POINTER_BYTES,
+  sanitizeUnchecked,
+} from "./_strings.ts";
 import { isDangerousKey } from "./dangerous_keys.ts";
 import { DangerousKeyError, JsonDepthLimitError, JsonNodeLimitError } from "./errors.ts";
 import type { JsonObject, JsonValue } from "./json_limits.ts";
@@ -42,7 +47,7 @@ export function copyJson(
         return input;
       case "number":
         if (!Number.isFinite(input)) {
-          throw new TypeError(`Expected JSON data at ${pointerOf(parent, key)}, got ${input}`);
+          throw new TypeError(`Expected JSON data at ${where(parent, key)}, got ${input}`);
         }
         return input;
       case "object": {
@@ -54,14 +59,22 @@ export function copyJson(
         else if (isPlainObject(input)) target = {};
         else {
           throw new TypeError(
-            `Expected JSON data at ${pointerOf(parent, key)}, got an object that is not a plain object`,
+            `Expected JSON data at ${where(parent, key)}, got an object that is not a plain object`,
           );
         }
-        stack.push({ source: input as unknown[] | Record<string, unknown>, target, depth: childDepth, parent, key });
+        stack.push({
+          source: input as unknown[] | Record<string, unknown>,
+          target,
+          depth: childDepth,
+          parent,
+          key,
+        });
         return target;
       }
       default:
-        throw new TypeError(`Expected JSON data at ${pointerOf(parent, key)}, got ${describe(input)}`);
+        throw new TypeError(
+          `Expected JSON data at ${where(parent, key)}, got ${describe(input)}`,
+        );
     }
   };
 
@@ -74,7 +87,7 @@ export function copyJson(
       const length = source.length;
       for (let i = 0; i < length; i++) {
         if (!(i in source)) {
-          throw new TypeError(`Expected JSON data at ${pointerOf(frame, String(i))}, got a hole`);
+          throw new TypeError(`Expected JSON data at ${where(frame, String(i))}, got a hole`);
         }
         out.push(convert(source[i], depth, frame, String(i)));
       }
@@ -92,6 +105,11 @@ export function copyJson(
     }
   }
   return root;
+}
+
+/** Where a value is, for messages: its pointer, or "the root". */
+function where(frame: Frame | undefined, key: string): string {
+  return frame === undefined ? "the root" : pointerOf(frame, key);
 }
 
 /** RFC 6901 pointer to `key` under `frame`, each token sanitized and capped for safe logging. */

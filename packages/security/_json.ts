@@ -14,7 +14,10 @@ export interface ResolvedJsonLimits {
  * @throws {TypeError} When `limits` is not an object or a limit is not a number.
  * @throws {RangeError} When a limit is not a non-negative safe integer.
  */
-export function resolveJsonLimits(limits: JsonLimits | undefined, name: string): ResolvedJsonLimits {
+export function resolveJsonLimits(
+  limits: JsonLimits | undefined,
+  name: string,
+): ResolvedJsonLimits {
   if (limits === undefined) {
     return { maxDepth: DEFAULT_JSON_MAX_DEPTH, maxNodes: DEFAULT_JSON_MAX_NODES };
   }

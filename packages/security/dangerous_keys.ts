@@ -16,11 +16,13 @@ import type { DangerousKey } from "./errors.ts";
  * deepStrictEqual([...DANGEROUS_KEYS], ["__proto__", "constructor", "prototype"]);
  * ```
  */
-export const DANGEROUS_KEYS: readonly DangerousKey[] = Object.freeze([
-  "__proto__",
-  "constructor",
-  "prototype",
-] as const);
+export const DANGEROUS_KEYS: readonly DangerousKey[] = Object.freeze(
+  [
+    "__proto__",
+    "constructor",
+    "prototype",
+  ] as const,
+);
 
 /**
  * Tells whether a key is one of {@linkcode DANGEROUS_KEYS}.

@@ -80,9 +80,6 @@ export function decodeBase64Bounded(raw: string, options: DecodeBase64BoundedOpt
   const implied = Math.floor(end / 4) * 3 + (remainder > 1 ? remainder - 1 : 0);
   if (implied > maxBytes) throw new Base64SizeLimitError(maxBytes, implied);
 
-  if (remainder === 1) throw new InvalidBase64Error("invalid_length", end);
-  if (end !== total && total % 4 !== 0) throw new InvalidBase64Error("invalid_padding", end);
-
   const out = new Uint8Array(implied);
   let standardAt = -1;
   let urlSafeAt = -1;
@@ -107,6 +104,9 @@ export function decodeBase64Bounded(raw: string, options: DecodeBase64BoundedOpt
       out[written++] = (accumulator >> bits) & 0xff;
     }
   }
+  // Characters first (the most useful report), then the shape of the tail.
+  if (remainder === 1) throw new InvalidBase64Error("invalid_length", end);
+  if (end !== total && total % 4 !== 0) throw new InvalidBase64Error("invalid_padding", end);
   // Leftover bits (2 or 4) must be zero for a canonical encoding.
   if (bits > 0 && (accumulator & ((1 << bits) - 1)) !== 0) {
     throw new InvalidBase64Error("non_canonical", end - 1);

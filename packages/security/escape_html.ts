@@ -37,7 +37,9 @@ const HTML_ENTITIES: Readonly<Record<string, string>> = {
  */
 export function escapeHtml(value: string): string {
   if (typeof value !== "string") {
-    throw new TypeError(`Expected value to be a string, got ${value === null ? "null" : typeof value}`);
+    throw new TypeError(
+      `Expected value to be a string, got ${value === null ? "null" : typeof value}`,
+    );
   }
   return value.replace(HTML_SPECIAL, (char) => HTML_ENTITIES[char] ?? char);
 }

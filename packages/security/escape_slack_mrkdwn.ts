@@ -45,7 +45,9 @@ const SLACK_REPLACEMENTS: Readonly<Record<string, string>> = {
  */
 export function escapeSlackMrkdwn(value: string): string {
   if (typeof value !== "string") {
-    throw new TypeError(`Expected value to be a string, got ${value === null ? "null" : typeof value}`);
+    throw new TypeError(
+      `Expected value to be a string, got ${value === null ? "null" : typeof value}`,
+    );
   }
   return value.replace(SLACK_SPECIAL, (char) => SLACK_REPLACEMENTS[char] ?? char);
 }

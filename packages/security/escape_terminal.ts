@@ -62,7 +62,9 @@ function escapeUnit(char: string): string {
  */
 export function escapeTerminal(value: string): string {
   if (typeof value !== "string") {
-    throw new TypeError(`Expected value to be a string, got ${value === null ? "null" : typeof value}`);
+    throw new TypeError(
+      `Expected value to be a string, got ${value === null ? "null" : typeof value}`,
+    );
   }
   return value.replace(TERMINAL_UNSAFE, escapeUnit);
 }

@@ -3,6 +3,7 @@ export type JsonPrimitive = string | number | boolean | null;
 
 /** A JSON object: string keys to JSON values. */
 export interface JsonObject {
+  /** Each member's value. */
   [key: string]: JsonValue;
 }
 

@@ -61,7 +61,10 @@ export function mergeSafe<T extends object>(target: T, source: unknown, limits?:
   }
   const copy = copyJson(source, resolveJsonLimits(limits, "limits"), "throw") as JsonObject;
 
-  const pending: [Record<string, unknown>, JsonObject][] = [[target as Record<string, unknown>, copy]];
+  const pending: [Record<string, unknown>, JsonObject][] = [[
+    target as Record<string, unknown>,
+    copy,
+  ]];
   while (pending.length > 0) {
     const [into, from] = pending.pop()!;
     for (const key of Object.keys(from)) {

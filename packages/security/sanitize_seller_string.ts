@@ -14,41 +14,34 @@ export interface SellerStringLimits {
   /**
    * `message`: 256 bytes (Transport Error Mapping, Security Considerations, Buyer Agent
    * Requirements, "Enforce length limits").
-   * @default {256}
    */
   readonly message: number;
   /**
    * `suggestion`: 512 bytes (same rule).
-   * @default {512}
    */
   readonly suggestion: number;
   /**
    * `field`: 256 bytes. The spec gives no figure; 256 matches the longest request pointer the
    * accessibility-violation details schema allows (`pointer` maxLength 256), from which
    * `field` is derived.
-   * @default {256}
    */
   readonly field: number;
   /**
    * `source`: 64 bytes. The schema allows only `producer` or `sdk`; the cap only bounds junk.
-   * @default {64}
    */
   readonly source: number;
   /**
    * `sdk_id`: 128 bytes, room for `<package name>@<version>` (Error schema, `sdk_id`).
-   * @default {128}
    */
   readonly sdkId: number;
   /**
    * Any other seller string (`details` values, `issues` messages, wrapped prompt fields): 512
    * bytes, the largest per-field cap the spec names.
-   * @default {512}
    */
   readonly other: number;
   /**
    * Object keys inside seller data: 64 bytes. Realistic AdCP field names are under 32 bytes
    * (security.mdx, webhook verifier checklist step 14b(b) uses 32 for logged key names).
-   * @default {64}
    */
   readonly key: number;
 }
@@ -126,10 +119,14 @@ export function sanitizeSellerString(
   options: SanitizeSellerStringOptions,
 ): string {
   if (typeof value !== "string") {
-    throw new TypeError(`Expected value to be a string, got ${value === null ? "null" : typeof value}`);
+    throw new TypeError(
+      `Expected value to be a string, got ${value === null ? "null" : typeof value}`,
+    );
   }
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(`Expected options to be an object, got ${options === null ? "null" : typeof options}`);
+    throw new TypeError(
+      `Expected options to be an object, got ${options === null ? "null" : typeof options}`,
+    );
   }
   const maxBytes = options.maxBytes;
   assertByteCount("options.maxBytes", maxBytes);

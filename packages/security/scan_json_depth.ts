@@ -54,9 +54,14 @@ const CLOSE_CURLY = 0x7d;
  * strictEqual(result.valid, false);
  * ```
  */
-export function scanJsonDepth(text: string, maxDepth: number = DEFAULT_JSON_MAX_DEPTH): JsonDepthScanResult {
+export function scanJsonDepth(
+  text: string,
+  maxDepth: number = DEFAULT_JSON_MAX_DEPTH,
+): JsonDepthScanResult {
   if (typeof text !== "string") {
-    throw new TypeError(`Expected text to be a string, got ${text === null ? "null" : typeof text}`);
+    throw new TypeError(
+      `Expected text to be a string, got ${text === null ? "null" : typeof text}`,
+    );
   }
   assertCount("maxDepth", maxDepth);
   const length = text.length;
@@ -80,7 +85,9 @@ export function scanJsonDepth(text: string, maxDepth: number = DEFAULT_JSON_MAX_
     }
     if (unit === OPEN_SQUARE || unit === OPEN_CURLY) {
       depth++;
-      if (depth > maxDepth) return { valid: false, error: new JsonDepthLimitError(maxDepth, depth) };
+      if (depth > maxDepth) {
+        return { valid: false, error: new JsonDepthLimitError(maxDepth, depth) };
+      }
       if (depth > deepest) deepest = depth;
     } else if ((unit === CLOSE_SQUARE || unit === CLOSE_CURLY) && depth > 0) {
       depth--;

@@ -1,0 +1,103 @@
+// Private: validation and resolution of retry policies.
+
+import { resolveUnknownCodeRecovery } from "./_classify.ts";
+import { describe, isJsonObject } from "./_own.ts";
+import { sleep } from "./_sleep.ts";
+import { RETRY_AFTER_MAX_SECONDS } from "./normalize_retry_after.ts";
+import type { RetryPolicy, RetryPolicyOptions } from "./retry_policy.ts";
+
+/** Policies made by buildPolicy(): already valid and frozen. */
+const built = new WeakSet<object>();
+
+function fail(Ctor: typeof TypeError | typeof RangeError, name: string, want: string, v: unknown) {
+  return new Ctor(`Invalid ${name}: expected ${want}, received ${describe(v)}`);
+}
+
+function number(
+  options: Record<string, unknown>,
+  name: string,
+  fallback: number,
+  want: string,
+  ok: (n: number) => boolean,
+): number {
+  const v = Object.hasOwn(options, name) ? options[name] : undefined;
+  if (v === undefined) return fallback;
+  if (typeof v !== "number") throw fail(TypeError, name, want, v);
+  if (!ok(v)) throw fail(RangeError, name, want, v);
+  return v;
+}
+
+function fn<F>(options: Record<string, unknown>, name: string, fallback: F): F {
+  const v = Object.hasOwn(options, name) ? options[name] : undefined;
+  if (v === undefined) return fallback;
+  if (typeof v !== "function") throw fail(TypeError, name, "a function", v);
+  return v as F;
+}
+
+/**
+ * Validates `options`, fills in the defaults, and returns a frozen policy. `name` is what error
+ * messages call `options` when it is not an object.
+ */
+export function buildPolicy(
+  options: RetryPolicyOptions | undefined,
+  name = "options",
+): RetryPolicy {
+  if (options === undefined) options = {};
+  if (!isJsonObject(options)) {
+    throw new TypeError(`Invalid ${name}: expected an object, received ${describe(options)}`);
+  }
+  const o = options as Record<string, unknown>;
+  const maxRetries = number(
+    o,
+    "maxRetries",
+    3,
+    "a non-negative safe integer",
+    (n) => Number.isSafeInteger(n) && n >= 0,
+  );
+  const maxElapsedSeconds = number(
+    o,
+    "maxElapsedSeconds",
+    300,
+    "a finite number of seconds >= 0",
+    (n) => Number.isFinite(n) && n >= 0,
+  );
+  const initialDelaySeconds = number(
+    o,
+    "initialDelaySeconds",
+    2,
+    `a number of seconds > 0 and <= ${RETRY_AFTER_MAX_SECONDS}`,
+    (n) => n > 0 && n <= RETRY_AFTER_MAX_SECONDS,
+  );
+  const maxDelaySeconds = number(
+    o,
+    "maxDelaySeconds",
+    Math.max(60, initialDelaySeconds),
+    `a number of seconds >= initialDelaySeconds (${initialDelaySeconds}) and <= ${RETRY_AFTER_MAX_SECONDS}`,
+    (n) => n >= initialDelaySeconds && n <= RETRY_AFTER_MAX_SECONDS,
+  );
+  const jitter = number(o, "jitter", 0.25, "a number >= 0 and < 1", (n) => n >= 0 && n < 1);
+  const policy: RetryPolicy = Object.freeze({
+    maxRetries,
+    maxElapsedSeconds,
+    initialDelaySeconds,
+    maxDelaySeconds,
+    jitter,
+    unknownCodeRecovery: resolveUnknownCodeRecovery(
+      Object.hasOwn(o, "unknownCodeRecovery") ? o["unknownCodeRecovery"] : undefined,
+    ),
+    random: fn<() => number>(o, "random", Math.random),
+    now: fn<() => number>(o, "now", () => performance.now()),
+    sleep: fn<(ms: number, signal: AbortSignal) => Promise<void>>(o, "sleep", sleep),
+  });
+  built.add(policy);
+  return policy;
+}
+
+/** The default policy, built on first use. */
+let defaultPolicy: RetryPolicy | undefined;
+
+/** A policy as given (when built by createRetryPolicy), the default one, or built from options. */
+export function resolvePolicy(policy: RetryPolicy | RetryPolicyOptions | undefined): RetryPolicy {
+  if (policy === undefined) return defaultPolicy ??= buildPolicy(undefined);
+  return built.has(policy) ? policy as RetryPolicy : buildPolicy(policy, "policy");
+}
