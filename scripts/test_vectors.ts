@@ -53,7 +53,7 @@ export function childImplementation(
   const impl: Implementation = async (request) => {
     if (broken) throw new Error(broken);
     await writer.write(encoder.encode(JSON.stringify(request) + "\n"));
-    let timer: number | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no reply within ${timeoutMs} ms`)), timeoutMs);
     });

@@ -2,24 +2,37 @@
 //
 // A string of n UTF-16 code units encodes to at least n and at most 3n UTF-8 bytes (a surrogate
 // pair is 2 units and 4 bytes; a lone surrogate is 1 unit and 3 bytes, as TextEncoder writes
-// U+FFFD). `utf8LengthExceeds` answers from those bounds when it can, and otherwise counts
-// exactly by encoding fixed-size chunks into one reused scratch buffer: no allocation grows with
-// the input.
+// U+FFFD). `utf8LengthExceeds` answers from those bounds when it can and otherwise counts exactly,
+// allocating nothing that grows with the input. Two exact counters, picked by content:
 //
-// Why not a JavaScript loop over char codes: on a 4 MiB ASCII JSON text a charCodeAt loop took
-// about 6 ms in Deno 2.9 (V8 15), half of what JSON.parse of the same text took, which would put
-// text-fallback extraction at about 1.5x JSON.parse. TextEncoder#encodeInto on 32 Ki-unit chunks
-// counts the same text in about 0.1 ms. `_utf8_test.ts` checks it against a reference loop.
+// - Text with no unit above U+00FF (which V8 stores one byte per unit): TextEncoder#encodeInto on
+//   32 Ki-unit chunks into one reused 64 KiB scratch buffer, native and about 0.1 ms for 4 MiB of
+//   ASCII (Deno 2.9, V8 15). From the first chunk holding a Latin-1 letter, where encodeInto
+//   leaves its fast path (about 2.4 ms for 4 MiB), the rest is counted by summing the lengths of
+//   U+0080-U+00FF runs found by a regular expression (about 2 ms for 4 MiB).
+// - Other text: skip ASCII runs with a sticky regular expression and count the remaining units in
+//   a char-code loop, about 2 ms for 4 MiB. encodeInto takes about 5.5 ms on such text, and a
+//   char-code loop over every unit about 6 ms (half of a JSON.parse of the same text).
+//
+// The test for a unit above U+00FF costs nothing on one-byte strings (the regular expression
+// cannot match one) and stops at the first such unit otherwise. Both counters are exact for any
+// string; `_utf8_test.ts` checks them against TextEncoder and a reference loop.
 
-/** UTF-16 code units encoded per chunk: every chunk fits the scratch buffer (3 bytes per unit). */
+/** UTF-16 code units encoded per chunk: at most 2 bytes each on this path, so it fits the scratch buffer. */
 const CHUNK_UNITS = 32_768;
+/** Matches any UTF-16 code unit above U+00FF (no `u` flag: surrogates match one by one). */
+const WIDE_UNIT = /[\u0100-\uffff]/;
+/** Matches each run of units from U+0080 to U+00FF. */
+const LATIN1_RUN = /[\u0080-\u00ff]+/g;
+/** Matches the (possibly empty) run of ASCII units, U+0000 to U+007F, at `lastIndex`. */
+const ASCII_RUN = /[^\u0080-\uffff]*/y;
 
 const encoder = new TextEncoder();
 let scratch: Uint8Array | undefined;
 
 /**
  * Whether the UTF-8 encoding of `text` is longer than `limit` bytes. Lone surrogates count as 3
- * bytes (U+FFFD), surrogate pairs as 4. Stops counting as soon as the limit is passed.
+ * bytes (U+FFFD), surrogate pairs as 4. Stops counting soon after the limit is passed.
  */
 export function utf8LengthExceeds(text: string, limit: number): boolean {
   const units = text.length;
@@ -29,26 +42,69 @@ export function utf8LengthExceeds(text: string, limit: number): boolean {
 }
 
 /**
- * The UTF-8 length of `text`, counted exactly up to the first chunk boundary past `stopAfter`
- * bytes (pass `Infinity` for the full length).
+ * The UTF-8 length of `text`, exact when it is at most `stopAfter`; otherwise some count above
+ * `stopAfter` (counting stops early). Pass `Infinity` for the full length.
  */
 export function utf8LengthUpTo(text: string, stopAfter: number): number {
-  const buffer = scratch ??= new Uint8Array(CHUNK_UNITS * 3);
+  return WIDE_UNIT.test(text) ? countWide(text, stopAfter) : countNarrow(text, stopAfter);
+}
+
+/** Counts text whose units are all at most U+00FF: one byte each, two from U+0080. */
+function countNarrow(text: string, stopAfter: number): number {
+  const buffer = scratch ??= new Uint8Array(CHUNK_UNITS * 2);
   const units = text.length;
   let bytes = 0;
-  for (let start = 0; start < units;) {
-    let end = start + CHUNK_UNITS;
-    if (end >= units) {
-      end = units;
-    } else {
-      // Keep a surrogate pair in one chunk: a high surrogate at the end moves to the next chunk.
-      const last = text.charCodeAt(end - 1);
-      if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-    }
+  for (let start = 0; start < units; start += CHUNK_UNITS) {
+    const end = Math.min(start + CHUNK_UNITS, units);
     const chunk = start === 0 && end === units ? text : text.slice(start, end);
-    bytes += encoder.encodeInto(chunk, buffer).written;
+    const written = encoder.encodeInto(chunk, buffer).written;
+    // A chunk with a non-ASCII unit took the encoder's slow path: count the rest by regex.
+    if (written !== end - start) return countLatin1From(text, start, bytes, stopAfter);
+    bytes += written;
     if (bytes > stopAfter) return bytes;
-    start = end;
+  }
+  return bytes;
+}
+
+/**
+ * `counted` plus the UTF-8 length of `text` from `start`, when every unit is at most U+00FF;
+ * stops after the first run that takes the total past `stopAfter`.
+ */
+function countLatin1From(text: string, start: number, counted: number, stopAfter: number): number {
+  let bytes = counted + text.length - start;
+  LATIN1_RUN.lastIndex = start;
+  while (bytes <= stopAfter) {
+    const match = LATIN1_RUN.exec(text);
+    if (match === null) break;
+    bytes += match[0].length; // U+0080 to U+00FF: one extra byte each
+  }
+  return bytes;
+}
+
+function countWide(text: string, stopAfter: number): number {
+  const units = text.length;
+  let bytes = units; // one byte per unit, plus the extra bytes counted below
+  let index = 0;
+  while (index < units) {
+    ASCII_RUN.lastIndex = index;
+    ASCII_RUN.test(text); // always matches, possibly empty
+    index = ASCII_RUN.lastIndex;
+    for (; index < units; index++) {
+      const unit = text.charCodeAt(index);
+      if (unit < 0x80) break;
+      if (unit < 0x800) {
+        bytes += 1;
+      } else if (
+        unit >= 0xd800 && unit <= 0xdbff && index + 1 < units &&
+        (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00
+      ) {
+        bytes += 2; // surrogate pair: 4 bytes for 2 units
+        index++;
+      } else {
+        bytes += 2; // 3 bytes: BMP above U+07FF, or a lone surrogate written as U+FFFD
+      }
+    }
+    if (bytes > stopAfter) return bytes;
   }
   return bytes;
 }

@@ -21,6 +21,15 @@ import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
  * 4. `"jsonrpc_error"`: JSON-RPC `error.data.adcp_error`;
  * 5. `"text_fallback"`: MCP `content[].text` JSON with an `adcp_error` key, with a truthy `isError`;
  * 6. `"payload_errors"`: the payload layer, `payload.errors[0]` or top-level `errors[0]`.
+ *
+ * @example Telling a transport error from a payload warning
+ * ```ts
+ * import { detectAdcpError, type DetectionPath } from "@adcp-wire/core";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const path: DetectionPath | undefined = detectAdcpError({ errors: [{ code: "X" }] })?.path;
+ * strictEqual(path, "payload_errors");
+ * ```
  */
 export type DetectionPath =
   | "structured_content"
@@ -30,7 +39,24 @@ export type DetectionPath =
   | "text_fallback"
   | "payload_errors";
 
-/** A structured error found by {@linkcode detectAdcpError}, and where it was found. */
+/**
+ * A structured error found by {@linkcode detectAdcpError}, and where it was found.
+ *
+ * @example Reading a detection
+ * ```ts
+ * import { type AdcpErrorDetection, detectAdcpError } from "@adcp-wire/core";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const adcp_error = { code: "RATE_LIMITED" };
+ * const found: AdcpErrorDetection | null = detectAdcpError({
+ *   jsonrpc: "2.0",
+ *   id: 1,
+ *   error: { code: -32029, message: "Slow down", data: { adcp_error } },
+ * });
+ * strictEqual(found?.error, adcp_error);
+ * strictEqual(found?.path, "jsonrpc_error");
+ * ```
+ */
 export interface AdcpErrorDetection {
   /** The validated error: the seller's object itself, unmodified. */
   readonly error: AdcpError;

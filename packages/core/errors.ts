@@ -79,5 +79,17 @@ export class WrapperDetectedError extends AdcpCoreError {
   }
 }
 
-/** Every error class `@adcp-wire/core` throws, discriminated by `code`. */
+/**
+ * Every error class `@adcp-wire/core` throws, discriminated by `code`.
+ *
+ * @example Narrowing on code
+ * ```ts
+ * import { type AdcpCoreErrors, WrapperDetectedError } from "@adcp-wire/core";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error: AdcpCoreErrors = new WrapperDetectedError(2);
+ * strictEqual(error.code, "wrapper_detected");
+ * strictEqual(error.partIndex, 2);
+ * ```
+ */
 export type AdcpCoreErrors = WrapperDetectedError;

@@ -1,7 +1,19 @@
 import { isJsonObject } from "./_json.ts";
 import { findMcpSuccess, isErrorResult, resolveMaxResponseBytes } from "./_mcp.ts";
 
-/** Options for the MCP extractors that read `content[].text`. */
+/**
+ * Options for the MCP extractors that read `content[].text`.
+ *
+ * @example A per-call limit
+ * ```ts
+ * import { extractAdcpResponseFromMcp, type McpExtractOptions } from "@adcp-wire/core";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const options: McpExtractOptions = { maxResponseBytes: 16 };
+ * const result = { content: [{ type: "text", text: '{"status":"completed"}' }] }; // 22 bytes
+ * strictEqual(extractAdcpResponseFromMcp(result, options), null);
+ * ```
+ */
 export interface McpExtractOptions {
   /**
    * Largest `content[].text` item, in UTF-8 bytes, that text fallback passes to `JSON.parse`.
@@ -14,7 +26,7 @@ export interface McpExtractOptions {
    *
    * @default {4194304}
    */
-  readonly maxResponseBytes?: number;
+  readonly maxResponseBytes?: number | undefined;
 }
 
 /**

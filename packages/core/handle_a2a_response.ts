@@ -26,6 +26,28 @@ import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
  * `text` is the `text` of every TextPart (own non-empty string `text`, with or without `kind`) of
  * `artifacts[0].parts`, then of `status.message.parts`, joined with `"\n"` (`""` when there is
  * none). It is seller-controlled.
+ *
+ * @example An exhaustive switch
+ * ```ts
+ * import { type A2AResponseOutcome, handleA2AResponse } from "@adcp-wire/core";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * function describe(outcome: A2AResponseOutcome): string {
+ *   switch (outcome.kind) {
+ *     case "error":
+ *       return `error ${outcome.error.code}`;
+ *     case "success":
+ *       return "success";
+ *     case "generic_error":
+ *     case "text":
+ *       return `${outcome.kind}: ${outcome.text}`;
+ *     case "malformed":
+ *       return `malformed: ${outcome.error.code}`;
+ *   }
+ * }
+ * const working = { status: { state: "working", message: { parts: [{ data: { percentage: 5 } }] } } };
+ * strictEqual(describe(handleA2AResponse(working)), "success");
+ * ```
  */
 export type A2AResponseOutcome =
   | {

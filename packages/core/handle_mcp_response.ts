@@ -22,6 +22,26 @@ import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
  *
  * `text` is the `text` of every `content[]` item with `type: "text"` and a non-empty string
  * `text`, joined with `"\n"` (`""` when there is none). It is seller-controlled.
+ *
+ * @example An exhaustive switch
+ * ```ts
+ * import { handleMcpResponse, type McpResponseOutcome } from "@adcp-wire/core";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * function describe(outcome: McpResponseOutcome): string {
+ *   switch (outcome.kind) {
+ *     case "error":
+ *       return `error ${outcome.error.code}`;
+ *     case "success":
+ *       return "success";
+ *     case "generic_error":
+ *       return `generic error: ${outcome.text}`;
+ *     case "text":
+ *       return `text: ${outcome.text}`;
+ *   }
+ * }
+ * strictEqual(describe(handleMcpResponse({ content: [{ type: "text", text: "Hi" }] })), "text: Hi");
+ * ```
  */
 export type McpResponseOutcome =
   | {

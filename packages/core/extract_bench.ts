@@ -1,0 +1,62 @@
+// Text-fallback extraction against a plain JSON.parse of the same text, in the same run.
+// Target: extraction within 1.10x of JSON.parse. Run: `deno bench packages/core`.
+//
+// At 1 MiB the cheap size bound decides (3 bytes per UTF-16 unit fit in 4 MiB). At 4 MiB, the
+// default limit itself, the bounds are inconclusive and the bytes are counted exactly; the cost
+// depends on the text (see `_utf8.ts`), so 4 MiB is measured with ASCII-only text, with Latin-1
+// letters, and with a character above U+00FF.
+
+import { extractAdcpResponseFromMcp } from "./extract_adcp_response_from_mcp.ts";
+
+const encoder = new TextEncoder();
+
+/** A get_products-like response of exactly `bytes` UTF-8 bytes, `mark` in some product names. */
+function productsResponse(bytes: number, mark: string): string {
+  const products: unknown[] = [];
+  const build = (pad: string) => JSON.stringify({ status: "completed", products, pad });
+  let size = encoder.encode(build("")).length;
+  for (let index = 0; size < bytes - 1024; index++) {
+    const product = {
+      product_id: `prod_${index}`,
+      name: index % 7 === 0 ? `Sports Premium ${index} ${mark} CTV` : `Run of Site ${index}`,
+      cpm: Math.round(index * 37) / 100,
+      formats: ["video_30s", "display_300x250"],
+      delivery_type: index % 2 === 0 ? "guaranteed" : "non_guaranteed",
+      is_fixed_price: index % 3 === 0,
+    };
+    products.push(product);
+    size += encoder.encode(JSON.stringify(product)).length + 1;
+  }
+  products.pop();
+  const text = build("x".repeat(bytes - encoder.encode(build("")).length));
+  if (encoder.encode(text).length !== bytes) throw new Error("Cannot size the bench payload");
+  return text;
+}
+
+const cases = [
+  ["1 MiB", 1_048_576, "—"],
+  ["4 MiB, ASCII", 4_194_304, "-"],
+  ["4 MiB, with é", 4_194_304, "é"],
+  ["4 MiB, with —", 4_194_304, "—"],
+] as const;
+
+for (const [label, bytes, mark] of cases) {
+  const text = productsResponse(bytes, mark);
+  const result = { content: [{ type: "text", text }] };
+  if (extractAdcpResponseFromMcp(result) === null) throw new Error(`No data from ${label}`);
+  Deno.bench({
+    name: "JSON.parse",
+    group: `text fallback ${label}`,
+    baseline: true,
+    fn() {
+      JSON.parse(text);
+    },
+  });
+  Deno.bench({
+    name: "extractAdcpResponseFromMcp",
+    group: `text fallback ${label}`,
+    fn() {
+      extractAdcpResponseFromMcp(result);
+    },
+  });
+}

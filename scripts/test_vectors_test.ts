@@ -1,0 +1,93 @@
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { LOCAL_VECTORS_DIR, ROOT, UPSTREAM_VECTORS_DIR } from "./_sources.ts";
+import { formatReport, jsonReport, totals } from "./_vectors.ts";
+import { childImplementation, directImplementation, runVectors } from "./test_vectors.ts";
+
+const DIRS = [UPSTREAM_VECTORS_DIR, LOCAL_VECTORS_DIR];
+
+Deno.test("every upstream and local vector passes against the project's implementation", async () => {
+  const reports = await runVectors(DIRS, await directImplementation());
+  const t = totals(reports);
+  strictEqual(t.failed, 0, formatReport(reports));
+  // Upstream's three extraction/mapping files are all there and all run.
+  const byFile = new Map(reports.map((r) => [r.file, r]));
+  for (
+    const [file, count] of [
+      ["vectors/upstream/mcp-response-extraction.json", 16],
+      ["vectors/upstream/a2a-response-extraction.json", 31],
+      ["vectors/upstream/transport-error-mapping.json", 32],
+    ] as const
+  ) {
+    const r = byFile.get(file);
+    ok(r, `${file} was run`);
+    deepStrictEqual([r.total, r.passed], [count, count], file);
+  }
+  // Suites without a runner are skipped, never passed.
+  const webhook = byFile.get("vectors/upstream/webhook-payload-extraction.json");
+  ok(webhook && webhook.passed === 0 && webhook.skipped === webhook.total);
+  // Every suite has local vectors.
+  for (const suite of ["seller-strings", "seller-urls", "retry-decisions"]) {
+    ok(reports.some((r) => r.suite === suite && r.passed > 0), `local ${suite} vectors ran`);
+  }
+});
+
+Deno.test("--impl through the JSON-lines adapter reproduces the direct report exactly", async () => {
+  const direct = await runVectors(DIRS, await directImplementation());
+  const child = childImplementation(
+    `"${Deno.execPath()}" run --quiet --allow-read scripts/impl_adapter.ts`,
+  );
+  let viaImpl;
+  try {
+    viaImpl = await runVectors(DIRS, child.impl);
+  } finally {
+    await child.close();
+  }
+  deepStrictEqual(jsonReport(viaImpl), jsonReport(direct));
+  strictEqual(formatReport(viaImpl), formatReport(direct));
+});
+
+Deno.test("a deliberately broken vector gives a readable failure and a non-zero exit", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/mcp-response-extraction-broken.json`,
+      JSON.stringify({
+        version: 1,
+        description: "broken on purpose",
+        vectors: [{
+          id: "broken-structured-content",
+          description: "expects the wrong product id",
+          path: "structuredContent",
+          response: { structuredContent: { products: [{ product_id: "p1" }] } },
+          expected_data: { products: [{ product_id: "p2" }] },
+        }],
+      }),
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "--allow-read",
+        "--allow-write",
+        "--allow-run",
+        "--allow-env",
+        "scripts/test_vectors.ts",
+        "--vectors",
+        dir,
+      ],
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    strictEqual(out.code, 1, text + new TextDecoder().decode(out.stderr));
+    ok(text.includes("› broken-structured-content"), text);
+    ok(text.includes("expects the wrong product id"), text);
+    ok(text.includes('-       "product_id": "p2"'), text);
+    ok(text.includes('+       "product_id": "p1"'), text);
+    ok(/\n\d+ passed, 1 failed, \d+ skipped$/.test(text.trimEnd()), text);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
