@@ -8,6 +8,7 @@
  *   `core/protocol-envelope.json` and `core/mcp-webhook-payload.json`, by `json-schema-to-typescript`.
  * - `error_codes.ts`: the frozen table of standard error codes from `enums/error-code.json` `enumMetadata`.
  * - `mod.ts`: the package entry point.
+ * - `validators/`: precompiled, CSP-safe validators of every task response schema (see `gen_validators.ts`).
  *
  * Output is formatted by `deno fmt` and byte-identical on rerun. `--check` writes nothing and fails when a file on
  * disk differs from what would be generated.
@@ -16,6 +17,7 @@
  */
 import { compile } from "json-schema-to-typescript";
 import { listFiles, readSources, ROOT, schemaDir } from "./_sources.ts";
+import { generateValidators, writeValidators } from "./gen_validators.ts";
 
 /** Where the generated package lives. */
 export const OUT_DIR = `${ROOT}/packages/schemas`;
@@ -445,6 +447,13 @@ async function main(): Promise<void> {
     if (current === text) continue;
     stale.push(`packages/schemas/${name}`);
     if (!check) await Deno.writeTextFile(path, text);
+  }
+  const validators = await generateValidators(version);
+  const { changed, removed } = await writeValidators(validators, check);
+  if (changed.length + removed.length > 0) {
+    stale.push(
+      `packages/schemas/validators/ (${changed.length} changed, ${removed.length} removed)`,
+    );
   }
   if (check) {
     if (stale.length > 0) {

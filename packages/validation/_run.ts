@@ -1,0 +1,66 @@
+// Private: option checks, the safe copy, and one validator run.
+import type { CompiledValidator } from "@adcp-wire/schemas/validators";
+import { type JsonLimits, type JsonValue, toSafeJson } from "@adcp-wire/security";
+import { toIssues } from "./_issues.ts";
+import {
+  DEFAULT_MAX_ISSUES,
+  type ValidateOptions,
+  type ValidationIssue,
+} from "./validation_result.ts";
+
+/** Options after checking. */
+export interface ResolvedOptions {
+  readonly limits: JsonLimits | undefined;
+  readonly maxIssues: number;
+}
+
+/** Describes a bad option value without echoing much of it. */
+export function show(v: unknown): string {
+  if (typeof v === "string") {
+    const json = JSON.stringify(v.length > 64 ? `${v.slice(0, 63)}…` : v);
+    return json;
+  }
+  if (v === null || typeof v !== "object") return String(v);
+  return Array.isArray(v) ? "an array" : "an object";
+}
+
+/**
+ * Checks the options shared by every validation function.
+ *
+ * @throws {TypeError} When `options` is not an object or `undefined`.
+ * @throws {RangeError} When `maxIssues` is not a positive safe integer.
+ */
+export function resolveOptions(options: ValidateOptions | undefined, fn: string): ResolvedOptions {
+  if (options === undefined) return { limits: undefined, maxIssues: DEFAULT_MAX_ISSUES };
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new TypeError(`${fn}: expected options to be an object, got ${show(options)}`);
+  }
+  const maxIssues = options.maxIssues ?? DEFAULT_MAX_ISSUES;
+  if (!Number.isSafeInteger(maxIssues) || maxIssues < 1) {
+    throw new RangeError(
+      `${fn}: expected options.maxIssues to be a positive safe integer, got ${show(maxIssues)}`,
+    );
+  }
+  return { limits: options.limits, maxIssues };
+}
+
+/**
+ * The pollution-safe copy that is validated and returned (so the value returned is exactly the value checked).
+ *
+ * @throws {JsonDepthLimitError | JsonNodeLimitError} When the data exceeds the limits.
+ * @throws {TypeError} When the data is not JSON data.
+ */
+export function safeCopy(data: unknown, options: ResolvedOptions): JsonValue {
+  return toSafeJson(data, options.limits);
+}
+
+/** Runs one validator; `undefined` when the value passes, else the issues. */
+export function check(
+  validate: CompiledValidator,
+  value: JsonValue,
+  options: ResolvedOptions,
+  prefix = "",
+): ValidationIssue[] | undefined {
+  if (validate(value)) return undefined;
+  return toIssues(validate.errors, options.maxIssues, prefix);
+}

@@ -1,0 +1,58 @@
+import type { AdcpError } from "@adcp-wire/schemas";
+import { ERROR_SCHEMA_VALIDATOR } from "@adcp-wire/schemas/validators";
+import { check, resolveOptions, safeCopy } from "./_run.ts";
+import type { ValidateOptions, ValidationResult } from "./validation_result.ts";
+
+export type { AdcpError } from "@adcp-wire/schemas";
+
+/**
+ * Validates an error object strictly against the pinned version's `core/error.json`, on a pollution-safe copy.
+ *
+ * This is the full schema check (types, `minLength`/`maxLength` of `code`, `retry_after` within 1…3600, the
+ * `recovery` and `source` enums, the shape of `issues[]`…), separate from the lenient structural check the
+ * extraction algorithms apply before they accept an `adcp_error` (`validateAdcpError` of `@adcp-wire/core`,
+ * Transport Error Mapping, "Client Detection Order"; the extraction layer keeps field values as-is, even an
+ * out-of-range `retry_after`): a receiver that must keep classifying errors from newer or sloppy sellers should not make this
+ * check a precondition, and can use it to decide whether to trust the optional fields. Error-handling.mdx
+ * ("Forward-compatible decoding") keeps `code` an open string, and so does the schema: unknown codes pass.
+ *
+ * The value is copied by `toSafeJson` of `@adcp-wire/security` and the copy is validated and returned. The
+ * validator module is loaded by dynamic import on first use.
+ *
+ * @param value The error object, such as an extracted `adcp_error` or an entry of `errors[]`.
+ * @param options Limits.
+ * @returns `{ valid: true, value, schemas }` or `{ valid: false, issues, schemas }`.
+ * @throws {TypeError} When an option is malformed or the value is not JSON data.
+ * @throws {RangeError} When `maxIssues` or a limit is out of range.
+ * @throws {JsonDepthLimitError} When the value nests deeper than the limit.
+ * @throws {JsonNodeLimitError} When the value holds more values than the limit.
+ *
+ * @example A conforming error and one with an out-of-range retry_after
+ * ```ts
+ * import { validateAdcpErrorSchema } from "@adcp-wire/validation";
+ * import { deepStrictEqual, ok } from "node:assert/strict";
+ *
+ * const good = await validateAdcpErrorSchema({ code: "X_ACME_FLOOR", message: "Below floor" });
+ * ok(good.valid);
+ * deepStrictEqual(good.value, { code: "X_ACME_FLOOR", message: "Below floor" });
+ *
+ * const bad = await validateAdcpErrorSchema({ code: "RATE_LIMITED", message: "Wait", retry_after: 0 });
+ * ok(!bad.valid);
+ * deepStrictEqual(bad.issues, [
+ *   { pointer: "/retry_after", message: "Expected a number >= 1", keyword: "minimum" },
+ * ]);
+ * ```
+ */
+export async function validateAdcpErrorSchema(
+  value: unknown,
+  options?: ValidateOptions,
+): Promise<ValidationResult<AdcpError>> {
+  const resolved = resolveOptions(options, "validateAdcpErrorSchema()");
+  const { validate } = await ERROR_SCHEMA_VALIDATOR.load();
+  const copy = safeCopy(value, resolved);
+  const schemas = [ERROR_SCHEMA_VALIDATOR.schema];
+  const issues = check(validate, copy, resolved);
+  return issues === undefined
+    ? { valid: true, value: copy as unknown as AdcpError, schemas }
+    : { valid: false, issues, schemas };
+}
