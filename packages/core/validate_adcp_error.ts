@@ -1,3 +1,4 @@
+import type { AdcpError as AdcpErrorSchema } from "@adcp-wire/schemas";
 import { isJsonObject, own } from "./_json.ts";
 import { utf8LengthExceeds } from "./_utf8.ts";
 
@@ -22,24 +23,38 @@ import { utf8LengthExceeds } from "./_utf8.ts";
  * strictEqual(retryAfter, 86400); // raw value: clamping to 3600 is the caller's job
  * ```
  */
-export interface AdcpError {
-  /** Error code: a non-empty string of at most 64 UTF-16 code units (standard or `X_VENDOR_*`). */
-  readonly code: string;
-  /** Raw seller value; per `core/error.json` a human-readable string. */
-  readonly message?: unknown;
-  /** Raw seller value; per `core/error.json` one of `transient`, `correctable`, `terminal`. */
-  readonly recovery?: unknown;
-  /** Raw seller value; per `core/error.json` seconds before retrying (not clamped here). */
-  readonly retry_after?: unknown;
-  /** Raw seller value; per `core/error.json` the request field the error refers to. */
-  readonly field?: unknown;
-  /** Raw seller value; per `core/error.json` a suggested correction. */
-  readonly suggestion?: unknown;
-  /** Raw seller value; per `core/error.json` an open object of code-specific details. */
-  readonly details?: unknown;
-  /** Any other seller field, unvalidated. */
-  readonly [key: string]: unknown;
-}
+export type AdcpError =
+  & {
+    /** Error code: a non-empty string of at most 64 UTF-16 code units (standard or `X_VENDOR_*`). */
+    readonly code: string;
+  }
+  & {
+    readonly [
+      /**
+       * Every other field `core/error.json` names (`message`, `recovery`, `retry_after`, `field`,
+       * `suggestion`, `details`, …), as the raw seller value: typed `unknown` until checked.
+       */
+      K in Exclude<AdcpErrorFieldName, "code">
+    ]?: unknown;
+  }
+  & {
+    /** Any other seller field, unvalidated. */
+    readonly [key: string]: unknown;
+  };
+
+/**
+ * The names of the fields `core/error.json` defines, taken from the generated type of
+ * `@adcp-wire/schemas` (its open index signature left out).
+ *
+ * @example
+ * ```ts
+ * import type { AdcpErrorFieldName } from "@adcp-wire/core";
+ * const field: AdcpErrorFieldName = "retry_after";
+ * ```
+ */
+export type AdcpErrorFieldName = keyof {
+  [K in keyof AdcpErrorSchema as string extends K ? never : number extends K ? never : K]: true;
+};
 
 /** Longest accepted `code`, in UTF-16 code units (Transport Error Mapping, "Client Library Requirements" 3). */
 const MAX_CODE_LENGTH = 64;
