@@ -1,4 +1,6 @@
 import type { AdcpError as AdcpErrorSchema } from "@adcp-wire/schemas";
+/** The strict `core/error.json` type, generated into `@adcp-wire/schemas`: what a schema-valid error looks like. */
+export type { AdcpErrorSchema };
 import { isJsonObject, own } from "./_json.ts";
 import { utf8LengthExceeds } from "./_utf8.ts";
 
