@@ -1,0 +1,115 @@
+// Counts the bytes of each Server-Sent Event as they arrive, before the parser sees them.
+//
+// eventsource-parser buffers an unfinished line and an unfinished event internally, so bounding only
+// the events it emits would let one endless line grow memory without limit. This sizer finds event
+// boundaries (blank lines) in the raw bytes itself and counts the bytes since the last one.
+//
+// A blank line is a line terminator (LF, CR or CRLF) directly after another one. The first byte of
+// its terminator is recognised by looking one byte back:
+//   LF starts it when the byte before is LF (LF LF; CRLF LF). An LF after a CR is the second half
+//      of a CRLF, never the start of a terminator;
+//   CR starts it when the byte before is CR or LF (a bare CR can only be a terminator).
+// That is exactly where the WHATWG rules see an empty line, so an event is counted from the byte
+// after the previous such position through this one (the LF of a CRLF blank line is counted with the
+// next event), and the count is never lower than what the parser holds for the current event. One
+// deliberate difference: an empty line at the very start of a stream does not reset the count
+// (there is no byte before it to look at); nothing precedes it anyway.
+
+const LF = 10;
+const CR = 13;
+
+/** Per-event byte counter for one SSE stream. */
+export class SseEventSizer {
+  readonly #limit: number;
+  #since = 0;
+  /** The last byte of the stream so far, or -1. */
+  #prev = -1;
+
+  /** @param limit Maximum bytes of one event, through the first byte of its blank line. */
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  /** Bytes received since the last event boundary (what the parser may be holding). */
+  get pending(): number {
+    return this.#since;
+  }
+
+  /**
+   * Counts `chunk`. Returns -1 when every event stays within the limit, otherwise the byte count of
+   * the first event past it, measured up to its end or the end of the chunk, whichever comes first.
+   * After an overflow the sizer must not be used again.
+   *
+   * `crFree` promises that `chunk` holds no CR byte (the SSE reader learns it from the decoded
+   * text, where `indexOf("\r")` is a fast native scan): the last boundary is then found with the
+   * native `lastIndexOf`, several times faster than a loop over the bytes.
+   */
+  push(chunk: Uint8Array, crFree = false): number {
+    const n = chunk.length;
+    if (n === 0) return -1;
+    const limit = this.#limit;
+    if (this.#since + n <= limit) {
+      // No event can pass the limit inside this chunk: only the position of the last boundary matters.
+      const end = crFree ? this.#lastLfBoundaryEnd(chunk) : this.#lastBoundaryEnd(chunk);
+      this.#since = end < 0 ? this.#since + n : n - end;
+    } else {
+      let since = this.#since;
+      let before = this.#prev;
+      for (let i = 0; i < n; i++) {
+        const byte = chunk[i]!;
+        since++;
+        if ((byte === LF && before === LF) || (byte === CR && (before === CR || before === LF))) {
+          if (since > limit) return since;
+          since = 0;
+        }
+        before = byte;
+      }
+      if (since > limit) return since;
+      this.#since = since;
+    }
+    this.#prev = chunk[n - 1]!;
+    return -1;
+  }
+
+  /** `#lastBoundaryEnd` for a chunk without CR bytes: the last LF preceded by an LF. */
+  #lastLfBoundaryEnd(chunk: Uint8Array): number {
+    let i = chunk.lastIndexOf(LF);
+    while (i >= 0) {
+      if ((i >= 1 ? chunk[i - 1]! : this.#prev) === LF) return i + 1;
+      i = i >= 2 ? chunk.lastIndexOf(LF, i - 2) : -1;
+    }
+    return -1;
+  }
+
+  /** Index just past the last byte of `chunk` that starts a blank line's terminator, or -1. */
+  #lastBoundaryEnd(chunk: Uint8Array): number {
+    for (let i = chunk.length - 1; i >= 0; i--) {
+      const byte = chunk[i]!;
+      if (byte !== LF && byte !== CR) continue;
+      const before = i >= 1 ? chunk[i - 1]! : this.#prev;
+      if (before === LF || (byte === CR && before === CR)) return i + 1;
+    }
+    return -1;
+  }
+}
+
+/**
+ * The text to feed eventsource-parser so that it holds no more than the sizer counts.
+ *
+ * The parser defers a CR at the end of a fed chunk until it sees the next terminator (it might be
+ * the first half of a CRLF). When that CR ends a blank line, the sizer has already closed the event,
+ * but the parser would keep the finished event's data, plus every terminator-free chunk after it,
+ * until the next CR or LF arrives: up to twice the cap. Appending an LF settles it at once, and is
+ * harmless: if the stream's next byte is the LF of that CRLF, the parser sees one extra empty line,
+ * and an empty line right after a dispatch changes nothing (WHATWG HTML, Server-sent events: an
+ * event with an empty data buffer is not dispatched).
+ *
+ * @param text The decoded chunk.
+ * @param before The last UTF-16 code unit of the previous text fed, or -1.
+ */
+export function settleTrailingCr(text: string, before: number): string {
+  const length = text.length;
+  if (length === 0 || text.charCodeAt(length - 1) !== CR) return text;
+  const previous = length >= 2 ? text.charCodeAt(length - 2) : before;
+  return previous === CR || previous === LF ? text + "\n" : text;
+}

@@ -1,0 +1,196 @@
+import { ok, strictEqual } from "node:assert/strict";
+import fc from "fast-check";
+import { createParser } from "eventsource-parser";
+import { settleTrailingCr, SseEventSizer } from "./_sse_sizer.ts";
+import { splitAt } from "./_test_utils.ts";
+
+const LF = 10;
+const CR = 13;
+
+/**
+ * Reference event sizes from a plain WHATWG line split: each line ends at CRLF, CR or LF; an empty
+ * line (other than the stream's first) ends an event at the first byte of its terminator. Returns
+ * the sizes of the finished events and the bytes after the last boundary.
+ */
+function referenceSizes(bytes: Uint8Array): { events: number[]; pending: number } {
+  const events: number[] = [];
+  let eventStart = 0;
+  let lineStart = 0;
+  let first = true;
+  let i = 0;
+  while (i < bytes.length) {
+    const byte = bytes[i]!;
+    if (byte !== LF && byte !== CR) {
+      i++;
+      continue;
+    }
+    const empty = i === lineStart;
+    if (empty && !first) {
+      events.push(i + 1 - eventStart);
+      eventStart = i + 1;
+    }
+    first = false;
+    i += byte === CR && bytes[i + 1] === LF ? 2 : 1;
+    lineStart = i;
+  }
+  return { events, pending: bytes.length - eventStart };
+}
+
+const sseBytes = fc.array(fc.constantFrom(LF, CR, 0x61, 0x3a, 0x20), { maxLength: 60 }).map((
+  values,
+) => new Uint8Array(values));
+
+Deno.test("SseEventSizer matches the reference event sizes in one chunk", () => {
+  fc.assert(
+    fc.property(sseBytes, fc.nat({ max: 30 }), (bytes, limit) => {
+      const { events, pending } = referenceSizes(bytes);
+      const expectOverflow = events.some((size) => size > limit) || pending > limit;
+      const sizer = new SseEventSizer(limit);
+      const result = sizer.push(bytes);
+      strictEqual(result >= 0, expectOverflow);
+      if (!expectOverflow) strictEqual(sizer.pending, pending);
+      else strictEqual(result, [...events, pending].find((size) => size > limit));
+    }),
+    { numRuns: 3_000 },
+  );
+});
+
+Deno.test("SseEventSizer gives the same verdict whatever the chunk boundaries", () => {
+  fc.assert(
+    fc.property(
+      sseBytes,
+      fc.array(fc.nat({ max: 60 }), { maxLength: 10 }),
+      fc.nat({ max: 30 }),
+      (bytes, cuts, limit) => {
+        const whole = new SseEventSizer(limit);
+        const wholeResult = whole.push(bytes);
+        const split = new SseEventSizer(limit);
+        let splitResult = -1;
+        let largestChunk = 0;
+        for (const chunk of splitAt(bytes, cuts)) {
+          largestChunk = Math.max(largestChunk, chunk.length);
+          splitResult = split.push(chunk);
+          if (splitResult >= 0) break;
+        }
+        strictEqual(splitResult >= 0, wholeResult >= 0);
+        if (wholeResult < 0) strictEqual(split.pending, whole.pending);
+        else ok(splitResult > limit && splitResult <= limit + largestChunk);
+      },
+    ),
+    { numRuns: 3_000 },
+  );
+});
+
+Deno.test("SseEventSizer fires no later than eventsource-parser's own buffer bound", () => {
+  // Found by this property: "data: aaaa\n\r" then a chunk without terminators. Without
+  // settleTrailingCr the parser keeps the finished event while the next line grows.
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.constantFrom(
+          "data: abc",
+          "data:",
+          ": comment",
+          "id: 7",
+          "event: x",
+          "",
+          "xyz",
+          "data: " + "q".repeat(30),
+        ),
+        { maxLength: 16 },
+      ),
+      fc.array(fc.constantFrom("\n", "\r", "\r\n"), { minLength: 16, maxLength: 16 }),
+      fc.array(fc.nat({ max: 160 }), { maxLength: 8 }),
+      fc.integer({ min: 1, max: 40 }),
+      (lines, terminators, cuts, limit) => {
+        const bytes = new TextEncoder().encode(
+          lines.map((line, i) => line + terminators[i]!).join(""),
+        );
+        const sizer = new SseEventSizer(limit);
+        let parserOverflow = false;
+        const parser = createParser({
+          onError: (error) => {
+            if (error.type === "max-buffer-size-exceeded") parserOverflow = true;
+          },
+          maxBufferSize: limit,
+        });
+        const decoder = new TextDecoder();
+        let last = -1;
+        for (const chunk of splitAt(bytes, cuts)) {
+          if (sizer.push(chunk) >= 0) return; // the sizer fired first (or together): fine
+          const text = decoder.decode(chunk, { stream: true });
+          if (text.length === 0) continue;
+          parser.feed(settleTrailingCr(text, last));
+          last = text.charCodeAt(text.length - 1);
+          strictEqual(parserOverflow, false, "the parser passed its bound before the sizer did");
+        }
+      },
+    ),
+    { numRuns: 3_000 },
+  );
+});
+
+Deno.test("SseEventSizer gives the same counts on its CR-free fast path", () => {
+  const crFreeBytes = fc.array(fc.constantFrom(LF, 0x61, 0x3a), { maxLength: 80 }).map((values) =>
+    new Uint8Array(values)
+  );
+  fc.assert(
+    fc.property(
+      crFreeBytes,
+      fc.array(fc.nat({ max: 80 }), { maxLength: 10 }),
+      fc.nat({ max: 40 }),
+      (bytes, cuts, limit) => {
+        const slow = new SseEventSizer(limit);
+        const fast = new SseEventSizer(limit);
+        for (const chunk of splitAt(bytes, cuts)) {
+          const expected = slow.push(chunk);
+          strictEqual(fast.push(chunk, true), expected);
+          if (expected >= 0) return;
+          strictEqual(fast.pending, slow.pending);
+        }
+      },
+    ),
+    { numRuns: 3_000 },
+  );
+});
+
+Deno.test("settleTrailingCr() closes a blank line that ends a chunk with a CR, and nothing else", () => {
+  strictEqual(settleTrailingCr("data: a\n\r", -1), "data: a\n\r\n");
+  strictEqual(settleTrailingCr("data: a\r\r", -1), "data: a\r\r\n");
+  strictEqual(settleTrailingCr("\r", LF), "\r\n");
+  strictEqual(settleTrailingCr("\r", 0x61), "\r");
+  strictEqual(settleTrailingCr("data: a\r", -1), "data: a\r");
+  strictEqual(settleTrailingCr("data: a\n", -1), "data: a\n");
+  strictEqual(settleTrailingCr("", CR), "");
+  // The events come out the same with and without it, whatever follows.
+  for (const rest of ["\ndata: b\n\n", "data: b\r\r", "\r\ndata: c\n\n"]) {
+    const plain: string[] = [];
+    const settled: string[] = [];
+    const a = createParser({ onEvent: (event) => plain.push(event.data) });
+    const b = createParser({ onEvent: (event) => settled.push(event.data) });
+    a.feed("data: a\n\r");
+    a.feed(rest);
+    b.feed(settleTrailingCr("data: a\n\r", -1));
+    b.feed(rest);
+    strictEqual(JSON.stringify(settled), JSON.stringify(plain));
+  }
+});
+
+Deno.test("SseEventSizer counts an endless line as it arrives", () => {
+  const sizer = new SseEventSizer(100);
+  const piece = new Uint8Array(30).fill(0x61);
+  strictEqual(sizer.push(piece), -1);
+  strictEqual(sizer.push(piece), -1);
+  strictEqual(sizer.push(piece), -1);
+  strictEqual(sizer.pending, 90);
+  strictEqual(sizer.push(piece), 120);
+});
+
+Deno.test("SseEventSizer resets after LF LF, CR CR, CRLF CRLF and LF CR", () => {
+  for (const boundary of ["\n\n", "\r\r", "\r\n\r\n", "\n\r", "\r\n\n"]) {
+    const sizer = new SseEventSizer(1_000);
+    sizer.push(new TextEncoder().encode(`data: x${boundary}da`));
+    const expected = boundary === "\r\n\r\n" ? 3 : 2; // the LF of a CRLF blank line counts next
+    strictEqual(sizer.pending, expected, JSON.stringify(boundary));
+  }
+});

@@ -1,0 +1,407 @@
+// The error family of @adcp-wire/transports: conditions a caller is expected to catch when an
+// agent's response breaks a safety bound. Programmer errors (bad options) are TypeError/RangeError.
+//
+// Relation to @adcp-wire/security: the JSON depth and node checks run through that package's
+// `scanJsonDepth` and `checkJsonBounds`, and their results are re-raised here as this family's own
+// `JsonDepthLimitError` / `JsonNodeLimitError`, with the same `code` strings ("JSON_DEPTH_LIMIT",
+// "JSON_NODE_LIMIT") and the same `limit` / `observed` meaning. So `instanceof AdcpTransportError`
+// catches every way reading a response can fail, and code that switches on `error.code` treats both
+// families alike.
+
+/** The literal `code` of every error in the `@adcp-wire/transports` family. */
+export type AdcpTransportErrorCode =
+  | "RESPONSE_TOO_LARGE"
+  | "DEADLINE_EXCEEDED"
+  | "JSON_DEPTH_LIMIT"
+  | "JSON_NODE_LIMIT"
+  | "MALFORMED_JSON"
+  | "MALFORMED_UTF8"
+  | "CONTENT_ENCODING";
+
+/**
+ * Base class of the `@adcp-wire/transports` error family: every way reading an agent response can
+ * fail a safety bound. Catch it to handle them all, or narrow on {@linkcode AdcpTransportError.code}.
+ *
+ * Errors raised by the network itself (a reset connection: `TypeError` from `fetch`) and a caller's
+ * own cancellation (the `AbortSignal`'s reason) are passed through unchanged, not wrapped.
+ *
+ * @example Narrowing on the code
+ * ```ts
+ * import { AdcpTransportError, readTextResponse } from "@adcp-wire/transports";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * try {
+ *   await readTextResponse(new Response("0123456789"), { maxResponseBytes: 4 });
+ *   ok(false, "expected a throw");
+ * } catch (error) {
+ *   ok(error instanceof AdcpTransportError);
+ *   strictEqual(error.code, "RESPONSE_TOO_LARGE");
+ * }
+ * ```
+ */
+export abstract class AdcpTransportError extends Error {
+  /** Stable machine-readable identifier of the condition. */
+  abstract readonly code: AdcpTransportErrorCode;
+}
+
+/**
+ * Where a size bound was hit:
+ *
+ * - `"content-length"`: the declared `Content-Length` was over `maxResponseBytes`, rejected before
+ *   a body byte was read.
+ * - `"raw"`: the bytes received on the wire passed `maxResponseBytes`.
+ * - `"decoded"`: the bytes after content decoding (gzip, deflate, br) passed `maxDecodedBytes`.
+ * - `"event"`: one Server-Sent Event passed `maxResponseBytes`.
+ * - `"cumulative"`: the SSE bytes kept for one request, across reconnects, passed
+ *   `maxResponseBytes`.
+ * - `"message"`: one newline-delimited stdio message passed `maxResponseBytes`. (An addition to
+ *   the five HTTP phases: stdio has its own per-message bound.)
+ */
+export type ResponseSizePhase =
+  | "content-length"
+  | "raw"
+  | "decoded"
+  | "event"
+  | "cumulative"
+  | "message";
+
+const PHASE_SUBJECT: Record<ResponseSizePhase, string> = {
+  "content-length": "declared Content-Length",
+  raw: "body",
+  decoded: "decoded body",
+  event: "one SSE event",
+  cumulative: "SSE bytes for one request",
+  message: "one stdio message",
+};
+
+/**
+ * A response passed a size bound. Reading stopped there and the body was cancelled: nothing is
+ * returned, nothing is truncated.
+ *
+ * Implements "count bytes as they arrive and abort rather than buffer-then-check, pre-reject an
+ * over-limit `Content-Length`, bound raw and decoded bytes [...] and fail with a distinct error
+ * instead of truncating" (MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size
+ * Limits).
+ *
+ * `observed` is the count when reading stopped: for `"content-length"` the declared length; for the
+ * streamed phases the bytes counted, which passes `limit` by at most the last chunk read.
+ *
+ * @example Reading the structured fields
+ * ```ts
+ * import { ResponseTooLargeError } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const error = new ResponseTooLargeError(4_194_304, 4_259_840, "raw");
+ * strictEqual(error.message, "Cannot read response: body exceeded 4194304 bytes (observed 4259840)");
+ * deepStrictEqual(error.cause, { limit: 4_194_304, observed: 4_259_840, phase: "raw" });
+ * ```
+ */
+export class ResponseTooLargeError extends AdcpTransportError {
+  /** Always `"RESPONSE_TOO_LARGE"`. */
+  readonly code: "RESPONSE_TOO_LARGE" = "RESPONSE_TOO_LARGE";
+  /** Always `"ResponseTooLargeError"`. */
+  override readonly name: "ResponseTooLargeError" = "ResponseTooLargeError";
+  /** The bound, in bytes. */
+  readonly limit: number;
+  /** The byte count when reading stopped (the declared length for `"content-length"`). */
+  readonly observed: number;
+  /** Which bound was hit. */
+  readonly phase: ResponseSizePhase;
+
+  /**
+   * Creates the error.
+   *
+   * @param limit The bound, in bytes.
+   * @param observed The byte count when reading stopped.
+   * @param phase Which bound was hit.
+   */
+  constructor(limit: number, observed: number, phase: ResponseSizePhase) {
+    super(
+      `Cannot read response: ${
+        PHASE_SUBJECT[phase]
+      } exceeded ${limit} bytes (observed ${observed})`,
+      { cause: { limit, observed, phase } },
+    );
+    this.limit = limit;
+    this.observed = observed;
+    this.phase = phase;
+  }
+}
+
+/**
+ * Reading a response did not finish before its deadline. The body was cancelled.
+ *
+ * Implements "pair the cap with a deadline" (MCP Response Extraction 3.3.0-beta.0, Security
+ * Considerations, Size Limits): a server that drips bytes slowly, or stalls, cannot hold a reader
+ * forever while staying under the byte cap.
+ *
+ * Raised when `timeoutMs` runs out, and also when the caller's `signal` aborts with a
+ * `TimeoutError` (as `AbortSignal.timeout()` does); `timeoutMs` is then `undefined`. Any other abort
+ * reason is rethrown as it is.
+ *
+ * @example Reading the structured fields
+ * ```ts
+ * import { DeadlineExceededError } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new DeadlineExceededError(30_000, 30_004);
+ * strictEqual(error.message, "Cannot read response: deadline of 30000 ms exceeded (elapsed 30004 ms)");
+ * strictEqual(error.code, "DEADLINE_EXCEEDED");
+ * ```
+ */
+export class DeadlineExceededError extends AdcpTransportError {
+  /** Always `"DEADLINE_EXCEEDED"`. */
+  readonly code: "DEADLINE_EXCEEDED" = "DEADLINE_EXCEEDED";
+  /** Always `"DeadlineExceededError"`. */
+  override readonly name: "DeadlineExceededError" = "DeadlineExceededError";
+  /** The deadline in milliseconds, or `undefined` when a caller's timeout signal fired. */
+  readonly timeoutMs: number | undefined;
+  /** Milliseconds from the start of the deadline to when it fired (whole milliseconds). */
+  readonly elapsedMs: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param timeoutMs The deadline in milliseconds, or `undefined` when a signal fired.
+   * @param elapsedMs Milliseconds elapsed when the deadline fired.
+   * @param cause The abort reason of the caller's signal, when that is what fired.
+   */
+  constructor(timeoutMs: number | undefined, elapsedMs: number, cause?: unknown) {
+    const elapsed = Math.round(elapsedMs);
+    super(
+      timeoutMs === undefined
+        ? `Cannot read response: the caller's timeout signal fired (elapsed ${elapsed} ms)`
+        : `Cannot read response: deadline of ${timeoutMs} ms exceeded (elapsed ${elapsed} ms)`,
+      { cause: cause === undefined ? { timeoutMs, elapsedMs: elapsed } : cause },
+    );
+    this.timeoutMs = timeoutMs;
+    this.elapsedMs = elapsed;
+  }
+}
+
+/**
+ * A response's JSON nests deeper than `maxJsonDepth`. Raised from a string-aware pre-scan before
+ * `JSON.parse` builds anything, so a depth bomb costs one linear pass.
+ *
+ * Implements "bound JSON depth and node count after the cap passes" (MCP Response Extraction
+ * 3.3.0-beta.0, Security Considerations, Size Limits). The check is `scanJsonDepth` from
+ * `@adcp-wire/security`; this class re-raises its result in the transports family with the same
+ * `code`, `limit` and `observed` (the depth at which scanning stopped, `limit + 1`).
+ *
+ * @example Reading the structured fields
+ * ```ts
+ * import { JsonDepthLimitError } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new JsonDepthLimitError(64, 65);
+ * strictEqual(error.message, "Cannot read response: JSON nesting depth exceeded 64 (observed 65)");
+ * strictEqual(error.code, "JSON_DEPTH_LIMIT");
+ * ```
+ */
+export class JsonDepthLimitError extends AdcpTransportError {
+  /** Always `"JSON_DEPTH_LIMIT"`, the same code as the `@adcp-wire/security` error. */
+  readonly code: "JSON_DEPTH_LIMIT" = "JSON_DEPTH_LIMIT";
+  /** Always `"JsonDepthLimitError"`. */
+  override readonly name: "JsonDepthLimitError" = "JsonDepthLimitError";
+  /** The configured maximum depth. */
+  readonly limit: number;
+  /** The depth at which checking stopped (at least `limit + 1`). */
+  readonly observed: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param limit The configured maximum depth.
+   * @param observed The depth at which checking stopped.
+   */
+  constructor(limit: number, observed: number) {
+    super(`Cannot read response: JSON nesting depth exceeded ${limit} (observed ${observed})`, {
+      cause: { limit, observed },
+    });
+    this.limit = limit;
+    this.observed = observed;
+  }
+}
+
+/**
+ * A response's JSON holds more values than `maxJsonNodes`. Raised after `JSON.parse`, by a walk
+ * that stops at the first value past the limit.
+ *
+ * Implements "bound JSON depth and node count after the cap passes" (MCP Response Extraction
+ * 3.3.0-beta.0, Security Considerations, Size Limits). The check is `checkJsonBounds` from
+ * `@adcp-wire/security`; this class re-raises its result in the transports family with the same
+ * `code`, `limit` and `observed` (`limit + 1`).
+ *
+ * @example Reading the structured fields
+ * ```ts
+ * import { JsonNodeLimitError } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new JsonNodeLimitError(10, 11);
+ * strictEqual(error.message, "Cannot read response: JSON node count exceeded 10 (observed 11)");
+ * strictEqual(error.code, "JSON_NODE_LIMIT");
+ * ```
+ */
+export class JsonNodeLimitError extends AdcpTransportError {
+  /** Always `"JSON_NODE_LIMIT"`, the same code as the `@adcp-wire/security` error. */
+  readonly code: "JSON_NODE_LIMIT" = "JSON_NODE_LIMIT";
+  /** Always `"JsonNodeLimitError"`. */
+  override readonly name: "JsonNodeLimitError" = "JsonNodeLimitError";
+  /** The configured maximum node count. */
+  readonly limit: number;
+  /** The count at which checking stopped (`limit + 1`). */
+  readonly observed: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param limit The configured maximum node count.
+   * @param observed The count at which checking stopped.
+   */
+  constructor(limit: number, observed: number) {
+    super(`Cannot read response: JSON node count exceeded ${limit} (observed ${observed})`, {
+      cause: { limit, observed },
+    });
+    this.limit = limit;
+    this.observed = observed;
+  }
+}
+
+/**
+ * Why a body was not accepted as JSON: `"syntax"` when `JSON.parse` rejected it (an empty body
+ * included), `"unterminated"` when a newline-delimited stdio stream ended inside a message.
+ */
+export type MalformedJsonReason = "syntax" | "unterminated";
+
+/**
+ * A response (or one stdio message) is not valid JSON. The message never quotes the body:
+ * `JSON.parse` errors embed a snippet of the input, which is seller-controlled.
+ *
+ * @example Reading the reason
+ * ```ts
+ * import { MalformedJsonError } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new MalformedJsonError("syntax", 12);
+ * strictEqual(error.message, "Cannot read response: expected JSON, saw 12 characters that do not parse");
+ * strictEqual(error.reason, "syntax");
+ * ```
+ */
+export class MalformedJsonError extends AdcpTransportError {
+  /** Always `"MALFORMED_JSON"`. */
+  readonly code: "MALFORMED_JSON" = "MALFORMED_JSON";
+  /** Always `"MalformedJsonError"`. */
+  override readonly name: "MalformedJsonError" = "MalformedJsonError";
+  /** Why the text was not accepted. */
+  readonly reason: MalformedJsonReason;
+  /** Size of the rejected text in UTF-16 code units (`"syntax"`) or bytes (`"unterminated"`). */
+  readonly length: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param reason Why the text was not accepted.
+   * @param length Size of the rejected text.
+   */
+  constructor(reason: MalformedJsonReason, length: number) {
+    super(
+      reason === "syntax"
+        ? `Cannot read response: expected JSON, saw ${length} characters that do not parse`
+        : `Cannot read response: expected a newline after each message, saw the stream end ` +
+          `after ${length} bytes of an unterminated message`,
+      { cause: { reason, length } },
+    );
+    this.reason = reason;
+    this.length = length;
+  }
+}
+
+/**
+ * A response body is not valid UTF-8. Decoding is fatal: malformed bytes are an error, never
+ * replaced with U+FFFD, so what a caller parses is exactly what the server sent.
+ *
+ * @example Catching malformed UTF-8
+ * ```ts
+ * import { MalformedUtf8Error, readTextResponse } from "@adcp-wire/transports";
+ * import { ok } from "node:assert/strict";
+ *
+ * try {
+ *   await readTextResponse(new Response(new Uint8Array([0x7b, 0xff, 0x7d])));
+ *   ok(false, "expected a throw");
+ * } catch (error) {
+ *   ok(error instanceof MalformedUtf8Error);
+ * }
+ * ```
+ */
+export class MalformedUtf8Error extends AdcpTransportError {
+  /** Always `"MALFORMED_UTF8"`. */
+  readonly code: "MALFORMED_UTF8" = "MALFORMED_UTF8";
+  /** Always `"MalformedUtf8Error"`. */
+  override readonly name: "MalformedUtf8Error" = "MalformedUtf8Error";
+
+  /** Creates the error. */
+  constructor() {
+    super("Cannot read response: expected UTF-8 text, saw a malformed byte sequence");
+  }
+}
+
+/**
+ * Why a content coding could not be applied: `"unsupported"` when the runtime has no decoder for
+ * it, `"corrupt"` when the compressed bytes are invalid.
+ */
+export type ContentEncodingReason = "unsupported" | "corrupt";
+
+/**
+ * A body in a content coding that could not be decoded: only raised when the caller asked to
+ * decode the body itself (`contentDecoding: "manual"`).
+ *
+ * `encoding` is the seller's `Content-Encoding` token, reduced to printable ASCII and at most 64
+ * characters so that it is safe to log.
+ *
+ * @example Reading the fields
+ * ```ts
+ * import { ContentEncodingError } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new ContentEncodingError("zstd", "unsupported");
+ * strictEqual(error.message, 'Cannot read response: expected gzip, deflate or br, saw Content-Encoding "zstd"');
+ * ```
+ */
+export class ContentEncodingError extends AdcpTransportError {
+  /** Always `"CONTENT_ENCODING"`. */
+  readonly code: "CONTENT_ENCODING" = "CONTENT_ENCODING";
+  /** Always `"ContentEncodingError"`. */
+  override readonly name: "ContentEncodingError" = "ContentEncodingError";
+  /** The content coding, sanitized. */
+  readonly encoding: string;
+  /** Why it could not be applied. */
+  readonly reason: ContentEncodingReason;
+
+  /**
+   * Creates the error.
+   *
+   * @param encoding The content coding (sanitized here).
+   * @param reason Why it could not be applied.
+   */
+  constructor(encoding: string, reason: ContentEncodingReason) {
+    const safe = encoding.replace(/[^\x20-\x7e]/g, "?").slice(0, 64);
+    super(
+      reason === "unsupported"
+        ? `Cannot read response: expected gzip, deflate or br, saw Content-Encoding "${safe}"`
+        : `Cannot read response: body is not valid "${safe}" data`,
+      { cause: { encoding: safe, reason } },
+    );
+    this.encoding = safe;
+    this.reason = reason;
+  }
+}
+
+/** Any error of the `@adcp-wire/transports` family, discriminated by `code`. */
+export type AnyTransportError =
+  | ResponseTooLargeError
+  | DeadlineExceededError
+  | JsonDepthLimitError
+  | JsonNodeLimitError
+  | MalformedJsonError
+  | MalformedUtf8Error
+  | ContentEncodingError;

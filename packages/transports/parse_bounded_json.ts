@@ -1,0 +1,59 @@
+import { parseJsonWithin } from "./_json.ts";
+import { resolveCallLimits } from "./_limits.ts";
+
+/** JSON bounds for {@linkcode parseBoundedJson}. */
+export interface ParseBoundedJsonOptions {
+  /**
+   * Maximum nesting depth (a scalar has depth 0, `[]` depth 1). A non-negative safe integer.
+   * @default {64}
+   */
+  readonly maxJsonDepth?: number | undefined;
+  /**
+   * Maximum number of JSON values, the root included. A non-negative safe integer.
+   * @default {2097152}
+   */
+  readonly maxJsonNodes?: number | undefined;
+}
+
+/**
+ * Parses JSON text that already passed the byte cap, bounding its nesting depth before parsing and
+ * its node count after: the JSON step of every reader in this package, exported for text that
+ * arrives some other way (an SSE event's `data`, an MCP `content[].text` item).
+ *
+ * Implements "bound JSON depth and node count after the cap passes" (MCP Response Extraction
+ * 3.3.0-beta.0, Security Considerations, Size Limits). Depth is checked by `scanJsonDepth` of
+ * `@adcp-wire/security`, a string-aware pre-scan, so a depth bomb is rejected without `JSON.parse`
+ * building it; nodes by `checkJsonBounds` after parsing. Their failures are re-raised as this
+ * package's {@linkcode JsonDepthLimitError} and {@linkcode JsonNodeLimitError} (same codes).
+ *
+ * Throws instead of returning a result union, like `JSON.parse` and the readers built on it: each
+ * failure is a distinct error class with a literal `code`.
+ *
+ * @param text The JSON text.
+ * @param options Depth and node bounds.
+ * @returns The parsed value.
+ * @throws {JsonDepthLimitError} When the text nests deeper than `maxJsonDepth`.
+ * @throws {MalformedJsonError} When the text is not JSON (the message does not quote it).
+ * @throws {JsonNodeLimitError} When the value holds more than `maxJsonNodes` values.
+ * @throws {TypeError} When `text` is not a string or an option has the wrong type.
+ * @throws {RangeError} When a bound is not a non-negative safe integer.
+ *
+ * @example Parsing, and rejecting a depth bomb
+ * ```ts
+ * import { JsonDepthLimitError, parseBoundedJson } from "@adcp-wire/transports";
+ * import { deepStrictEqual, throws } from "node:assert/strict";
+ *
+ * deepStrictEqual(parseBoundedJson('{"products":[]}'), { products: [] });
+ * throws(() => parseBoundedJson("[".repeat(100_000)), JsonDepthLimitError);
+ * throws(() => parseBoundedJson("[1,2,3]", { maxJsonNodes: 3 }), { code: "JSON_NODE_LIMIT" });
+ * ```
+ */
+export function parseBoundedJson(text: string, options?: ParseBoundedJsonOptions): unknown {
+  if (typeof text !== "string") {
+    throw new TypeError(
+      `Expected text to be a string, got ${text === null ? "null" : typeof text}`,
+    );
+  }
+  const { maxJsonDepth, maxJsonNodes } = resolveCallLimits(options, "options");
+  return parseJsonWithin(text, maxJsonDepth, maxJsonNodes);
+}

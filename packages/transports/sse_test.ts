@@ -1,0 +1,296 @@
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import fc from "fast-check";
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { DeadlineExceededError, MalformedUtf8Error, ResponseTooLargeError } from "./errors.ts";
+import {
+  createSseBudget,
+  readSseEventBatches,
+  readSseEvents,
+  SseBudget,
+  type SseEvent,
+} from "./sse.ts";
+import { drain, encoder, progressTracker, splitAt, streamOf, within } from "./_test_utils.ts";
+
+function sse(text: string, init?: ResponseInit): Response {
+  return new Response(text, init);
+}
+
+Deno.test("readSseEvents() yields data, event, id and the last event id", async () => {
+  const text = ": keep-alive\n" +
+    'id: 1\nevent: progress\ndata: {"p":1}\n\n' +
+    "data: line one\ndata: line two\n\n" +
+    'id: 2\r\nunknown: ignored\r\nretry: 1500\r\ndata:{"p":2}\r\n\r\n' +
+    "id:\ndata: cleared\n\n";
+  const budget = createSseBudget();
+  const { items, failed } = await drain(readSseEvents(sse(text), { budget }));
+  strictEqual(failed, false);
+  deepStrictEqual(items, [
+    { data: '{"p":1}', event: "progress", id: "1", lastEventId: "1" },
+    { data: "line one\nline two", event: undefined, id: undefined, lastEventId: "1" },
+    { data: '{"p":2}', event: undefined, id: "2", lastEventId: "2" },
+    { data: "cleared", event: undefined, id: "", lastEventId: undefined },
+  ]);
+  strictEqual(budget.retryMs, 1500);
+  strictEqual(budget.used, encoder.encode(text).length);
+  strictEqual(budget.lastEventId, undefined);
+});
+
+Deno.test("readSseEvents() fails one endless event as its bytes arrive and cancels the body", async () => {
+  const line = encoder.encode("data: " + "x".repeat(994));
+  const chunks = Array.from(
+    { length: 50 },
+    (_, i) => i === 0 ? line : new Uint8Array(1_000).fill(0x78),
+  );
+  const { stream, state } = streamOf(chunks);
+  const progress = progressTracker();
+  const { items, error } = await drain(
+    readSseEvents(new Response(stream), {
+      limits: { maxResponseBytes: 4_500 },
+      onProgress: progress.onProgress,
+    }),
+  );
+  strictEqual(items.length, 0);
+  ok(error instanceof ResponseTooLargeError);
+  strictEqual(error.phase, "event");
+  strictEqual(error.limit, 4_500);
+  strictEqual(error.observed, 5_000);
+  strictEqual(state.pulled, 5);
+  strictEqual(state.cancelled, true);
+  strictEqual(progress.stats.last!.decodedBytes, 5_000);
+});
+
+Deno.test("readSseEvents() fails when small events add up past the cap, after yielding the earlier ones", async () => {
+  const event = "data: 0123456789\n\n"; // 18 bytes
+  const { stream, state } = streamOf(Array.from({ length: 100 }, () => encoder.encode(event)));
+  const { items, error } = await drain(
+    readSseEvents(new Response(stream), { limits: { maxResponseBytes: 900 } }),
+  );
+  strictEqual(items.length, 50);
+  ok(error instanceof ResponseTooLargeError);
+  strictEqual(error.phase, "cumulative");
+  strictEqual(error.observed, 918);
+  strictEqual(state.cancelled, true);
+});
+
+Deno.test("readSseEvents() carries the budget across a reconnect", async () => {
+  const budget = createSseBudget({ maxResponseBytes: 100 });
+  const first = await drain(
+    readSseEvents(sse("id: a\ndata: " + "1".repeat(40) + "\n\n"), { budget }),
+  );
+  strictEqual(first.items.length, 1);
+  strictEqual(budget.used, 54);
+  strictEqual(budget.lastEventId, "a");
+  const second = await drain(
+    readSseEvents(sse("id: b\ndata: " + "2".repeat(40) + "\n\n"), { budget }),
+  );
+  ok(second.error instanceof ResponseTooLargeError);
+  strictEqual(second.error.phase, "cumulative");
+  strictEqual(second.error.observed, 108);
+  // The same second stream alone fits a fresh budget.
+  const fresh = await drain(
+    readSseEvents(sse("id: b\ndata: " + "2".repeat(40) + "\n\n"), {
+      limits: { maxResponseBytes: 100 },
+    }),
+  );
+  strictEqual(fresh.items.length, 1);
+});
+
+Deno.test("readSseEvents() pre-rejects a Content-Length over what the budget has left", async () => {
+  const budget = createSseBudget({ maxResponseBytes: 100 });
+  budget.charge(80);
+  const { stream, state } = streamOf([encoder.encode("data: x\n\n")]);
+  const response = new Response(stream, { headers: { "content-length": "30" } });
+  const { error } = await drain(readSseEvents(response, { budget }));
+  ok(error instanceof ResponseTooLargeError);
+  strictEqual(error.phase, "cumulative");
+  strictEqual(error.observed, 110);
+  strictEqual(state.pulled, 0);
+  strictEqual(state.cancelled, true);
+  strictEqual(budget.used, 80);
+});
+
+Deno.test("readSseEvents() keeps the budget's deadline across reconnects", async () => {
+  const budget = createSseBudget({ timeoutMs: 30 });
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  const { stream, state } = streamOf([encoder.encode("data: late\n\n")]);
+  const { items, error } = await drain(readSseEvents(new Response(stream), { budget }));
+  strictEqual(items.length, 0);
+  ok(error instanceof DeadlineExceededError);
+  strictEqual(error.timeoutMs, 30);
+  ok(error.elapsedMs >= 30);
+  strictEqual(state.cancelled, true);
+});
+
+Deno.test("readSseEvents() fails a stalled stream at the deadline", async () => {
+  let cancelled = false;
+  const stalled = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode("data: first\n\n"));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  const { items, error } = await within(
+    5_000,
+    drain(readSseEvents(new Response(stalled), { limits: { timeoutMs: 50 } })),
+  );
+  deepStrictEqual(items.map((event) => event.data), ["first"]);
+  ok(error instanceof DeadlineExceededError);
+  strictEqual(cancelled, true);
+});
+
+Deno.test("readSseEvents() cancels the body when the consumer stops early", async () => {
+  const { stream, state } = streamOf(
+    Array.from({ length: 10 }, (_, i) => encoder.encode(`data: ${i}\n\n`)),
+  );
+  for await (const event of readSseEvents(new Response(stream))) {
+    strictEqual(event.data, "0");
+    break;
+  }
+  strictEqual(state.cancelled, true);
+});
+
+Deno.test("readSseEvents() is fatal on malformed UTF-8", async () => {
+  const bytes = new Uint8Array([...encoder.encode("data: "), 0xff, 0x0a, 0x0a]);
+  const { error } = await drain(readSseEvents(new Response(bytes)));
+  ok(error instanceof MalformedUtf8Error);
+});
+
+Deno.test("readSseEvents() dispatches an event whose blank line is a CR at the end of a chunk", async () => {
+  // eventsource-parser alone waits for the byte after a trailing CR; the WHATWG rules end the line
+  // there, and so does this reader (also at the very end of the stream).
+  const { stream } = streamOf([encoder.encode("data: a\n\r"), encoder.encode("data: b\r\r")]);
+  const { items, failed } = await drain(readSseEvents(new Response(stream)));
+  strictEqual(failed, false);
+  deepStrictEqual(items.map((event) => event.data), ["a", "b"]);
+});
+
+Deno.test("readSseEventBatches() yields the events each chunk completes, with the same bounds", async () => {
+  const { stream } = streamOf([
+    encoder.encode("data: a\n\ndata: b\n\ndata: c"),
+    encoder.encode("\n\n: only a comment\n"),
+    encoder.encode("\ndata: d\n\n"),
+  ]);
+  const { items, failed } = await drain(readSseEventBatches(new Response(stream)));
+  strictEqual(failed, false);
+  deepStrictEqual(items.map((batch) => batch.map((event) => event.data)), [["a", "b"], ["c"], [
+    "d",
+  ]]);
+
+  const over = streamOf(Array.from({ length: 10 }, () => encoder.encode("data: 0123456789\n\n")));
+  const bounded = await drain(
+    readSseEventBatches(new Response(over.stream), { limits: { maxResponseBytes: 50 } }),
+  );
+  deepStrictEqual(bounded.items.map((batch) => batch.length), [1, 1]);
+  ok(bounded.error instanceof ResponseTooLargeError);
+  strictEqual(bounded.error.phase, "cumulative");
+  strictEqual(over.state.cancelled, true);
+  throws(() => readSseEventBatches(sse(""), { budget: createSseBudget(), limits: {} }), TypeError);
+});
+
+Deno.test("readSseEvents() validates its arguments at once", () => {
+  throws(() => readSseEvents({} as Response), TypeError);
+  throws(
+    () => readSseEvents(sse(""), { budget: createSseBudget(), limits: {} }),
+    {
+      name: "TypeError",
+      message:
+        "Expected options.budget or options.limits, got both (pass the limits to createSseBudget)",
+    },
+  );
+  throws(() => readSseEvents(sse(""), { budget: {} as SseBudget }), TypeError);
+  throws(() => readSseEvents(sse(""), { limits: { maxResponseBytes: -1 } }), RangeError);
+});
+
+Deno.test("SseBudget validates charges and records ids", () => {
+  const budget = new SseBudget({ maxResponseBytes: 10 });
+  throws(() => budget.charge(-1), RangeError);
+  throws(() => budget.charge(1.5), RangeError);
+  budget.charge(10);
+  strictEqual(budget.remaining, 0);
+  throws(() => budget.charge(1), { code: "RESPONSE_TOO_LARGE", phase: "cumulative", observed: 11 });
+  strictEqual(budget.remaining, 0);
+  budget.recordEventId("42");
+  strictEqual(budget.lastEventId, "42");
+  budget.recordEventId("");
+  strictEqual(budget.lastEventId, undefined);
+});
+
+// Arbitrary SSE streams: events made of fields, comments and mixed line terminators.
+const field = fc.oneof(
+  fc.string({ unit: "grapheme-ascii", maxLength: 12 }).filter((s) => !/[\r\n]/.test(s)).map((s) =>
+    `data: ${s}`
+  ),
+  fc.constantFrom("data:", "event: update", "id: 9", "id:", ": ping", "retry: 10", "bogus: 1"),
+  fc.string({ unit: "grapheme", maxLength: 4 }).filter((s) => !/[\r\n]/.test(s)).map((s) =>
+    `data:${s}`
+  ),
+);
+const terminator = fc.constantFrom("\n", "\r", "\r\n");
+const stream = fc.array(
+  fc.tuple(fc.array(fc.tuple(field, terminator), { maxLength: 4 }), terminator),
+  { maxLength: 8 },
+).map((events) =>
+  events.map(([fields, end]) => fields.map(([text, eol]) => text + eol).join("") + end).join("")
+);
+
+/** eventsource-parser on the whole text, with a final CR read as the line end it is. */
+function referenceEvents(text: string): Omit<SseEvent, "lastEventId">[] {
+  const out: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => out.push(event) });
+  parser.feed(text.endsWith("\r") ? text + "\n" : text);
+  return out.map(({ data, event, id }) => ({ data, event, id }));
+}
+
+Deno.test("readSseEvents() yields the same events whatever the chunk boundaries", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      stream,
+      fc.array(fc.nat({ max: 400 }), { maxLength: 12 }),
+      async (text, cuts) => {
+        const bytes = encoder.encode(text);
+        const { stream } = streamOf(splitAt(bytes, cuts));
+        const { items, failed } = await drain(readSseEvents(new Response(stream)));
+        strictEqual(failed, false);
+        deepStrictEqual(
+          items.map(({ data, event, id }) => ({ data, event, id })),
+          referenceEvents(text),
+        );
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("readSseEvents() never holds more than the cap plus one chunk", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      stream,
+      fc.array(fc.nat({ max: 400 }), { maxLength: 12 }),
+      fc.integer({ min: 1, max: 200 }),
+      async (text, cuts, cap) => {
+        const bytes = encoder.encode(text);
+        const chunks = splitAt(bytes, cuts);
+        const largest = Math.max(0, ...chunks.map((chunk) => chunk.length));
+        const budget = createSseBudget({ maxResponseBytes: cap });
+        const { items, error, failed } = await drain(
+          readSseEvents(new Response(streamOf(chunks).stream), { budget }),
+        );
+        if (!failed) {
+          ok(bytes.length <= cap);
+          strictEqual(items.length, referenceEvents(text).length);
+          return;
+        }
+        ok(error instanceof ResponseTooLargeError);
+        ok(error.phase === "event" || error.phase === "cumulative");
+        ok(
+          error.observed > cap && error.observed <= cap + largest,
+          `${error.observed} vs ${cap}+${largest}`,
+        );
+        ok(budget.used <= cap + largest);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
