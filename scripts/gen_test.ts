@@ -7,8 +7,8 @@ import {
   STANDARD_ERROR_CODES,
 } from "@adcp-wire/schemas";
 import { generate } from "./gen.ts";
-import { readLock, readSources, schemaDir } from "./_sources.ts";
-import { chooseSource, sync } from "./sync.ts";
+import { readSources, schemaDir } from "./_sources.ts";
+import { ensureSynced } from "./_test_sync.ts";
 
 Deno.test("gen output is byte-identical on rerun and matches packages/schemas", async () => {
   const { schema_version } = await readSources();

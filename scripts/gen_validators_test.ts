@@ -1,4 +1,5 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { ensureSynced } from "./_test_sync.ts";
 import { readSources, schemaDir } from "./_sources.ts";
 import {
   advisoryDetailsVariant,
@@ -107,7 +108,7 @@ Deno.test("task modules share their code in chunks and load only what they need"
 });
 
 Deno.test("planTasks() reads the tools, their interim schemas and the terminal overrides", async () => {
-  const plans = await planTasks(schemaDir("3.2.0-beta.5"));
+  const plans = await planTasks(await ensureSynced("3.2.0-beta.5"));
   const byTask = new Map(plans.map((p) => [p.task, p]));
   deepStrictEqual(byTask.get("get_products"), {
     task: "get_products",
@@ -126,13 +127,13 @@ Deno.test("planTasks() reads the tools, their interim schemas and the terminal o
   strictEqual(plans.length, 73);
   deepStrictEqual(plans.map((p) => p.task), [...plans.map((p) => p.task)].sort());
 
-  const old = await planTasks(schemaDir("3.1.19"));
+  const old = await planTasks(await ensureSynced("3.1.19"));
   strictEqual(old.length, 64);
   ok(!old.some((p) => p.task === "media_buy_delivery"));
 });
 
 Deno.test("generateValidators() supports 3.1.19's root-relative $refs, end to end", async () => {
-  const files = await generateValidators("3.1.19", schemaDir("3.1.19"));
+  const files = await generateValidators("3.1.19", await ensureSynced("3.1.19"));
   ok(files.get("mod.ts")!.includes('export const VALIDATORS_ADCP_VERSION = "3.1.19";'));
   const dir = await Deno.makeTempDir();
   try {
