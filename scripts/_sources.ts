@@ -206,3 +206,20 @@ export async function listFiles(dir: string): Promise<string[]> {
   await walk("");
   return out.sort();
 }
+
+/** Formats source text with the pinned `deno fmt` and the repository's settings, as a generator's last step. */
+export async function denoFmt(text: string, ext = "ts"): Promise<string> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "--ext", ext, "-"],
+    cwd: ROOT,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(text));
+  await writer.close();
+  const { code, stdout, stderr } = await child.output();
+  if (code !== 0) throw new Error(`deno fmt failed: ${new TextDecoder().decode(stderr)}`);
+  return new TextDecoder().decode(stdout);
+}

@@ -16,7 +16,7 @@
  * @module
  */
 import { compile } from "json-schema-to-typescript";
-import { listFiles, readSources, ROOT, schemaDir } from "./_sources.ts";
+import { denoFmt, listFiles, readSources, ROOT, schemaDir } from "./_sources.ts";
 import { generateValidators, writeValidators } from "./gen_validators.ts";
 
 /** Where the generated package lives. */
@@ -391,23 +391,6 @@ export function generateMod(version: string): string {
 export * from "./error_codes.ts";
 export type * from "./types.ts";
 `;
-}
-
-async function denoFmt(text: string): Promise<string> {
-  const cmd = new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "--ext", "ts", "-"],
-    cwd: ROOT,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  });
-  const child = cmd.spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(text));
-  await writer.close();
-  const { code, stdout, stderr } = await child.output();
-  if (code !== 0) throw new GenError(`deno fmt failed: ${new TextDecoder().decode(stderr)}`);
-  return new TextDecoder().decode(stdout);
 }
 
 /** Everything gen writes, formatted: file name → contents. */

@@ -36,7 +36,13 @@ import standaloneModule from "ajv/dist/standalone/index.js";
 import ajvFormatsModule, { type FormatsPlugin } from "ajv-formats";
 import * as esbuild from "esbuild";
 import { createRequire } from "node:module";
-import { listFiles, readSources, ROOT, schemaDir as defaultSchemaDir } from "./_sources.ts";
+import {
+  denoFmt,
+  listFiles,
+  readSources,
+  ROOT,
+  schemaDir as defaultSchemaDir,
+} from "./_sources.ts";
 
 /** Where the generated validators live. */
 export const VALIDATORS_DIR = `${ROOT}/packages/schemas/validators`;
@@ -737,25 +743,6 @@ export const ERROR_DETAILS_SCHEMA_BY_CODE: ReadonlyMap<string, string> = new Map
 ${codeRows.join("\n")}
 ]);
 `;
-}
-
-async function denoFmt(text: string, ext: string): Promise<string> {
-  const cmd = new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "--ext", ext, "-"],
-    cwd: ROOT,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  });
-  const child = cmd.spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(text));
-  await writer.close();
-  const { code, stdout, stderr } = await child.output();
-  if (code !== 0) {
-    throw new GenValidatorsError(`deno fmt failed: ${new TextDecoder().decode(stderr)}`);
-  }
-  return new TextDecoder().decode(stdout);
 }
 
 /**
