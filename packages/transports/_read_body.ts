@@ -47,15 +47,20 @@ export function assertReadable(response: unknown): asserts response is Response 
 }
 
 /**
- * Reads the whole body of `response` under `settings`.
+ * Reads the whole body of `response` under `settings`. The deadline runs from `startedAt` (a
+ * `performance.now()` value; now when omitted), so a caller can make it cover the request too.
  *
  * @throws {ResponseTooLargeError | DeadlineExceededError | ContentEncodingError}
  */
-export async function readBody(response: Response, settings: ReaderSettings): Promise<Uint8Array> {
+export async function readBody(
+  response: Response,
+  settings: ReaderSettings,
+  startedAt?: number,
+): Promise<Uint8Array> {
   const { limits } = settings;
   const body = response.body;
   if (body === null) return EMPTY;
-  const deadline = new Deadline(limits.timeoutMs, limits.signal);
+  const deadline = new Deadline(limits.timeoutMs, limits.signal, startedAt);
   try {
     const reader = await openResponseBody(response, body, {
       limits,

@@ -1,3 +1,5 @@
+import type { AdcpError } from "@adcp-wire/core";
+
 // The error family of @adcp-wire/transports: conditions a caller is expected to catch when an
 // agent's response breaks a safety bound. Programmer errors (bad options) are TypeError/RangeError.
 //
@@ -16,11 +18,15 @@ export type AdcpTransportErrorCode =
   | "JSON_NODE_LIMIT"
   | "MALFORMED_JSON"
   | "MALFORMED_UTF8"
-  | "CONTENT_ENCODING";
+  | "CONTENT_ENCODING"
+  | "AGENT_PROTOCOL"
+  | "JSONRPC_ERROR";
 
 /**
  * Base class of the `@adcp-wire/transports` error family: every way reading an agent response can
- * fail a safety bound. Catch it to handle them all, or narrow on {@linkcode AdcpTransportError.code}.
+ * fail a safety bound, and every way an agent's answer can be unusable to {@linkcode McpClient}
+ * and {@linkcode A2AClient}. Catch it to handle them all, or narrow on
+ * {@linkcode AdcpTransportError.code}.
  *
  * Errors raised by the network itself (a reset connection: `TypeError` from `fetch`) and a caller's
  * own cancellation (the `AbortSignal`'s reason) are passed through unchanged, not wrapped.
@@ -396,6 +402,144 @@ export class ContentEncodingError extends AdcpTransportError {
   }
 }
 
+/**
+ * Why an agent's answer could not be used by {@linkcode McpClient} or {@linkcode A2AClient}:
+ *
+ * - `"http_status"`: an HTTP status the protocol does not allow there, without a JSON-RPC error
+ *   body (`status` holds it).
+ * - `"content_type"`: a body that is neither `application/json` nor `text/event-stream` where one
+ *   of them was required.
+ * - `"invalid_message"`: JSON that is not the expected JSON-RPC response (no matching `id`, no
+ *   `result` object, a `result` of the wrong shape, a malformed session id).
+ * - `"stream_ended"`: an SSE stream ended before the response arrived and could not be resumed
+ *   (no event id to resume from).
+ * - `"session_expired"`: the server answered 404 to a request carrying an `Mcp-Session-Id`: the
+ *   session is gone and the client must `connect()` again (MCP Streamable HTTP, Session
+ *   Management).
+ * - `"unsupported_version"`: `initialize` negotiated an MCP protocol version this client does not
+ *   speak.
+ * - `"page_limit"`: `tools/list` kept returning a `nextCursor` past the page bound, or repeated a
+ *   cursor.
+ * - `"reconnect_limit"`: an SSE stream dropped more often than the reconnect bound allows.
+ * - `"agent_card"`: the A2A agent card has no usable JSON-RPC interface (none declared, or its URL
+ *   is neither `https:` nor loopback `http:`).
+ */
+export type AgentProtocolReason =
+  | "http_status"
+  | "content_type"
+  | "invalid_message"
+  | "stream_ended"
+  | "session_expired"
+  | "unsupported_version"
+  | "page_limit"
+  | "reconnect_limit"
+  | "agent_card";
+
+/**
+ * An agent answered in a way the MCP or A2A protocol does not allow, so the call has no usable
+ * result. Never carries seller text: `detail` is written by this package.
+ *
+ * @example Reading the reason
+ * ```ts
+ * import { AgentProtocolError } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new AgentProtocolError("http_status", "a 2xx status", "HTTP 502", 502);
+ * strictEqual(error.message, "Cannot use agent response: expected a 2xx status, saw HTTP 502");
+ * strictEqual(error.code, "AGENT_PROTOCOL");
+ * strictEqual(error.status, 502);
+ * ```
+ */
+export class AgentProtocolError extends AdcpTransportError {
+  /** Always `"AGENT_PROTOCOL"`. */
+  readonly code: "AGENT_PROTOCOL" = "AGENT_PROTOCOL";
+  /** Always `"AgentProtocolError"`. */
+  override readonly name: "AgentProtocolError" = "AgentProtocolError";
+  /** What was wrong. */
+  readonly reason: AgentProtocolReason;
+  /** The HTTP status of the response, when there was one. */
+  readonly status: number | undefined;
+
+  /**
+   * Creates the error.
+   *
+   * @param reason What was wrong.
+   * @param expected What the protocol required (written by this package, never seller text).
+   * @param seen What arrived instead (idem).
+   * @param status The HTTP status, when there was a response.
+   */
+  constructor(reason: AgentProtocolReason, expected: string, seen: string, status?: number) {
+    super(`Cannot use agent response: expected ${expected}, saw ${seen}`, {
+      cause: { reason, status },
+    });
+    this.reason = reason;
+    this.status = status;
+  }
+}
+
+/**
+ * An agent answered a request other than `tools/call` (`initialize`, `tools/list`, `tasks/get`,
+ * `tasks/result`, A2A `GetTask` ...) with a JSON-RPC error. A `tools/call` or A2A message send
+ * returns such errors as a result member instead of throwing.
+ *
+ * `adcpError` is the validated `error.data.adcp_error` (Transport Error Mapping, "Client
+ * Detection Order" step 4), so `withRetry` of `@adcp-wire/recovery`, whose default
+ * `extractError` reads a thrown value's `adcpError`, retries a `-32029` rate limit on its own.
+ * `rpcMessage` is the seller's message with control, zero-width and bidi characters removed and
+ * cut to 256 UTF-8 bytes; it is not part of `message`, which is safe to log as it is.
+ *
+ * @example Reading the fields
+ * ```ts
+ * import { JsonRpcError } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new JsonRpcError(-32029, "Rate limit exceeded", undefined, {
+ *   code: "RATE_LIMITED",
+ *   retry_after: 5,
+ * });
+ * strictEqual(error.message, "Agent answered with JSON-RPC error -32029 (AdCP code RATE_LIMITED)");
+ * strictEqual(error.adcpError?.code, "RATE_LIMITED");
+ * ```
+ */
+export class JsonRpcError extends AdcpTransportError {
+  /** Always `"JSONRPC_ERROR"`. */
+  readonly code: "JSONRPC_ERROR" = "JSONRPC_ERROR";
+  /** Always `"JsonRpcError"`. */
+  override readonly name: "JsonRpcError" = "JsonRpcError";
+  /** The JSON-RPC `error.code`. */
+  readonly rpcCode: number;
+  /** The JSON-RPC `error.message`, sanitized (seller-controlled). */
+  readonly rpcMessage: string;
+  /** The JSON-RPC `error.data`, raw (seller-controlled). */
+  readonly data: unknown;
+  /** The validated `error.data.adcp_error`, or `null`. */
+  readonly adcpError: AdcpError | null;
+
+  /**
+   * Creates the error.
+   *
+   * @param rpcCode The JSON-RPC error code.
+   * @param rpcMessage The JSON-RPC error message, already sanitized.
+   * @param data The JSON-RPC error data.
+   * @param adcpError The validated AdCP error it carries, or `null`.
+   */
+  constructor(rpcCode: number, rpcMessage: string, data: unknown, adcpError: AdcpError | null) {
+    const adcp = adcpError === null ? "" : ` (AdCP code ${safeCode(adcpError.code)})`;
+    super(`Agent answered with JSON-RPC error ${rpcCode}${adcp}`, {
+      cause: { rpcCode, adcpCode: adcpError?.code },
+    });
+    this.rpcCode = rpcCode;
+    this.rpcMessage = rpcMessage;
+    this.data = data;
+    this.adcpError = adcpError;
+  }
+}
+
+/** An AdCP code reduced to the characters a code may hold, for messages that get logged. */
+function safeCode(code: string): string {
+  return code.replace(/[^A-Za-z0-9_]/g, "?");
+}
+
 /** Any error of the `@adcp-wire/transports` family, discriminated by `code`. */
 export type AnyTransportError =
   | ResponseTooLargeError
@@ -404,4 +548,6 @@ export type AnyTransportError =
   | JsonNodeLimitError
   | MalformedJsonError
   | MalformedUtf8Error
-  | ContentEncodingError;
+  | ContentEncodingError
+  | AgentProtocolError
+  | JsonRpcError;

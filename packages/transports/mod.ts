@@ -1,10 +1,30 @@
 /**
- * Bounded reading of AdCP agent responses over HTTP (JSON and Server-Sent Events) and stdio: the
- * client obligation to "bound every agent response" of MCP Response Extraction 3.3.0-beta.0,
- * Security Considerations, Size Limits. Count bytes as they arrive and abort rather than
- * buffer-then-check, pre-reject an over-limit `Content-Length`, bound raw and decoded bytes, pair the
- * cap with a deadline, bound JSON depth and node count after the cap passes, and fail with a distinct
- * error instead of truncating.
+ * The transport layer of AdCP for buyers and sellers: bounded reading of agent responses, thin
+ * MCP and A2A clients built on it that hand back typed AdCP results, and seller-side helpers that
+ * produce what buyers extract.
+ *
+ * Buyers:
+ * - {@linkcode McpClient}: MCP Streamable HTTP (`initialize`, sessions, `tools/list` pagination,
+ *   `tools/call`, MCP tasks, JSON and SSE answers, `Last-Event-ID` resumption). A call returns an
+ *   {@linkcode McpCallResult}: success data, a structured error with its recovery decision
+ *   (JSON-RPC errors, the reserved `-32029`/`-32028`/`-32027` included), generic error or plain
+ *   text.
+ * - {@linkcode A2AClient}: A2A JSON-RPC, 1.0 ProtoJSON or v0.3, `SendMessage`,
+ *   `SendStreamingMessage` (streamed artifacts accumulated), `GetTask`; auth challenges checked
+ *   with {@linkcode checkAuthChallenge} against the allow-list the agent card seeds
+ *   ({@linkcode agentCardAuthHosts}); {@linkcode fetchAgentCard}.
+ * - Both can retry transient AdCP errors with `withRetry` of `@adcp-wire/recovery` (`retry`
+ *   option), honouring `retry_after` and the retry budget.
+ *
+ * Sellers: {@linkcode adcpErrorResult} and {@linkcode adcpSuccessResult} (MCP tool results),
+ * {@linkcode adcpJsonRpcError} (the reserved JSON-RPC codes), {@linkcode adcpFailedTask} (A2A),
+ * {@linkcode translateUpstreamError}, all checked by {@linkcode checkOutgoingAdcpError}.
+ *
+ * Bounded reading, under every client: the client obligation to "bound every agent response" of
+ * MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits. Count bytes as they
+ * arrive and abort rather than buffer-then-check, pre-reject an over-limit `Content-Length`, bound
+ * raw and decoded bytes, pair the cap with a deadline, bound JSON depth and node count after the
+ * cap passes, and fail with a distinct error instead of truncating.
  *
  * - Limits: {@linkcode resolveLimits} combines client defaults (at most 4 MiB), per-agent and
  *   per-call limits. Defaults: 4 MiB (4,194,304 bytes) per response, 30 s deadline, JSON depth 64,
@@ -21,10 +41,58 @@
  * Every failure is one class of the {@linkcode AdcpTransportError} family, with a literal `code`:
  * {@linkcode ResponseTooLargeError} (`limit`, `observed`, `phase`), {@linkcode DeadlineExceededError},
  * {@linkcode JsonDepthLimitError}, {@linkcode JsonNodeLimitError}, {@linkcode MalformedJsonError},
- * {@linkcode MalformedUtf8Error}, {@linkcode ContentEncodingError}. The JSON bounds are checked by
- * `@adcp-wire/security` (`scanJsonDepth`, `checkJsonBounds`) and re-raised as this family's
- * `JsonDepthLimitError` / `JsonNodeLimitError`, with the same `code`s as the security package's
- * classes, so one `catch` on `AdcpTransportError` covers every way a read can fail.
+ * {@linkcode MalformedUtf8Error}, {@linkcode ContentEncodingError}, and for the clients
+ * {@linkcode AgentProtocolError} (an answer the protocol does not allow) and
+ * {@linkcode JsonRpcError} (a JSON-RPC error to a request other than a tool call or message). The
+ * JSON bounds are checked by `@adcp-wire/security` (`scanJsonDepth`, `checkJsonBounds`) and
+ * re-raised as this family's `JsonDepthLimitError` / `JsonNodeLimitError`, with the same `code`s
+ * as the security package's classes, so one `catch` on `AdcpTransportError` covers every way a
+ * read can fail.
+ *
+ * @example Calling a tool on an MCP agent and branching on the result
+ * ```ts
+ * import { McpClient } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * // A tiny in-process agent: initialize, the initialized notification, and one tool that is
+ * // rate limited, answered in JSON as a Streamable HTTP server may.
+ * const agent = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+ *   const message = await request.json();
+ *   if (message.id === undefined) return new Response(null, { status: 202 });
+ *   const adcp_error = { code: "RATE_LIMITED", message: "Slow down", recovery: "transient", retry_after: 5 };
+ *   const result = message.method === "initialize"
+ *     ? { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "demo", version: "1" } }
+ *     : { isError: true, content: [{ type: "text", text: JSON.stringify({ adcp_error }) }], structuredContent: { adcp_error } };
+ *   return Response.json({ jsonrpc: "2.0", id: message.id, result });
+ * });
+ * try {
+ *   const client = new McpClient(`http://127.0.0.1:${agent.addr.port}/mcp`, {
+ *     agent: { maxResponseBytes: 1_048_576, timeoutMs: 10_000 },
+ *   });
+ *   const result = await client.callTool("get_products", { brief: "CTV for pet food" });
+ *   switch (result.kind) {
+ *     case "success":
+ *       console.log(result.data);
+ *       break;
+ *     case "error":
+ *       // Route on code and recovery only; message and details are seller-controlled text.
+ *       strictEqual(result.error.code, "RATE_LIMITED");
+ *       strictEqual(result.decision.action, "retry");
+ *       strictEqual(result.decision.action === "retry" && result.decision.delaySeconds, 5);
+ *       break;
+ *     case "generic_error":
+ *     case "text":
+ *       console.log(result.text);
+ *       break;
+ *     case "jsonrpc_error":
+ *       console.log(result.rpcCode);
+ *       break;
+ *   }
+ *   strictEqual(result.kind, "error");
+ * } finally {
+ *   await agent.shutdown();
+ * }
+ * ```
  *
  * @example Reading a tool result under per-agent limits
  * ```ts
@@ -53,10 +121,21 @@
  * @module
  */
 
+export * from "./a2a_client.ts";
+export * from "./adcp_error_result.ts";
+export * from "./adcp_failed_task.ts";
+export * from "./adcp_jsonrpc_error.ts";
+export * from "./adcp_success_result.ts";
+export * from "./auth_challenge.ts";
 export * from "./bounded_fetch.ts";
+export * from "./check_outgoing_adcp_error.ts";
 export * from "./errors.ts";
+export * from "./external_types.ts";
+export * from "./fetch_agent_card.ts";
 export * from "./limits.ts";
+export * from "./mcp_client.ts";
 export * from "./parse_bounded_json.ts";
 export * from "./read_response.ts";
 export * from "./sse.ts";
 export * from "./stdio.ts";
+export * from "./translate_upstream_error.ts";

@@ -1,0 +1,281 @@
+// The HTTP and JSON-RPC plumbing shared by McpClient and A2AClient: one deadline per call that
+// covers the request and every body read (reconnects included), bounded JSON and SSE bodies, and
+// strict checks of the JSON-RPC responses an agent sends back.
+import { sanitizeSellerString } from "@adcp-wire/security";
+import { extractAdcpErrorFromMcpError } from "@adcp-wire/core";
+import { Deadline } from "./_deadline.ts";
+import { describe } from "./_describe.ts";
+import { parseJsonWithin } from "./_json.ts";
+import { resolveLayers } from "./_limits.ts";
+import { readBody } from "./_read_body.ts";
+import { decodeUtf8 } from "./_utf8.ts";
+import type { FetchLike } from "./bounded_fetch.ts";
+import { AgentProtocolError, JsonRpcError } from "./errors.ts";
+import type { ResolvedLimits, ResponseLimits } from "./limits.ts";
+import { SseBudget } from "./sse.ts";
+
+/** A JSON object as parsed from the wire. */
+export type JsonObject = Record<string, unknown>;
+
+/** Whether `value` is a non-array, non-null object. */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** An own property of a parsed object (never an inherited one such as `constructor`). */
+export function own(object: JsonObject, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+/** An own string property, or `undefined`. */
+export function ownString(object: JsonObject, key: string): string | undefined {
+  const value = own(object, key);
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * One call's bounds: the resolved limits, the SSE budget (cumulative bytes across reconnects) and
+ * one deadline, started when the call starts, covering the request, the response headers and every
+ * body read of the call.
+ */
+export class Call {
+  readonly limits: ResolvedLimits;
+  readonly budget: SseBudget;
+  readonly deadline: Deadline;
+
+  constructor(limits: ResolvedLimits) {
+    this.limits = limits;
+    this.budget = new SseBudget(limits);
+    this.deadline = new Deadline(limits.timeoutMs, limits.signal, this.budget.startedAt);
+  }
+
+  /** Milliseconds left before the deadline (never negative). */
+  get remainingMs(): number {
+    return Math.max(0, this.budget.startedAt + this.limits.timeoutMs - performance.now());
+  }
+
+  dispose(): void {
+    this.deadline.dispose();
+  }
+}
+
+/** Resolves the defaults, agent and call layers of a client call. */
+export function callLimits(
+  defaults: ResponseLimits | undefined,
+  agent: ResponseLimits | undefined,
+  call: ResponseLimits | undefined,
+): ResolvedLimits {
+  return resolveLayers([
+    ["defaults", defaults, true],
+    ["agent", agent, false],
+    ["options.limits", call, false],
+  ]);
+}
+
+/** `fetch` under the call's deadline: an abort by the deadline is reported as its error. */
+export async function fetchWithin(
+  fetchImpl: FetchLike | undefined,
+  url: string,
+  init: RequestInit,
+  call: Call,
+): Promise<Response> {
+  call.deadline.throwIfExpired();
+  try {
+    return await (fetchImpl ?? globalThis.fetch)(url, { ...init, signal: call.deadline.signal });
+  } catch (error) {
+    throw call.deadline.expired ? call.deadline.error : error;
+  }
+}
+
+/** Cancels a body that will not be read. */
+export async function discard(response: Response): Promise<void> {
+  if (response.body !== null && !response.bodyUsed) await response.body.cancel().catch(() => {});
+}
+
+/** What a response body is, from its `Content-Type`. */
+export function bodyKind(response: Response): "json" | "sse" | "other" {
+  const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/json" || type === "application/a2a+json") return "json";
+  if (type === "text/event-stream") return "sse";
+  return "other";
+}
+
+/**
+ * Reads a JSON body under the call's limits; the deadline is the call's (it started before the
+ * request was sent).
+ */
+export async function readJsonWithin(response: Response, call: Call): Promise<unknown> {
+  const bytes = await readBody(response, {
+    limits: call.limits,
+    contentDecoding: "runtime",
+    onProgress: undefined,
+  }, call.budget.startedAt);
+  return parseJsonWithin(decodeUtf8(bytes), call.limits.maxJsonDepth, call.limits.maxJsonNodes);
+}
+
+/** Parses one SSE event's data under the call's JSON bounds. */
+export function parseEventData(data: string, call: Call): unknown {
+  return parseJsonWithin(data, call.limits.maxJsonDepth, call.limits.maxJsonNodes);
+}
+
+/** A JSON-RPC error object as received, checked for shape. */
+export interface RpcErrorObject {
+  readonly code: number;
+  readonly message: string;
+  readonly data: unknown;
+}
+
+/** A checked JSON-RPC response: a result or an error. */
+export type RpcResponse =
+  | { readonly id: unknown; readonly ok: true; readonly result: unknown }
+  | { readonly id: unknown; readonly ok: false; readonly error: RpcErrorObject };
+
+/**
+ * Reads `value` as a JSON-RPC 2.0 response (`jsonrpc: "2.0"`, an `id`, and exactly one of
+ * `result` or a well-formed `error`), or `undefined` when it is not one (a request, a
+ * notification, anything else).
+ */
+export function asRpcResponse(value: unknown): RpcResponse | undefined {
+  if (!isObject(value) || own(value, "jsonrpc") !== "2.0" || !Object.hasOwn(value, "id")) {
+    return undefined;
+  }
+  if (Object.hasOwn(value, "method")) return undefined;
+  const hasResult = Object.hasOwn(value, "result");
+  const hasError = Object.hasOwn(value, "error");
+  if (hasResult === hasError) return undefined;
+  const id = own(value, "id");
+  if (hasResult) return { id, ok: true, result: own(value, "result") };
+  const error = own(value, "error");
+  if (!isObject(error)) return undefined;
+  const code = own(error, "code");
+  const message = own(error, "message");
+  if (typeof code !== "number" || !Number.isSafeInteger(code)) return undefined;
+  return {
+    id,
+    ok: false,
+    error: {
+      code,
+      message: typeof message === "string" ? message : "",
+      data: own(error, "data"),
+    },
+  };
+}
+
+/** A request or notification the server sent on a response stream. */
+export interface RpcInbound {
+  readonly method: string;
+  /** The request id, or `undefined` for a notification. */
+  readonly id: string | number | undefined;
+  readonly params: unknown;
+}
+
+/** Reads `value` as a JSON-RPC request or notification, or `undefined`. */
+export function asRpcInbound(value: unknown): RpcInbound | undefined {
+  if (!isObject(value) || own(value, "jsonrpc") !== "2.0") return undefined;
+  const method = own(value, "method");
+  if (typeof method !== "string") return undefined;
+  const id = own(value, "id");
+  if (id !== undefined && typeof id !== "string" && typeof id !== "number") return undefined;
+  return { method, id, params: own(value, "params") };
+}
+
+/** The seller's JSON-RPC error message, made safe to show or log: controls removed, 256 bytes. */
+export function safeRpcMessage(message: string): string {
+  return sanitizeSellerString(message, { maxBytes: 256 });
+}
+
+/** The error a non-`tools/call` request throws for a JSON-RPC error answer. */
+export function jsonRpcError(error: RpcErrorObject): JsonRpcError {
+  return new JsonRpcError(
+    error.code,
+    safeRpcMessage(error.message),
+    error.data,
+    extractAdcpErrorFromMcpError({ code: error.code, message: error.message, data: error.data }),
+  );
+}
+
+/**
+ * Reads a non-2xx response: its JSON-RPC error when the body is one (a gateway rejecting a
+ * request before dispatch answers so, often with HTTP 429, 401 or 503), else an
+ * {@linkcode AgentProtocolError} with reason `"http_status"` (the body is cancelled unread).
+ */
+export async function errorStatusResponse(
+  response: Response,
+  call: Call,
+): Promise<Extract<RpcResponse, { readonly ok: false }>> {
+  if (bodyKind(response) === "json") {
+    const value = await readJsonWithin(response, call);
+    const rpc = asRpcResponse(value);
+    if (rpc !== undefined && !rpc.ok) return rpc;
+  } else {
+    await discard(response);
+  }
+  throw new AgentProtocolError(
+    "http_status",
+    "a 2xx status or a JSON-RPC error body",
+    `HTTP ${response.status}`,
+    response.status,
+  );
+}
+
+/** Sleeps `ms` milliseconds; an abort of `signal` rejects at once with its reason. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, Math.max(0, ms));
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Sleeps `ms` milliseconds, or until the call's deadline fires (then throws its error). */
+export function sleepWithin(ms: number, call: Call): Promise<void> {
+  call.deadline.throwIfExpired();
+  return new Promise<void>((resolve, reject) => {
+    const onExpire = (): void => {
+      clearTimeout(timer);
+      reject(call.deadline.error);
+    };
+    const timer = setTimeout(() => {
+      call.deadline.offExpire(onExpire);
+      resolve();
+    }, Math.max(0, ms));
+    call.deadline.onExpire(onExpire);
+  });
+}
+
+/** Validates an optional non-negative safe-integer option. */
+export function countOption(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number") {
+    throw new TypeError(`Expected ${name} to be a number, got ${describe(value)}`);
+  }
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`Expected ${name} to be a non-negative safe integer, got ${value}`);
+  }
+  return value;
+}
+
+/** Validates an optional function option. */
+export function functionOption<T>(name: string, value: T | undefined): T | undefined {
+  if (value !== undefined && typeof value !== "function") {
+    throw new TypeError(`Expected ${name} to be a function, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** Validates an optional object option (limits layers, headers). */
+export function objectOption(name: string, value: unknown): void {
+  if (value !== undefined && (typeof value !== "object" || value === null)) {
+    throw new TypeError(`Expected ${name} to be an object, got ${describe(value)}`);
+  }
+}

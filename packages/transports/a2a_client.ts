@@ -1,0 +1,786 @@
+import {
+  type A2AResponseOutcome,
+  type AdcpError,
+  extractAdcpErrorFromMcpError,
+  handleA2AResponse,
+} from "@adcp-wire/core";
+import { decideRecovery, type RecoveryDecision } from "@adcp-wire/recovery";
+import { type A2AWireVersion, selectInterface } from "./_agent_card.ts";
+import { describe } from "./_describe.ts";
+import {
+  asRpcResponse,
+  bodyKind,
+  Call,
+  callLimits,
+  discard,
+  errorStatusResponse,
+  fetchWithin,
+  functionOption,
+  isObject,
+  type JsonObject,
+  objectOption,
+  own,
+  ownString,
+  parseEventData,
+  readJsonWithin,
+  type RpcErrorObject,
+  type RpcResponse,
+  safeRpcMessage,
+} from "./_rpc.ts";
+import { runWithRetry } from "./_retry.ts";
+import type { RetryOption } from "./mcp_client.ts";
+import {
+  agentCardAuthHosts,
+  type AuthChallengeCheck,
+  checkAuthChallenge,
+} from "./auth_challenge.ts";
+import type { FetchLike } from "./bounded_fetch.ts";
+import { AgentProtocolError } from "./errors.ts";
+import type { ResponseLimits } from "./limits.ts";
+import { readSseEvents } from "./sse.ts";
+
+/** The AdCP A2A Profile Extension v3 URI, sent in `A2A-Extensions` by default. */
+export const ADCP_A2A_PROFILE = "https://adcontextprotocol.org/extensions/adcp/v3";
+
+const FINAL_STATES: ReadonlySet<string> = new Set(["completed", "failed", "canceled", "rejected"]);
+const INTERRUPTED_STATES: ReadonlySet<string> = new Set(["input-required", "auth-required"]);
+const KNOWN_STATES: ReadonlySet<string> = new Set([
+  ...FINAL_STATES,
+  ...INTERRUPTED_STATES,
+  "working",
+  "submitted",
+]);
+
+/** The A2A wire version an {@linkcode A2AClient} speaks: `"1.0"` (ProtoJSON) or `"0.3"`. */
+export type A2AProtocolVersion = A2AWireVersion;
+
+/** Options of {@linkcode A2AClient}. */
+export interface A2AClientOptions {
+  /**
+   * Headers sent with every request (for example `Authorization`). The client sets
+   * `Content-Type`, `Accept`, `A2A-Version` and the extensions header itself.
+   * @default {{}}
+   */
+  readonly headers?: HeadersInit | undefined;
+  /**
+   * Client-wide limits (at most 4 MiB per response); see {@linkcode resolveLimits}.
+   * @default {{}}
+   */
+  readonly defaults?: ResponseLimits | undefined;
+  /**
+   * Limits for this agent; may raise the byte caps above 4 MiB.
+   * @default {{}}
+   */
+  readonly agent?: ResponseLimits | undefined;
+  /**
+   * The `fetch` to use.
+   * @default {globalThis.fetch}
+   */
+  readonly fetch?: FetchLike | undefined;
+  /**
+   * The wire version to use when the card offers both.
+   * @default {"1.0"}
+   */
+  readonly protocolVersion?: A2AProtocolVersion | undefined;
+  /**
+   * Extension URIs activated on every request (`A2A-Extensions` for 1.0, `X-A2A-Extensions` for
+   * v0.3).
+   * @default {[ADCP_A2A_PROFILE]}
+   */
+  readonly extensions?: readonly string[] | undefined;
+  /**
+   * Hosts from the caller's configuration added to the auth-challenge allow-list, beside those
+   * the card seeds ({@linkcode agentCardAuthHosts}).
+   * @default {[]}
+   */
+  readonly authHosts?: readonly string[] | undefined;
+  /**
+   * Retry transient AdCP errors with `withRetry` of `@adcp-wire/recovery`, honouring
+   * `retry_after` and the retry budget. A message without a `messageId` gets a fresh one per
+   * attempt; make the AdCP input idempotent (`idempotency_key`).
+   * @default {false}
+   */
+  readonly retry?: RetryOption | undefined;
+}
+
+/** One frame of a streamed answer, as passed to `onEvent`. */
+export interface A2AStreamEvent {
+  /** Which `StreamResponse` branch (v0.3 `kind` values are mapped onto the same names). */
+  readonly type: "task" | "message" | "statusUpdate" | "artifactUpdate";
+  /** The frame's object, raw (seller-controlled). */
+  readonly frame: Record<string, unknown>;
+  /** The normalized task state the frame carries, or `null` (an `artifactUpdate`, a message). */
+  readonly state: string | null;
+  /**
+   * `handleA2AResponse` of the frame for `task` and `statusUpdate` frames (interim data is the
+   * first DataPart of `status.message.parts`), otherwise `undefined`.
+   */
+  readonly outcome: A2AResponseOutcome | undefined;
+}
+
+/** Options of one {@linkcode A2AClient} call. */
+export interface A2ACallOptions {
+  /**
+   * Limits for this call, over the agent's and the client's. The deadline covers the whole call,
+   * the whole stream included.
+   * @default {{}}
+   */
+  readonly limits?: ResponseLimits | undefined;
+  /**
+   * Called with each frame of a streamed answer, in order (streaming only).
+   * @default {undefined}
+   */
+  readonly onEvent?: ((event: A2AStreamEvent) => void) | undefined;
+}
+
+/** Where a result stands: the task it came from, when there was one. */
+export interface A2ATaskContext {
+  /** The task the result was extracted from (accumulated for a stream), or `undefined`. */
+  readonly task: Record<string, unknown> | undefined;
+  /** The normalized state (`completed`, `auth-required`, ...; unknown values as sent), or `null`. */
+  readonly state: string | null;
+  /** The task id, when it is a string. */
+  readonly taskId: string | undefined;
+  /** The context id, when it is a string. */
+  readonly contextId: string | undefined;
+}
+
+/**
+ * What an {@linkcode A2AClient} call returned, with the task it came from:
+ *
+ * - `"success"`, `"generic_error"`, `"text"`, `"malformed"`: as `handleA2AResponse` of
+ *   `@adcp-wire/core` classifies the task;
+ * - `"error"`: a valid AdCP structured error (from an artifact, the status message, or a
+ *   JSON-RPC error's `error.data.adcp_error`), with its recovery decision;
+ * - `"auth_required"`: the task is `auth-required`; `challenge` is its challenge checked by
+ *   {@linkcode checkAuthChallenge} against the card-seeded allow-list (an invalid one is reported,
+ *   never followed), `data` the raw challenge DataPart;
+ * - `"message"`: the agent answered with a Message, not a task (`text` is its TextParts);
+ * - `"jsonrpc_error"`: a JSON-RPC error without an `adcp_error`.
+ */
+export type A2ACallResult =
+  & A2ATaskContext
+  & (
+    | Exclude<A2AResponseOutcome, { readonly kind: "error" }>
+    | {
+      readonly kind: "error";
+      readonly error: AdcpError;
+      readonly path: "artifact" | "status_message" | "jsonrpc_error";
+      readonly decision: RecoveryDecision;
+    }
+    | {
+      readonly kind: "auth_required";
+      readonly challenge: AuthChallengeCheck;
+      readonly data: Record<string, unknown> | null;
+    }
+    | {
+      readonly kind: "message";
+      readonly message: Record<string, unknown>;
+      readonly text: string;
+    }
+    | {
+      readonly kind: "jsonrpc_error";
+      readonly rpcCode: number;
+      readonly rpcMessage: string;
+      readonly data: unknown;
+    }
+  );
+
+type Frame = { readonly type: A2AStreamEvent["type"]; readonly value: JsonObject };
+
+const NO_TASK: A2ATaskContext = {
+  task: undefined,
+  state: null,
+  taskId: undefined,
+  contextId: undefined,
+};
+
+/**
+ * A thin A2A client over JSON-RPC that keeps the wire objects as they are: A2A 1.0 (ProtoJSON,
+ * `SendMessage`, `SendStreamingMessage`, `GetTask`, `TASK_STATE_*`, parts without `kind`), or v0.3
+ * (`message/send`, `message/stream`, `tasks/get`, `kind` fields) when the agent card offers only
+ * that. No SDK is involved; the methods and shapes are those `@a2a-js/sdk` 1.3.0 serves.
+ *
+ * - Interface: the card's JSON-RPC interface for the preferred version (1.0 by default), from
+ *   `supportedInterfaces[]`, or the v0.3 root `url` / `additionalInterfaces[]`; only `https:`
+ *   URLs, or `http:` on a loopback host. Every request carries `A2A-Version` and the AdCP profile
+ *   in `A2A-Extensions` (A2A Guide, "A2A Client Setup").
+ * - Extraction (A2A Response Extraction): a task is classified by `handleA2AResponse` of
+ *   `@adcp-wire/core`, so interim states read the first DataPart of `status.message.parts` and
+ *   final states the last DataPart of `artifacts[0]`.
+ * - Streaming: `artifactUpdate` frames are accumulated into their artifact (`append: true`
+ *   concatenates parts, otherwise the artifact is replaced), and extraction runs only once a
+ *   `task` or `statusUpdate` frame brings a final (`completed`, `failed`, `canceled`,
+ *   `rejected`) or interrupted (`input-required`, `auth-required`) state; the stream is then
+ *   closed. A final `task` frame with artifacts is taken as it is; one without gets the
+ *   accumulated artifacts (A2A Guide, "Envelope semantics").
+ * - Auth challenges: the allow-list is seeded from the card ({@linkcode agentCardAuthHosts}) and
+ *   the `authHosts` option, never from the payload; see {@linkcode A2ACallResult}.
+ * - Bounds: every response is read under the call over the agent over the client limits, an SSE
+ *   stream per event and cumulatively, one deadline per call.
+ * - Errors: JSON-RPC errors are result members; transport failures throw the
+ *   {@linkcode AdcpTransportError} family.
+ *
+ * @example Sending an AdCP invocation
+ * ```ts ignore
+ * const card = await fetchAgentCard("https://sales.example.com/.well-known/agent-card.json");
+ * const client = new A2AClient(card);
+ * const result = await client.sendMessage(client.invocation("get_products", { brief: "CTV" }));
+ * if (result.kind === "success") console.log(result.data);
+ * ```
+ */
+export class A2AClient {
+  /** The JSON-RPC endpoint in use. */
+  readonly endpoint: string;
+  /** The wire version in use. */
+  readonly protocolVersion: A2AProtocolVersion;
+  /** The auth-challenge allow-list: card-seeded hosts, then `authHosts`. */
+  readonly authHosts: readonly string[];
+  readonly #headers: Headers;
+  readonly #defaults: ResponseLimits | undefined;
+  readonly #agent: ResponseLimits | undefined;
+  readonly #fetch: FetchLike | undefined;
+  readonly #retry: RetryOption | undefined;
+  #nextId = 1;
+
+  /**
+   * Creates a client for the agent an agent card describes. Nothing is sent yet.
+   *
+   * @param agentCard The agent card (parsed JSON), from a source the caller trusts.
+   * @param options Headers, limits, `fetch`, version preference, extensions, auth hosts, retry.
+   * @throws {AgentProtocolError} With reason `"agent_card"` when the card has no usable JSON-RPC
+   * interface.
+   * @throws {TypeError} When an option has the wrong type.
+   * @throws {RangeError} When a limit is out of range.
+   *
+   * @example Choosing the interface
+   * ```ts
+   * import { A2AClient } from "@adcp-wire/transports";
+   * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+   *
+   * const client = new A2AClient({
+   *   supportedInterfaces: [
+   *     { url: "https://sales.example.com/", protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+   *     { url: "https://sales.example.com/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+   *   ],
+   * });
+   * strictEqual(client.endpoint, "https://sales.example.com/a2a");
+   * strictEqual(client.protocolVersion, "1.0");
+   * deepStrictEqual(client.authHosts, ["sales.example.com"]);
+   * ```
+   */
+  constructor(agentCard: unknown, options: A2AClientOptions = {}) {
+    objectOption("options", options);
+    objectOption("options.defaults", options.defaults);
+    objectOption("options.agent", options.agent);
+    callLimits(options.defaults, options.agent, undefined);
+    const prefer = options.protocolVersion;
+    if (prefer !== undefined && prefer !== "1.0" && prefer !== "0.3") {
+      throw new TypeError(
+        `Expected options.protocolVersion to be "1.0" or "0.3", got ${describe(prefer)}`,
+      );
+    }
+    const chosen = selectInterface(agentCard, prefer);
+    this.endpoint = chosen.url;
+    this.protocolVersion = chosen.version;
+    const extensions = options.extensions ?? [ADCP_A2A_PROFILE];
+    if (!Array.isArray(extensions) || extensions.some((uri) => typeof uri !== "string")) {
+      throw new TypeError(
+        `Expected options.extensions to be an array of strings, got ${describe(extensions)}`,
+      );
+    }
+    const authHosts = options.authHosts ?? [];
+    if (!Array.isArray(authHosts) || authHosts.some((host) => typeof host !== "string")) {
+      throw new TypeError(
+        `Expected options.authHosts to be an array of strings, got ${describe(authHosts)}`,
+      );
+    }
+    this.authHosts = Object.freeze([...new Set([...agentCardAuthHosts(agentCard), ...authHosts])]);
+    checkAuthChallenge(undefined, { allowedHosts: this.authHosts }); // fails fast on bad entries
+    this.#headers = new Headers(options.headers);
+    this.#headers.set("a2a-version", this.protocolVersion);
+    if (extensions.length > 0) {
+      this.#headers.set(
+        this.protocolVersion === "1.0" ? "a2a-extensions" : "x-a2a-extensions",
+        extensions.join(","),
+      );
+    }
+    this.#defaults = options.defaults;
+    this.#agent = options.agent;
+    this.#fetch = functionOption("options.fetch", options.fetch);
+    this.#retry = options.retry;
+  }
+
+  /**
+   * Builds an AdCP profile invocation message in this client's wire version: one DataPart
+   * `{ skill, input }` (A2A Guide, "Profile Invocation Messages"), role `ROLE_USER` (1.0) or
+   * `user` with `kind` fields (v0.3), and a fresh `messageId`.
+   *
+   * @param skill The AdCP skill (task name).
+   * @param input The task input.
+   * @returns The wire message.
+   * @throws {TypeError} When `skill` is not a non-empty string or `input` not an object.
+   *
+   * @example A 1.0 invocation
+   * ```ts
+   * import { A2AClient } from "@adcp-wire/transports";
+   * import { deepStrictEqual } from "node:assert/strict";
+   *
+   * const client = new A2AClient({
+   *   supportedInterfaces: [{ url: "https://a.example/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+   * });
+   * const message = client.invocation("get_products", { brief: "CTV" });
+   * deepStrictEqual(message.parts, [{ data: { skill: "get_products", input: { brief: "CTV" } } }]);
+   * deepStrictEqual(message.role, "ROLE_USER");
+   * ```
+   */
+  invocation(skill: string, input: Record<string, unknown>): Record<string, unknown> {
+    if (typeof skill !== "string" || skill === "") {
+      throw new TypeError(`Expected skill to be a non-empty string, got ${describe(skill)}`);
+    }
+    if (!isObject(input)) {
+      throw new TypeError(`Expected input to be an object, got ${describe(input)}`);
+    }
+    const data = { skill, input };
+    return this.protocolVersion === "1.0"
+      ? { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ data }] }
+      : {
+        kind: "message",
+        messageId: crypto.randomUUID(),
+        role: "user",
+        parts: [{ kind: "data", data }],
+      };
+  }
+
+  /**
+   * Sends a message and waits for the agent's answer (`SendMessage`, v0.3 `message/send`): the
+   * task in the state the agent returned it (final or interrupted, or any state when the agent
+   * returns early), classified as {@linkcode A2ACallResult} says.
+   *
+   * @param message The wire message (see {@linkcode A2AClient.invocation}); a missing
+   * `messageId` is filled in.
+   * @param options Limits for this call.
+   * @returns The classified result.
+   * @throws {AdcpTransportError} For size, deadline, JSON and protocol failures.
+   * @throws {TypeError} When `message` is not an object.
+   *
+   * @example Sending a message
+   * ```ts ignore
+   * const result = await client.sendMessage(client.invocation("get_products", { brief: "CTV" }));
+   * ```
+   */
+  sendMessage(
+    message: Record<string, unknown>,
+    options?: A2ACallOptions,
+  ): Promise<A2ACallResult> {
+    checkMessage(message);
+    return this.#retrying(options, async () => {
+      const call = new Call(this.#limits(options));
+      try {
+        return this.#sendResult(
+          await this.#post(this.#method("send"), { message: withId(message) }, call),
+        );
+      } finally {
+        call.dispose();
+      }
+    });
+  }
+
+  /**
+   * Sends a message and reads the streamed answer (`SendStreamingMessage`, v0.3
+   * `message/stream`) over bounded SSE until a final or interrupted state; see
+   * {@linkcode A2AClient} for how frames are accumulated. Every frame is passed to `onEvent`.
+   *
+   * @param message The wire message; a missing `messageId` is filled in.
+   * @param options Limits for the whole stream, and `onEvent`.
+   * @returns The classified result of the final or interrupted state (or of a Message).
+   * @throws {AgentProtocolError} With reason `"stream_ended"` when the stream ends first.
+   * @throws {AdcpTransportError} For size, deadline, JSON and protocol failures.
+   * @throws {TypeError} When `message` is not an object.
+   *
+   * @example Streaming
+   * ```ts ignore
+   * const result = await client.sendStreamingMessage(message, {
+   *   onEvent: (event) => console.log(event.type, event.state),
+   * });
+   * ```
+   */
+  sendStreamingMessage(
+    message: Record<string, unknown>,
+    options?: A2ACallOptions,
+  ): Promise<A2ACallResult> {
+    checkMessage(message);
+    const onEvent = functionOption("options.onEvent", options?.onEvent);
+    return this.#retrying(options, async () => {
+      const call = new Call(this.#limits(options));
+      try {
+        const params = { message: withId(message) };
+        const id = this.#nextId++;
+        const response = await this.#open(this.#method("stream"), params, id, call, true);
+        if (!(response instanceof Response)) return this.#sendResult(response);
+        return await this.#readStream(response, id, call, onEvent);
+      } finally {
+        call.dispose();
+      }
+    });
+  }
+
+  /**
+   * Reads a task (`GetTask`, v0.3 `tasks/get`) and classifies it.
+   *
+   * @param taskId The task id.
+   * @param options Limits for this call.
+   * @returns The classified result.
+   * @throws {AdcpTransportError} For size, deadline, JSON and protocol failures.
+   * @throws {TypeError} When `taskId` is not a non-empty string.
+   *
+   * @example Reading a task
+   * ```ts ignore
+   * const result = await client.getTask("task_456");
+   * ```
+   */
+  getTask(taskId: string, options?: A2ACallOptions): Promise<A2ACallResult> {
+    if (typeof taskId !== "string" || taskId === "") {
+      throw new TypeError(`Expected taskId to be a non-empty string, got ${describe(taskId)}`);
+    }
+    return this.#retrying(options, async () => {
+      const call = new Call(this.#limits(options));
+      try {
+        const rpc = await this.#post(this.#method("get"), { id: taskId }, call);
+        if (!rpc.ok) return classifyRpcError(rpc.error);
+        if (!isObject(rpc.result)) throw invalid("a task object", describe(rpc.result));
+        const frame = this.protocolVersion === "1.0" && isEnvelope(rpc.result)
+          ? this.#frame(rpc.result, true)
+          : { type: "task" as const, value: rpc.result };
+        if (frame.type !== "task") throw invalid("a task", `a ${frame.type}`);
+        return this.#classify(frame.value);
+      } finally {
+        call.dispose();
+      }
+    });
+  }
+
+  #retrying(
+    options: A2ACallOptions | undefined,
+    attempt: () => Promise<A2ACallResult>,
+  ): Promise<A2ACallResult> {
+    return runWithRetry(
+      attempt,
+      this.#retry,
+      options?.limits?.signal,
+      (result) => result.kind === "error" ? result.error : null,
+      (result, decision) => result.kind === "error" ? { ...result, decision } : result,
+    );
+  }
+
+  #limits(options: A2ACallOptions | undefined) {
+    objectOption("options", options);
+    objectOption("options.limits", options?.limits);
+    return callLimits(this.#defaults, this.#agent, options?.limits);
+  }
+
+  #method(operation: "send" | "stream" | "get"): string {
+    if (this.protocolVersion === "1.0") {
+      return { send: "SendMessage", stream: "SendStreamingMessage", get: "GetTask" }[operation];
+    }
+    return { send: "message/send", stream: "message/stream", get: "tasks/get" }[operation];
+  }
+
+  /** Classifies the answer to a message send: a task, a Message, or a JSON-RPC error. */
+  #sendResult(rpc: RpcResponse): A2ACallResult {
+    if (!rpc.ok) return classifyRpcError(rpc.error);
+    const frame = this.#frame(rpc.result, true);
+    return frame.type === "message" ? messageResult(frame.value) : this.#classify(frame.value);
+  }
+
+  /** POSTs a request and reads a JSON answer. */
+  async #post(method: string, params: JsonObject, call: Call): Promise<RpcResponse> {
+    const id = this.#nextId++;
+    const response = await this.#open(method, params, id, call, false);
+    if (!(response instanceof Response)) return response;
+    await discard(response);
+    throw new AgentProtocolError("content_type", "application/json", "text/event-stream");
+  }
+
+  /** POSTs a request; returns the JSON answer, or the SSE response to read. */
+  async #open(
+    method: string,
+    params: JsonObject,
+    id: number,
+    call: Call,
+    stream: boolean,
+  ): Promise<RpcResponse | Response> {
+    const headers = new Headers(this.#headers);
+    headers.set("content-type", "application/json");
+    headers.set("accept", stream ? "text/event-stream, application/json" : "application/json");
+    const response = await fetchWithin(this.#fetch, this.endpoint, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+    }, call);
+    if (response.status < 200 || response.status > 299) {
+      return await errorStatusResponse(response, call);
+    }
+    const kind = bodyKind(response);
+    if (kind === "sse" && stream) return response;
+    if (kind !== "json") {
+      await discard(response);
+      throw new AgentProtocolError(
+        "content_type",
+        stream ? "text/event-stream or application/json" : "application/json",
+        "another Content-Type",
+        response.status,
+      );
+    }
+    const value = await readJsonWithin(response, call);
+    const rpc = asRpcResponse(value);
+    if (rpc === undefined || (rpc.ok && rpc.id !== id)) {
+      throw invalid(`a JSON-RPC response with id ${id}`, "none");
+    }
+    return rpc;
+  }
+
+  async #readStream(
+    response: Response,
+    id: number,
+    call: Call,
+    onEvent: ((event: A2AStreamEvent) => void) | undefined,
+  ): Promise<A2ACallResult> {
+    const accumulator = new Accumulator();
+    for await (const event of readSseEvents(response, { budget: call.budget })) {
+      if (event.data === "") continue;
+      const rpc = asRpcResponse(parseEventData(event.data, call));
+      if (rpc === undefined) {
+        throw invalid("a JSON-RPC response in each SSE event", "another value");
+      }
+      if (!rpc.ok) return classifyRpcError(rpc.error);
+      if (rpc.id !== id) throw invalid(`SSE events for request ${id}`, "another id");
+      const done = this.#finish(accumulator, this.#frame(rpc.result, false), onEvent);
+      if (done !== undefined) return done;
+    }
+    throw new AgentProtocolError(
+      "stream_ended",
+      "a final or interrupted task state before the SSE stream ended",
+      "the end of the stream",
+    );
+  }
+
+  /** Applies one streamed frame; returns the result once the state is final or interrupted. */
+  #finish(
+    accumulator: Accumulator,
+    frame: Frame,
+    onEvent: ((event: A2AStreamEvent) => void) | undefined,
+  ): A2ACallResult | undefined {
+    const state = frame.type === "task" || frame.type === "statusUpdate"
+      ? stateOf(frame.value)
+      : null;
+    onEvent?.({
+      type: frame.type,
+      frame: frame.value,
+      state,
+      outcome: frame.type === "task" || frame.type === "statusUpdate"
+        ? handleA2AResponse(frame.value)
+        : undefined,
+    });
+    if (frame.type === "message") return messageResult(frame.value);
+    if (frame.type === "task") accumulator.task(frame.value);
+    else if (frame.type === "statusUpdate") accumulator.status(frame.value);
+    else accumulator.artifact(frame.value);
+    if (state !== null && (FINAL_STATES.has(state) || INTERRUPTED_STATES.has(state))) {
+      return this.#classify(accumulator.build());
+    }
+    return undefined;
+  }
+
+  /** Reads a result object as a frame of this client's wire version. */
+  #frame(value: unknown, sendResult: boolean): Frame {
+    if (!isObject(value)) throw invalid("a result object", describe(value));
+    if (this.protocolVersion === "1.0") {
+      const keys = Object.keys(value);
+      const key = keys[0];
+      const inner = key === undefined ? undefined : own(value, key);
+      const allowed = sendResult ? ["task", "message"] : ENVELOPE_KEYS;
+      if (keys.length !== 1 || !allowed.includes(key!) || !isObject(inner)) {
+        throw invalid(
+          sendResult ? "a { task } or { message } result" : "a StreamResponse with one branch",
+          "another shape",
+        );
+      }
+      return { type: key as Frame["type"], value: inner };
+    }
+    const kind = own(value, "kind");
+    const type = kind === "task"
+      ? "task"
+      : kind === "message"
+      ? "message"
+      : kind === "status-update" && !sendResult
+      ? "statusUpdate"
+      : kind === "artifact-update" && !sendResult
+      ? "artifactUpdate"
+      : undefined;
+    if (type === undefined) throw invalid("a v0.3 result with a known kind", "another kind");
+    return { type, value };
+  }
+
+  /** Classifies a task: handleA2AResponse, the auth challenge, and the recovery decision. */
+  #classify(task: JsonObject): A2ACallResult {
+    const state = stateOf(task);
+    const context: A2ATaskContext = {
+      task,
+      state,
+      taskId: ownString(task, "id") ?? ownString(task, "taskId"),
+      contextId: ownString(task, "contextId"),
+    };
+    const outcome = handleA2AResponse(task);
+    if (outcome.kind === "error") {
+      return { ...context, ...outcome, decision: decideRecovery(outcome.error) };
+    }
+    if (state === "auth-required" && (outcome.kind === "success" || outcome.kind === "text")) {
+      const data = outcome.kind === "success" ? outcome.data : null;
+      return {
+        ...context,
+        kind: "auth_required",
+        challenge: checkAuthChallenge(data, { allowedHosts: this.authHosts }),
+        data,
+      };
+    }
+    return { ...context, ...outcome };
+  }
+}
+
+const ENVELOPE_KEYS: readonly string[] = ["task", "message", "statusUpdate", "artifactUpdate"];
+
+/** Whether a 1.0 result is wrapped in a single-key envelope rather than a bare Task. */
+function isEnvelope(value: JsonObject): boolean {
+  const keys = Object.keys(value);
+  return keys.length === 1 && ENVELOPE_KEYS.includes(keys[0]!);
+}
+
+/**
+ * Accumulates a streamed task: the latest task snapshot and status, and every artifact with its
+ * parts (appended in place, so many small chunks cost linear time).
+ */
+class Accumulator {
+  #task: JsonObject | undefined;
+  #status: unknown;
+  readonly #artifacts: { base: JsonObject; parts: unknown[] }[] = [];
+
+  task(frame: JsonObject): void {
+    this.#task = frame;
+    this.#status = own(frame, "status");
+    const artifacts = own(frame, "artifacts");
+    if (Array.isArray(artifacts) && artifacts.length > 0) {
+      this.#artifacts.length = 0;
+      for (const artifact of artifacts) if (isObject(artifact)) this.#add(artifact);
+    }
+  }
+
+  status(frame: JsonObject): void {
+    this.#status = own(frame, "status");
+    this.#task ??= {
+      id: own(frame, "taskId"),
+      contextId: own(frame, "contextId"),
+    };
+  }
+
+  artifact(frame: JsonObject): void {
+    const artifact = own(frame, "artifact");
+    if (!isObject(artifact)) throw invalid("an artifactUpdate with an artifact", "none");
+    this.#task ??= { id: own(frame, "taskId"), contextId: own(frame, "contextId") };
+    const id = own(artifact, "artifactId");
+    const existing = id === undefined
+      ? undefined
+      : this.#artifacts.find((entry) => own(entry.base, "artifactId") === id);
+    if (existing !== undefined && own(frame, "append") === true) {
+      const parts = own(artifact, "parts");
+      if (Array.isArray(parts)) { for (const part of parts) existing.parts.push(part); }
+      return;
+    }
+    if (existing !== undefined) {
+      existing.base = artifact;
+      existing.parts = partsOf(artifact);
+      return;
+    }
+    this.#add(artifact);
+  }
+
+  /** The accumulated task: the latest snapshot, the latest status, the accumulated artifacts. */
+  build(): JsonObject {
+    const task: JsonObject = { ...this.#task };
+    if (this.#status !== undefined) task.status = this.#status;
+    if (this.#artifacts.length > 0) {
+      task.artifacts = this.#artifacts.map((entry) => ({ ...entry.base, parts: entry.parts }));
+    }
+    return task;
+  }
+
+  #add(artifact: JsonObject): void {
+    this.#artifacts.push({ base: artifact, parts: partsOf(artifact) });
+  }
+}
+
+function partsOf(artifact: JsonObject): unknown[] {
+  const parts = own(artifact, "parts");
+  return Array.isArray(parts) ? [...parts] : [];
+}
+
+/**
+ * The normalized state of a task or status update: `TASK_STATE_` stripped, lowercased,
+ * underscores to hyphens (A2A Response Extraction, step 1), or `null` without a string state.
+ * Unknown values are returned as normalized, so callers can log them.
+ */
+function stateOf(value: JsonObject): string | null {
+  const status = own(value, "status");
+  const state = isObject(status) ? own(status, "state") : undefined;
+  if (typeof state !== "string") return null;
+  const normalized = state.replace(/^TASK_STATE_/, "").toLowerCase().replace(/_/g, "-");
+  return KNOWN_STATES.has(normalized) ? normalized : normalized.slice(0, 64);
+}
+
+function messageResult(message: JsonObject): A2ACallResult {
+  const parts = own(message, "parts");
+  const texts = Array.isArray(parts)
+    ? parts.flatMap((part) => {
+      const text = isObject(part) ? own(part, "text") : undefined;
+      return typeof text === "string" && text !== "" ? [text] : [];
+    })
+    : [];
+  return { ...NO_TASK, kind: "message", message, text: texts.join("\n") };
+}
+
+function classifyRpcError(error: RpcErrorObject): A2ACallResult {
+  const adcpError = extractAdcpErrorFromMcpError(error);
+  if (adcpError !== null) {
+    return {
+      ...NO_TASK,
+      kind: "error",
+      error: adcpError,
+      path: "jsonrpc_error",
+      decision: decideRecovery(adcpError),
+    };
+  }
+  return {
+    ...NO_TASK,
+    kind: "jsonrpc_error",
+    rpcCode: error.code,
+    rpcMessage: safeRpcMessage(error.message),
+    data: error.data,
+  };
+}
+
+function checkMessage(message: unknown): void {
+  if (!isObject(message)) {
+    throw new TypeError(`Expected message to be an object, got ${describe(message)}`);
+  }
+}
+
+/** The message with a `messageId` (a fresh UUID when it has none). */
+function withId(message: JsonObject): JsonObject {
+  return typeof own(message, "messageId") === "string"
+    ? message
+    : { ...message, messageId: crypto.randomUUID() };
+}
+
+function invalid(expected: string, seen: string): AgentProtocolError {
+  return new AgentProtocolError("invalid_message", expected, seen);
+}

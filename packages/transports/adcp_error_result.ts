@@ -1,0 +1,103 @@
+import type { AdcpError } from "@adcp-wire/core";
+import { redactLeaks } from "./_leaks.ts";
+import { checkOptions, preparedError } from "./_outgoing.ts";
+import { checkSummary } from "./_summary.ts";
+import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
+
+/** One MCP text content item. */
+export type McpTextContent = { type: "text"; text: string };
+
+/** An MCP `CallToolResult` carrying an AdCP error, as {@linkcode adcpErrorResult} builds it. */
+export type AdcpErrorToolResult = {
+  /** The JSON text fallback `{"adcp_error":{...}}`, then the optional summary. */
+  content: McpTextContent[];
+  /** Always `true`. */
+  isError: true;
+  /** The same error, for clients that read `structuredContent`. */
+  structuredContent: { adcp_error: AdcpError };
+};
+
+/** Options of {@linkcode adcpErrorResult}. */
+export interface AdcpErrorResultOptions extends OutgoingErrorOptions {
+  /**
+   * A one-sentence human summary ("Rate limited — retry in 5s."), added as the second content
+   * item: one line, at most 256 UTF-8 bytes, not JSON; leak-checked like `message`.
+   * @default {undefined}
+   */
+  readonly summary?: string | undefined;
+}
+
+/**
+ * Builds the MCP tool result for an AdCP error (Transport Error Mapping, "MCP Binding" >
+ * "Tool-Level Errors" and "MCP Server Implementation"): `isError: true`, the error in
+ * `structuredContent.adcp_error`, the JSON text fallback `{"adcp_error": …}` as the first content
+ * item (what most MCP hosts read today), and the optional terse summary as the second.
+ *
+ * The error first goes through {@linkcode checkOutgoingAdcpError} (code format, `retry_after`
+ * rounding and clamping, field types, leak redaction or refusal in `strict` mode, the 500-byte
+ * `details` guideline, and the 4096-byte limit of our own extraction); a refused error throws.
+ * The result passes `handleMcpResponse` of `@adcp-wire/core` as an `"error"` on both the
+ * `structuredContent` path and the text-fallback path.
+ *
+ * Use it for application-layer failures only: the tool ran and understood the request. For a
+ * request rejected before dispatch use {@linkcode adcpJsonRpcError}.
+ *
+ * @param error The error (`code` and `message` required).
+ * @param options The summary, strict mode, and a warning callback.
+ * @returns The tool result, ready to return from an MCP tool handler.
+ * @throws {TypeError} When the error is refused (the message names the field; `cause` holds every
+ * issue) or the summary is not one line of prose.
+ * @throws {RangeError} When the error serializes to more than 4096 UTF-8 bytes.
+ *
+ * @example A rate-limit error with a summary
+ * ```ts
+ * import { adcpErrorResult } from "@adcp-wire/transports";
+ * import { handleMcpResponse } from "@adcp-wire/core";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const result = adcpErrorResult(
+ *   { code: "RATE_LIMITED", message: "Request rate exceeded", recovery: "transient", retry_after: 5 },
+ *   { summary: "Rate limited — retry in 5s." },
+ * );
+ * strictEqual(
+ *   result.content[0]?.text,
+ *   '{"adcp_error":{"code":"RATE_LIMITED","message":"Request rate exceeded","recovery":"transient","retry_after":5}}',
+ * );
+ * strictEqual(result.content[1]?.text, "Rate limited — retry in 5s.");
+ * deepStrictEqual(handleMcpResponse(result), {
+ *   kind: "error",
+ *   error: result.structuredContent.adcp_error,
+ *   path: "structured_content",
+ * });
+ * ```
+ */
+export function adcpErrorResult(
+  error: unknown,
+  options: AdcpErrorResultOptions = {},
+): AdcpErrorToolResult {
+  const { strict, onWarning } = checkOptions(options);
+  let summary = options.summary === undefined
+    ? undefined
+    : checkSummary("options.summary", options.summary);
+  const adcpError = preparedError(error, options);
+  if (summary !== undefined) {
+    const scan = redactLeaks(summary);
+    if (scan.kinds.length > 0) {
+      if (strict) {
+        throw new TypeError(`Expected options.summary to hold no ${scan.kinds.join(", ")}`);
+      }
+      onWarning?.({
+        kind: "redacted",
+        field: "summary",
+        message: `Redacted ${scan.kinds.join(", ")} in summary`,
+        leaks: scan.kinds,
+      });
+      summary = scan.text;
+    }
+  }
+  const content: McpTextContent[] = [
+    { type: "text", text: JSON.stringify({ adcp_error: adcpError }) },
+  ];
+  if (summary !== undefined) content.push({ type: "text", text: summary });
+  return { content, isError: true, structuredContent: { adcp_error: adcpError } };
+}

@@ -1,0 +1,187 @@
+import type { AdcpError } from "@adcp-wire/core";
+import { describe } from "./_describe.ts";
+import { redactLeaks } from "./_leaks.ts";
+import { checkOptions, preparedError } from "./_outgoing.ts";
+import { isObject, own } from "./_rpc.ts";
+import { checkSummary } from "./_summary.ts";
+import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
+
+/** The MIME type an AdCP error DataPart may declare (Transport Error Mapping, "Error MIME Type"). */
+export const ADCP_ERROR_MIME_TYPE = "application/vnd.adcp.error+json";
+
+/** Options of {@linkcode adcpFailedTask}. */
+export interface AdcpFailedTaskOptions extends OutgoingErrorOptions {
+  /**
+   * The wire form: A2A 1.0 ProtoJSON (`TASK_STATE_FAILED`, parts without `kind`) or v0.3
+   * (`failed`, `kind` on the task and its parts).
+   * @default {"1.0"}
+   */
+  readonly protocolVersion?: "1.0" | "0.3" | undefined;
+  /**
+   * The TextPart for humans and LLMs: one line of prose, leak-checked.
+   * @default {"The request failed with CODE." (plus "Retry in N seconds." for a retry_after)}
+   */
+  readonly summary?: string | undefined;
+  /**
+   * The status timestamp (ISO 8601 UTC with milliseconds).
+   * @default {new Date().toISOString()}
+   */
+  readonly timestamp?: string | undefined;
+  /**
+   * The artifact id.
+   * @default {"error-result"}
+   */
+  readonly artifactId?: string | undefined;
+  /**
+   * Whether the DataPart declares `metadata.mimeType: "application/vnd.adcp.error+json"` (clients
+   * must not require it).
+   * @default {true}
+   */
+  readonly mimeType?: boolean | undefined;
+}
+
+/** The task a failed A2A AdCP call ends with, as {@linkcode adcpFailedTask} builds it. */
+export type AdcpFailedTask = {
+  /** The task id. */
+  id: string;
+  /** The context id. */
+  contextId: string;
+  /** `"task"`, in the v0.3 form only. */
+  kind?: "task";
+  /** `TASK_STATE_FAILED` (1.0) or `failed` (v0.3), and the timestamp. */
+  status: { state: "TASK_STATE_FAILED" | "failed"; timestamp: string };
+  /** One artifact: a TextPart, then the `adcp_error` DataPart. */
+  artifacts: [{ artifactId: string; parts: Record<string, unknown>[] }];
+};
+
+/**
+ * Builds the failed task that carries an AdCP error over A2A (Transport Error Mapping, "A2A
+ * Binding" > "Failed Tasks"): state `failed`, one artifact whose parts are a TextPart for humans
+ * and LLMs and the DataPart `{ adcp_error }`, the key the buyer's extraction detects. The last
+ * DataPart of `artifacts[0]` is the error, so both the generic extractor and the error extractor
+ * of `@adcp-wire/core` find it (A2A Response Extraction, "Relationship to Error Extraction").
+ *
+ * The error goes through {@linkcode checkOutgoingAdcpError} first; the default summary names only
+ * the code and the retry delay, never the seller's message.
+ *
+ * With `@a2a-js/sdk`, publish it with `Task.fromJSON(task)` (1.0) on the execution event bus.
+ *
+ * @param ids The task's `id` and `contextId`.
+ * @param error The error (`code` and `message` required).
+ * @param options The wire form, summary, timestamp, artifact id, MIME type, strict mode, warnings.
+ * @returns The task.
+ * @throws {TypeError} When `ids` are not non-empty strings, an option is malformed, or the error is
+ * refused.
+ * @throws {RangeError} When the error serializes to more than 4096 UTF-8 bytes.
+ *
+ * @example A 1.0 failed task, read back by the buyer side
+ * ```ts
+ * import { adcpFailedTask } from "@adcp-wire/transports";
+ * import { handleA2AResponse } from "@adcp-wire/core";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const task = adcpFailedTask(
+ *   { id: "task_456", contextId: "ctx_123" },
+ *   { code: "RATE_LIMITED", message: "Request rate exceeded", recovery: "transient", retry_after: 5 },
+ *   { timestamp: "2026-01-22T10:30:00.000Z" },
+ * );
+ * deepStrictEqual(task.status, { state: "TASK_STATE_FAILED", timestamp: "2026-01-22T10:30:00.000Z" });
+ * deepStrictEqual(task.artifacts[0].parts[0], {
+ *   text: "The request failed with RATE_LIMITED. Retry in 5 seconds.",
+ * });
+ * deepStrictEqual(handleA2AResponse({ task }), {
+ *   kind: "error",
+ *   error: { code: "RATE_LIMITED", message: "Request rate exceeded", recovery: "transient", retry_after: 5 },
+ *   path: "artifact",
+ * });
+ * ```
+ */
+export function adcpFailedTask(
+  ids: { readonly id: string; readonly contextId: string },
+  error: unknown,
+  options: AdcpFailedTaskOptions = {},
+): AdcpFailedTask {
+  if (!isObject(ids)) throw new TypeError(`Expected ids to be an object, got ${describe(ids)}`);
+  const id = own(ids, "id");
+  const contextId = own(ids, "contextId");
+  for (const [name, value] of [["ids.id", id], ["ids.contextId", contextId]] as const) {
+    if (typeof value !== "string" || value === "") {
+      throw new TypeError(`Expected ${name} to be a non-empty string, got ${describe(value)}`);
+    }
+  }
+  const { strict, onWarning } = checkOptions(options);
+  const version = options.protocolVersion ?? "1.0";
+  if (version !== "1.0" && version !== "0.3") {
+    throw new TypeError(
+      `Expected options.protocolVersion to be "1.0" or "0.3", got ${describe(version)}`,
+    );
+  }
+  const timestamp = options.timestamp ?? new Date().toISOString();
+  if (typeof timestamp !== "string" || Number.isNaN(Date.parse(timestamp))) {
+    throw new TypeError(
+      `Expected options.timestamp to be an ISO 8601 date-time, got ${describe(timestamp)}`,
+    );
+  }
+  const artifactId = options.artifactId ?? "error-result";
+  if (typeof artifactId !== "string" || artifactId === "") {
+    throw new TypeError(
+      `Expected options.artifactId to be a non-empty string, got ${describe(artifactId)}`,
+    );
+  }
+  const mimeType = options.mimeType ?? true;
+  if (typeof mimeType !== "boolean") {
+    throw new TypeError(`Expected options.mimeType to be a boolean, got ${describe(mimeType)}`);
+  }
+  let summary = options.summary === undefined
+    ? undefined
+    : checkSummary("options.summary", options.summary);
+  const adcpError: AdcpError = preparedError(error, options);
+  if (summary !== undefined) {
+    const scan = redactLeaks(summary);
+    if (scan.kinds.length > 0) {
+      if (strict) {
+        throw new TypeError(`Expected options.summary to hold no ${scan.kinds.join(", ")}`);
+      }
+      onWarning?.({
+        kind: "redacted",
+        field: "summary",
+        message: `Redacted ${scan.kinds.join(", ")} in summary`,
+        leaks: scan.kinds,
+      });
+      summary = scan.text;
+    }
+  }
+  const text = summary ?? defaultSummary(adcpError);
+  const metadata = mimeType ? { metadata: { mimeType: ADCP_ERROR_MIME_TYPE } } : {};
+  if (version === "1.0") {
+    return {
+      id: id as string,
+      contextId: contextId as string,
+      status: { state: "TASK_STATE_FAILED", timestamp },
+      artifacts: [{
+        artifactId,
+        parts: [{ text }, { data: { adcp_error: adcpError }, ...metadata }],
+      }],
+    };
+  }
+  return {
+    kind: "task",
+    id: id as string,
+    contextId: contextId as string,
+    status: { state: "failed", timestamp },
+    artifacts: [{
+      artifactId,
+      parts: [
+        { kind: "text", text },
+        { kind: "data", data: { adcp_error: adcpError }, ...metadata },
+      ],
+    }],
+  };
+}
+
+function defaultSummary(error: AdcpError): string {
+  const retry = typeof error.retry_after === "number"
+    ? ` Retry in ${error.retry_after} second${error.retry_after === 1 ? "" : "s"}.`
+    : "";
+  return `The request failed with ${error.code}.${retry}`;
+}

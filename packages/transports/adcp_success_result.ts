@@ -1,0 +1,69 @@
+import { describe } from "./_describe.ts";
+import { isObject } from "./_rpc.ts";
+import { checkSummary } from "./_summary.ts";
+import type { McpTextContent } from "./adcp_error_result.ts";
+
+/** An MCP `CallToolResult` carrying an AdCP success payload, as {@linkcode adcpSuccessResult} builds it. */
+export type AdcpSuccessToolResult = {
+  /** Empty, or the one terse summary. */
+  content: McpTextContent[];
+  /** The AdCP response payload, task fields at the top level. */
+  structuredContent: Record<string, unknown>;
+};
+
+/**
+ * Builds the MCP tool result for an AdCP success response (MCP Response Extraction 3.3.0-beta.0,
+ * "Extraction Paths" > "structuredContent (Preferred)"): the payload in `structuredContent`, and
+ * in `content` at most one terse summary, never a second full copy ("Producers SHOULD NOT
+ * serialize the complete AdCP payload again into `content[].text`").
+ *
+ * Refused: a payload that is not a plain JSON object, or that holds an `adcp_error` key (a buyer
+ * would read an `adcp_error`-only payload as an error missing its `isError` flag, and a mixed one
+ * is ambiguous: send errors with {@linkcode adcpErrorResult}); a summary that is not one line of
+ * prose of at most 256 UTF-8 bytes (JSON text is refused as a second copy).
+ *
+ * A server that must serve MCP clients older than 2025-03-26 (no `structuredContent`) needs the
+ * text fallback form instead, the JSON in `content[0].text` and no `structuredContent`; this helper
+ * does not build it.
+ *
+ * @param data The AdCP response payload.
+ * @param summary An optional one-sentence summary ("Found 3 products matching your brief.").
+ * @returns The tool result, ready to return from an MCP tool handler.
+ * @throws {TypeError} When `data` or `summary` is refused.
+ *
+ * @example A success with a summary
+ * ```ts
+ * import { adcpSuccessResult } from "@adcp-wire/transports";
+ * import { handleMcpResponse } from "@adcp-wire/core";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const data = { status: "completed", products: [{ product_id: "ctv_sports_premium" }] };
+ * const result = adcpSuccessResult(data, "Found 1 product.");
+ * deepStrictEqual(result, {
+ *   content: [{ type: "text", text: "Found 1 product." }],
+ *   structuredContent: data,
+ * });
+ * deepStrictEqual(handleMcpResponse(result), { kind: "success", data });
+ * ```
+ */
+export function adcpSuccessResult(
+  data: Record<string, unknown>,
+  summary?: string,
+): AdcpSuccessToolResult {
+  if (
+    !isObject(data) || (Object.getPrototypeOf(data) !== Object.prototype &&
+      Object.getPrototypeOf(data) !== null)
+  ) {
+    throw new TypeError(`Expected data to be a plain object, got ${describe(data)}`);
+  }
+  if (Object.hasOwn(data, "adcp_error")) {
+    throw new TypeError(
+      "Expected data to be a success payload, got one with an adcp_error key " +
+        "(send errors with adcpErrorResult)",
+    );
+  }
+  const content: McpTextContent[] = summary === undefined
+    ? []
+    : [{ type: "text", text: checkSummary("summary", summary) }];
+  return { content, structuredContent: data };
+}

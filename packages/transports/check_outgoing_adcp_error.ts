@@ -1,0 +1,381 @@
+import { type AdcpError, validateAdcpError } from "@adcp-wire/core";
+import { isStandardErrorCode, isVendorErrorCode } from "@adcp-wire/recovery";
+import { lookupErrorCode, type RecoveryClass } from "@adcp-wire/schemas";
+import { describe } from "./_describe.ts";
+import { checkOptions } from "./_outgoing.ts";
+import { redactLeaks } from "./_leaks.ts";
+import { isObject, type JsonObject, own } from "./_rpc.ts";
+
+/**
+ * Largest serialized `details` a seller should send, in UTF-8 bytes: "keep `details` under 500
+ * serialized JSON bytes" (Transport Error Mapping, "Size Guidance"). Exceeding it is a warning.
+ */
+export const DETAILS_SIZE_GUIDELINE_BYTES = 500;
+
+/** The fields of `core/error.json` an outgoing error keeps; any other field is dropped. */
+const KNOWN_FIELDS: readonly string[] = [
+  "code",
+  "message",
+  "recovery",
+  "retry_after",
+  "field",
+  "suggestion",
+  "details",
+  "issues",
+  "source",
+  "sdk_id",
+];
+const RECOVERY_CLASSES: readonly string[] = ["transient", "correctable", "terminal"];
+const encoder = new TextEncoder();
+
+/**
+ * What the leak heuristics of {@linkcode checkOutgoingAdcpError} found: a stack trace, a file
+ * path, an internal host name, or an IP address.
+ */
+export type LeakKind = "stack_trace" | "file_path" | "internal_host" | "ip_address";
+
+/** Options of the seller-side helpers that send an AdCP error. */
+export interface OutgoingErrorOptions {
+  /**
+   * Refuse, rather than redact, an error whose `message`, `suggestion` or `details` strings look
+   * like they hold a stack trace, a file path, an internal host name or an IP address.
+   * @default {false}
+   */
+  readonly strict?: boolean | undefined;
+  /**
+   * Called with each warning (a redaction, an oversized `details`, an adjusted `retry_after`, a
+   * filled `recovery`, a deprecated code, a dropped field), for the seller's logs.
+   * @default {undefined}
+   */
+  readonly onWarning?: ((warning: OutgoingErrorWarning) => void) | undefined;
+}
+
+/** A problem that was fixed, or only reported, on an outgoing error. */
+export interface OutgoingErrorWarning {
+  /** What happened. */
+  readonly kind:
+    | "redacted"
+    | "details_size"
+    | "retry_after_adjusted"
+    | "recovery_filled"
+    | "deprecated_code"
+    | "field_dropped";
+  /** The field concerned (`message`, `details.reason`, ...). */
+  readonly field: string;
+  /** A sentence for the seller's logs; it never repeats the redacted text. */
+  readonly message: string;
+  /** For `"redacted"`: what was found. */
+  readonly leaks?: readonly LeakKind[];
+}
+
+/** Why an outgoing error was refused. */
+export interface OutgoingErrorIssue {
+  /** What was wrong. */
+  readonly kind: "shape" | "code_format" | "type" | "leak" | "too_large";
+  /** The field concerned. */
+  readonly field: string;
+  /** A sentence naming the field and what was expected; it never repeats seller text. */
+  readonly message: string;
+}
+
+/** The result of {@linkcode checkOutgoingAdcpError}. */
+export type OutgoingErrorCheck =
+  | {
+    readonly valid: true;
+    /** The error to send: a new object holding only the checked fields. */
+    readonly error: AdcpError;
+    /** What was fixed or reported (also passed to `onWarning`). */
+    readonly warnings: readonly OutgoingErrorWarning[];
+  }
+  | { readonly valid: false; readonly issues: readonly OutgoingErrorIssue[] };
+
+/**
+ * Checks, and cleans, an AdCP error a seller is about to send (Transport Error Mapping, "MCP
+ * Server Implementation", "Seller-Specific Error Codes", "Recovery Behavior", "Size Guidance" and
+ * Security Considerations, "Seller Requirements"). The result is a new object; the input is not
+ * modified.
+ *
+ * Refused (an issue each):
+ * - a value that is not an object (`shape`), a `code` that is neither a standard code
+ *   (`isStandardErrorCode`, deprecated aliases included) nor a vendor code `X_{VENDOR}_{CODE}`
+ *   (`isVendorErrorCode`) (`code_format`);
+ * - a `message` that is not a non-empty string (`core/error.json` requires it), a `field` or
+ *   `suggestion` that is not a string, a `recovery` outside `transient`/`correctable`/`terminal`,
+ *   a `retry_after` that is not a finite number, `details` that is not a JSON object, `issues`
+ *   that is not an array, `source` or `sdk_id` that is not a string, or JSON that does not
+ *   serialize (`type`);
+ * - in `strict` mode, any leak the heuristics below find (`leak`);
+ * - a result that our own extraction would discard: `validateAdcpError` of `@adcp-wire/core`
+ *   (code at most 64 characters, at most 4096 serialized UTF-8 bytes) (`too_large`).
+ *
+ * Fixed, with a warning:
+ * - `retry_after` is rounded up, then clamped to [1, 3600] ("A producer converting a computed
+ *   fractional delay MUST round up before clamping");
+ * - a missing `recovery` of a standard code is filled from the code table, so Level 1 clients
+ *   get the seller's intent; a vendor code without `recovery` is left as it is (buyers then treat
+ *   it as terminal) and only warned about;
+ * - fields outside `core/error.json` are dropped;
+ * - leaks found in `message`, `suggestion` and every string value inside `details` (keys are not
+ *   scanned) are replaced with `[redacted]` (outside `strict` mode).
+ *
+ * Reported only: a deprecated standard code (for example `AUTH_REQUIRED`, alias of
+ * `AUTH_MISSING`), and `details` of 500 serialized UTF-8 bytes or more.
+ *
+ * Leak heuristics ("Implementations MUST NOT include internal service names, hostnames, or IP
+ * addresses [...] Stack traces or file paths"): stack-frame lines (V8, Java and C# `at ...`
+ * frames with a location, `fn@file:1:2`, Python tracebacks, Go goroutine dumps); Windows paths
+ * and UNC shares; Unix paths under common system and application roots (`/home/`, `/usr/`,
+ * `/var/`, `/app/`, `/srv/`, `~/`, ...); source and config files given with a directory or a line
+ * number (`src/db.ts`, `db.ts:42`); host names under internal suffixes (`.internal`, `.local`,
+ * `.lan`, `.corp`, `.svc`, `.intranet`, `.private`, `.home.arpa`), `localhost`, dotted host names
+ * with a port; IPv4 and IPv6 addresses; and URLs whose scheme is `file:` or whose host is an IP,
+ * a single-label name, `localhost` or an internal suffix. Public `https:` URLs (`setup_url`,
+ * `policy_url`) are kept. Not detected: SQL fragments, credentials and tokens, bare service names
+ * without a suffix; keep those out of errors by construction (see
+ * {@linkcode translateUpstreamError}).
+ *
+ * @param error The error to send (any value).
+ * @param options Strict mode and a warning callback.
+ * @returns The cleaned error and the warnings, or the issues.
+ * @throws {TypeError} When `options` is malformed.
+ *
+ * @example Cleaning an error, and refusing a malformed code
+ * ```ts
+ * import { checkOutgoingAdcpError } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const checked = checkOutgoingAdcpError({
+ *   code: "SERVICE_UNAVAILABLE",
+ *   message: "connect ECONNREFUSED 10.0.3.7:5432",
+ *   retry_after: 2.5,
+ * });
+ * deepStrictEqual(checked.valid && checked.error, {
+ *   code: "SERVICE_UNAVAILABLE",
+ *   message: "connect ECONNREFUSED [redacted]",
+ *   recovery: "transient",
+ *   retry_after: 3,
+ * });
+ * deepStrictEqual(checkOutgoingAdcpError({ code: "floor_not_met", message: "Too low" }), {
+ *   valid: false,
+ *   issues: [{
+ *     kind: "code_format",
+ *     field: "code",
+ *     message: "Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got another string",
+ *   }],
+ * });
+ * ```
+ */
+export function checkOutgoingAdcpError(
+  error: unknown,
+  options: OutgoingErrorOptions = {},
+): OutgoingErrorCheck {
+  const { strict, onWarning } = checkOptions(options);
+  const issues: OutgoingErrorIssue[] = [];
+  const warnings: OutgoingErrorWarning[] = [];
+  const issue = (kind: OutgoingErrorIssue["kind"], field: string, message: string): void => {
+    issues.push({ kind, field, message });
+  };
+  const warn = (warning: OutgoingErrorWarning): void => {
+    warnings.push(warning);
+  };
+  if (!isObject(error)) {
+    return fail([{
+      kind: "shape",
+      field: "error",
+      message: `Expected error to be an object, got ${describe(error)}`,
+    }]);
+  }
+  const out: JsonObject = {};
+  const code = own(error, "code");
+  if (typeof code !== "string" || (!isStandardErrorCode(code) && !isVendorErrorCode(code))) {
+    issue(
+      "code_format",
+      "code",
+      `Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got ${
+        typeof code === "string" ? "another string" : describe(code)
+      }`,
+    );
+  } else {
+    out.code = code;
+    if (lookupErrorCode(code)?.deprecated === true) {
+      warn({
+        kind: "deprecated_code",
+        field: "code",
+        message: `Code ${code} is a deprecated alias; prefer its replacement`,
+      });
+    }
+  }
+
+  const text = (field: string, value: string): string => {
+    const scan = redactLeaks(value);
+    if (scan.kinds.length === 0) return value;
+    if (strict) {
+      issue("leak", field, `Expected ${field} to hold no ${scan.kinds.join(", ")}`);
+    } else {
+      warn({
+        kind: "redacted",
+        field,
+        message: `Redacted ${scan.kinds.join(", ")} in ${field}`,
+        leaks: scan.kinds,
+      });
+    }
+    return scan.text;
+  };
+
+  const message = own(error, "message");
+  if (typeof message !== "string" || message === "") {
+    issue("type", "message", `Expected message to be a non-empty string, got ${describe(message)}`);
+  } else {
+    out.message = text("message", message);
+  }
+
+  const recovery = own(error, "recovery");
+  if (recovery === undefined) {
+    const fromTable: RecoveryClass | undefined = typeof code === "string"
+      ? lookupErrorCode(code)?.recovery
+      : undefined;
+    if (fromTable !== undefined) {
+      out.recovery = fromTable;
+      warn({
+        kind: "recovery_filled",
+        field: "recovery",
+        message: `Filled recovery "${fromTable}" from the standard code table`,
+      });
+    } else if (typeof code === "string" && isVendorErrorCode(code)) {
+      warn({
+        kind: "recovery_filled",
+        field: "recovery",
+        message: "A vendor code without recovery is treated as terminal by buyers",
+      });
+    }
+  } else if (typeof recovery !== "string" || !RECOVERY_CLASSES.includes(recovery)) {
+    issue(
+      "type",
+      "recovery",
+      "Expected recovery to be transient, correctable or terminal, got " +
+        (typeof recovery === "string" ? "another string" : describe(recovery)),
+    );
+  } else {
+    out.recovery = recovery;
+  }
+
+  const retryAfter = own(error, "retry_after");
+  if (retryAfter !== undefined) {
+    if (typeof retryAfter !== "number" || !Number.isFinite(retryAfter)) {
+      issue(
+        "type",
+        "retry_after",
+        `Expected retry_after to be a finite number of seconds, got ${describe(retryAfter)}`,
+      );
+    } else {
+      const seconds = Math.min(3600, Math.max(1, Math.ceil(retryAfter)));
+      if (seconds !== retryAfter) {
+        warn({
+          kind: "retry_after_adjusted",
+          field: "retry_after",
+          message: `Adjusted retry_after from ${retryAfter} to ${seconds} (round up, then clamp ` +
+            "to [1, 3600])",
+        });
+      }
+      out.retry_after = seconds;
+    }
+  }
+
+  for (const field of ["field", "suggestion", "source", "sdk_id"]) {
+    const value = own(error, field);
+    if (value === undefined) continue;
+    if (typeof value !== "string") {
+      issue("type", field, `Expected ${field} to be a string, got ${describe(value)}`);
+    } else {
+      out[field] = field === "suggestion" ? text(field, value) : value;
+    }
+  }
+
+  const details = own(error, "details");
+  if (details !== undefined) {
+    const copy = isObject(details) ? jsonCopy(details) : undefined;
+    if (!isObject(copy)) {
+      issue("type", "details", `Expected details to be a JSON object, got ${describe(details)}`);
+    } else {
+      out.details = redactStrings(copy, "details", text) as JsonObject;
+      const bytes = encoder.encode(JSON.stringify(out.details)).length;
+      if (bytes >= DETAILS_SIZE_GUIDELINE_BYTES) {
+        warn({
+          kind: "details_size",
+          field: "details",
+          message: `details is ${bytes} serialized UTF-8 bytes; keep it under ` +
+            `${DETAILS_SIZE_GUIDELINE_BYTES}`,
+        });
+      }
+    }
+  }
+
+  const errorIssues = own(error, "issues");
+  if (errorIssues !== undefined) {
+    const copy = Array.isArray(errorIssues) ? jsonCopy(errorIssues) : undefined;
+    if (!Array.isArray(copy)) {
+      issue("type", "issues", `Expected issues to be a JSON array, got ${describe(errorIssues)}`);
+    } else {
+      out.issues = copy;
+    }
+  }
+
+  for (const key of Object.keys(error)) {
+    if (!KNOWN_FIELDS.includes(key)) {
+      warn({
+        kind: "field_dropped",
+        field: key.slice(0, 64),
+        message: "Dropped a field that core/error.json does not define",
+      });
+    }
+  }
+
+  if (issues.length === 0 && validateAdcpError(out) === null) {
+    issue(
+      "too_large",
+      "error",
+      "Expected the error to serialize to at most 4096 UTF-8 bytes, got more",
+    );
+  }
+  if (issues.length > 0) return fail(issues);
+  for (const warning of warnings) onWarning?.(warning);
+  return { valid: true, error: out as AdcpError, warnings };
+}
+
+function fail(issues: readonly OutgoingErrorIssue[]): OutgoingErrorCheck {
+  return { valid: false, issues };
+}
+
+/** A JSON copy (own enumerable data only), or `undefined` when the value does not serialize. */
+function jsonCopy(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Applies `text` to every string value inside a JSON value, naming each by its path. */
+function redactStrings(
+  value: unknown,
+  path: string,
+  text: (field: string, value: string) => string,
+): unknown {
+  if (typeof value === "string") return text(path, value);
+  if (Array.isArray(value)) {
+    return value.map((item, index) => redactStrings(item, `${path}[${index}]`, text));
+  }
+  if (isObject(value)) {
+    for (const key of Object.keys(value)) {
+      // defineProperty, not assignment: a JSON "__proto__" key is an own data property here.
+      Object.defineProperty(value, key, {
+        value: redactStrings(value[key], `${path}.${key.slice(0, 64)}`, text),
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+  }
+  return value;
+}

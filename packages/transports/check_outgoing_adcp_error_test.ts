@@ -1,0 +1,222 @@
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import fc from "fast-check";
+import { validateAdcpError } from "@adcp-wire/core";
+import { checkOutgoingAdcpError, type OutgoingErrorWarning } from "./check_outgoing_adcp_error.ts";
+
+Deno.test("checkOutgoingAdcpError() refuses malformed codes, types and shapes", () => {
+  const refused = (value: unknown) => {
+    const checked = checkOutgoingAdcpError(value);
+    ok(!checked.valid, "accepted a malformed error");
+    return checked.issues.map((issue) => [issue.kind, issue.field]);
+  };
+  deepStrictEqual(refused("RATE_LIMITED"), [["shape", "error"]]);
+  deepStrictEqual(refused({ code: "rate_limited", message: "x" }), [["code_format", "code"]]);
+  deepStrictEqual(refused({ code: "X_A_FLOOR", message: "x" }), [["code_format", "code"]]);
+  deepStrictEqual(refused({ code: "RATE_LIMITED" }), [["type", "message"]]);
+  deepStrictEqual(refused({ code: "RATE_LIMITED", message: "x", recovery: "later" }), [[
+    "type",
+    "recovery",
+  ]]);
+  deepStrictEqual(refused({ code: "RATE_LIMITED", message: "x", retry_after: "5" }), [[
+    "type",
+    "retry_after",
+  ]]);
+  deepStrictEqual(refused({ code: "RATE_LIMITED", message: "x", retry_after: Infinity }), [[
+    "type",
+    "retry_after",
+  ]]);
+  deepStrictEqual(refused({ code: "RATE_LIMITED", message: "x", details: [1] }), [[
+    "type",
+    "details",
+  ]]);
+  deepStrictEqual(refused({ code: "RATE_LIMITED", message: "x", details: { n: 1n } }), [[
+    "type",
+    "details",
+  ]]);
+  deepStrictEqual(refused({ code: "RATE_LIMITED", message: "x", field: 3, suggestion: {} }), [
+    ["type", "field"],
+    ["type", "suggestion"],
+  ]);
+  deepStrictEqual(refused({ code: "RATE_LIMITED", message: "x", issues: {} }), [[
+    "type",
+    "issues",
+  ]]);
+});
+
+Deno.test("checkOutgoingAdcpError() rounds up, then clamps retry_after, and warns", () => {
+  const cases: [number, number][] = [[0.2, 1], [2.5, 3], [5, 5], [3600.1, 3600], [86_400, 3600], [
+    -4,
+    1,
+  ]];
+  for (const [raw, expected] of cases) {
+    const warnings: OutgoingErrorWarning[] = [];
+    const checked = checkOutgoingAdcpError(
+      { code: "RATE_LIMITED", message: "x", recovery: "transient", retry_after: raw },
+      { onWarning: (warning) => warnings.push(warning) },
+    );
+    ok(checked.valid);
+    strictEqual(checked.error.retry_after, expected);
+    deepStrictEqual(
+      warnings.map((warning) => warning.kind),
+      raw === expected ? [] : ["retry_after_adjusted"],
+    );
+  }
+});
+
+Deno.test("checkOutgoingAdcpError() fills recovery from the code table and warns on deprecated codes", () => {
+  const checked = checkOutgoingAdcpError({ code: "AUTH_REQUIRED", message: "Sign in" });
+  ok(checked.valid);
+  strictEqual(checked.error.recovery, "correctable");
+  deepStrictEqual(checked.warnings.map((warning) => warning.kind), [
+    "deprecated_code",
+    "recovery_filled",
+  ]);
+  const vendor = checkOutgoingAdcpError({ code: "X_ACME_FLOOR_NOT_MET", message: "Floor" });
+  ok(vendor.valid);
+  strictEqual(vendor.error.recovery, undefined);
+  deepStrictEqual(vendor.warnings.map((warning) => warning.kind), ["recovery_filled"]);
+});
+
+Deno.test("checkOutgoingAdcpError() redacts leaks, or refuses them in strict mode", () => {
+  const error = {
+    code: "SERVICE_UNAVAILABLE",
+    message:
+      "Error: pool exhausted\n    at connect (/srv/app/db.ts:42:7)\n    at main (/srv/app/main.ts:3:1)",
+    suggestion: "Retry later; db-1.prod.internal is down",
+    details: {
+      upstream: "http://10.1.2.3:8080/health",
+      setup_url: "https://seller.example/setup",
+      nested: [{ path: "C:\\svc\\logs\\app.log" }],
+    },
+  };
+  const warnings: OutgoingErrorWarning[] = [];
+  const checked = checkOutgoingAdcpError(error, { onWarning: (w) => warnings.push(w) });
+  ok(checked.valid);
+  deepStrictEqual(checked.error, {
+    code: "SERVICE_UNAVAILABLE",
+    message: "Error: pool exhausted\n[redacted]",
+    recovery: "transient",
+    suggestion: "Retry later; [redacted] is down",
+    details: {
+      upstream: "[redacted]",
+      setup_url: "https://seller.example/setup",
+      nested: [{ path: "[redacted]" }],
+    },
+  });
+  deepStrictEqual(
+    warnings.filter((w) => w.kind === "redacted").map((w) => [w.field, w.leaks]),
+    [
+      ["message", ["stack_trace"]],
+      ["suggestion", ["internal_host"]],
+      ["details.upstream", ["ip_address"]],
+      ["details.nested[0].path", ["file_path"]],
+    ],
+  );
+  const strict = checkOutgoingAdcpError(error, { strict: true });
+  ok(!strict.valid);
+  deepStrictEqual(strict.issues.map((issue) => [issue.kind, issue.field]), [
+    ["leak", "message"],
+    ["leak", "suggestion"],
+    ["leak", "details.upstream"],
+    ["leak", "details.nested[0].path"],
+  ]);
+  // Messages name the field and the kind, never the leaked text.
+  ok(strict.issues.every((issue) => !issue.message.includes("10.1.2.3")));
+});
+
+Deno.test("checkOutgoingAdcpError() warns on details of 500 bytes or more, refuses over 4096", () => {
+  const warnings: OutgoingErrorWarning[] = [];
+  const checked = checkOutgoingAdcpError(
+    { code: "POLICY_VIOLATION", message: "x", details: { reasons: ["é".repeat(250)] } },
+    { onWarning: (w) => warnings.push(w) },
+  );
+  ok(checked.valid);
+  deepStrictEqual(
+    warnings.filter((w) => w.kind !== "recovery_filled").map((w) => [w.kind, w.message]),
+    [[
+      "details_size",
+      "details is 516 serialized UTF-8 bytes; keep it under 500",
+    ]],
+  );
+  const tooLarge = checkOutgoingAdcpError({
+    code: "POLICY_VIOLATION",
+    message: "x",
+    details: { reasons: ["y".repeat(5_000)] },
+  });
+  ok(!tooLarge.valid);
+  deepStrictEqual(tooLarge.issues.map((issue) => issue.kind), ["too_large"]);
+});
+
+Deno.test("checkOutgoingAdcpError() drops unknown fields and keeps __proto__ keys as data", () => {
+  const details = JSON.parse('{"__proto__":{"polluted":true},"ok":1}');
+  const checked = checkOutgoingAdcpError({
+    code: "INVALID_REQUEST",
+    message: "Bad",
+    details,
+    stack: "at x (/a.ts:1:1)",
+  });
+  ok(checked.valid);
+  deepStrictEqual(Object.keys(checked.error), ["code", "message", "recovery", "details"]);
+  const copy = checked.error.details as Record<string, unknown>;
+  ok(Object.hasOwn(copy, "__proto__"));
+  strictEqual(Object.getPrototypeOf(copy), Object.prototype);
+  strictEqual(({} as Record<string, unknown>).polluted, undefined);
+  deepStrictEqual(checked.warnings.map((w) => [w.kind, w.field]), [
+    ["recovery_filled", "recovery"],
+    ["field_dropped", "stack"],
+  ]);
+});
+
+Deno.test("checkOutgoingAdcpError() output always passes our own extraction (property)", () => {
+  fc.assert(
+    fc.property(
+      fc.record({
+        code: fc.oneof(
+          fc.constantFrom("RATE_LIMITED", "BUDGET_TOO_LOW", "X_ACME_FLOOR_NOT_MET"),
+          fc.string(),
+        ),
+        message: fc.string(),
+        retry_after: fc.option(fc.double(), { nil: undefined }),
+        suggestion: fc.option(fc.string(), { nil: undefined }),
+        details: fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: undefined }),
+      }, { requiredKeys: ["code"] }),
+      fc.boolean(),
+      (error, strict) => {
+        const checked = checkOutgoingAdcpError(error, { strict });
+        if (!checked.valid) {
+          ok(checked.issues.length > 0);
+          return;
+        }
+        ok(validateAdcpError(checked.error) !== null);
+        const retry = checked.error.retry_after;
+        ok(
+          retry === undefined ||
+            (typeof retry === "number" && Number.isInteger(retry) && retry >= 1 && retry <= 3600),
+        );
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("checkOutgoingAdcpError() scans adversarial text in linear time", () => {
+  const n = 65_536;
+  const inputs = [
+    "a.".repeat(n / 2),
+    "a-".repeat(n / 2),
+    "1.".repeat(n / 2),
+    "a@".repeat(n / 2),
+    "a" + ".".repeat(n),
+    "at " + "a.".repeat(n / 2),
+    "/a".repeat(n / 2),
+    ":".repeat(n),
+  ];
+  for (const text of inputs) {
+    const started = performance.now();
+    const checked = checkOutgoingAdcpError({ code: "INVALID_REQUEST", message: text });
+    const elapsed = performance.now() - started;
+    ok(elapsed < 500, `took ${elapsed.toFixed(0)} ms`);
+    // Every input is far over the 4096-byte extraction limit.
+    ok(!checked.valid);
+  }
+});

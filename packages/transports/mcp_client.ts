@@ -1,0 +1,977 @@
+import {
+  type AdcpError,
+  extractAdcpErrorFromMcpError,
+  handleMcpResponse,
+  type McpResponseOutcome,
+} from "@adcp-wire/core";
+import {
+  decideRecovery,
+  type RecoveryDecision,
+  type RetryPolicy,
+  type RetryPolicyOptions,
+} from "@adcp-wire/recovery";
+import { describe } from "./_describe.ts";
+import {
+  asRpcInbound,
+  asRpcResponse,
+  bodyKind,
+  Call,
+  callLimits,
+  countOption,
+  discard,
+  errorStatusResponse,
+  fetchWithin,
+  functionOption,
+  isObject,
+  type JsonObject,
+  jsonRpcError,
+  objectOption,
+  own,
+  ownString,
+  parseEventData,
+  readJsonWithin,
+  type RpcErrorObject,
+  type RpcResponse,
+  safeRpcMessage,
+  sleep,
+  sleepWithin,
+} from "./_rpc.ts";
+import { runWithRetry } from "./_retry.ts";
+import type { FetchLike } from "./bounded_fetch.ts";
+import { AdcpTransportError, AgentProtocolError, DeadlineExceededError } from "./errors.ts";
+import type { ResponseLimits } from "./limits.ts";
+import { readSseEvents } from "./sse.ts";
+
+/** The MCP protocol version {@linkcode McpClient} asks for by default: `"2025-11-25"`. */
+export const MCP_PROTOCOL_VERSION = "2025-11-25";
+
+/**
+ * The MCP protocol versions {@linkcode McpClient} accepts from `initialize`. `structuredContent`
+ * needs 2025-03-26 or later (Transport Error Mapping, "Tool-Level Errors"); 2024-11-05 servers are
+ * still read through the text fallback.
+ */
+export const MCP_SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
+  "2025-11-25",
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05",
+]);
+
+/** Longest `Mcp-Session-Id` accepted, in characters. */
+const MAX_SESSION_ID_LENGTH = 1024;
+/** A session id is visible ASCII only (MCP Streamable HTTP, Session Management). */
+const SESSION_ID = /^[\x21-\x7e]+$/;
+/** Reconnect delay when the server sent no SSE `retry` field, in milliseconds. */
+const DEFAULT_RECONNECT_DELAY_MS = 500;
+/** Task poll interval when `tasks/get` gives no `pollInterval`, and its clamp, in milliseconds. */
+const DEFAULT_POLL_MS = 1_000;
+const MIN_POLL_MS = 50;
+const MAX_POLL_MS = 30_000;
+const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
+
+/**
+ * Whether and how a client retries transient AdCP errors: `false` (never), `true` (the default
+ * policy of `@adcp-wire/recovery`: at most 3 retries within 300 s, `retry_after` honoured), or a
+ * policy or policy options.
+ */
+export type RetryOption = boolean | RetryPolicy | RetryPolicyOptions;
+
+/** Options of {@linkcode McpClient}. */
+export interface McpClientOptions {
+  /**
+   * Headers sent with every request (for example `Authorization`). The client sets
+   * `Content-Type`, `Accept`, `Mcp-Session-Id`, `MCP-Protocol-Version` and `Last-Event-ID` itself.
+   * @default {{}}
+   */
+  readonly headers?: HeadersInit | undefined;
+  /**
+   * Client-wide limits (at most 4 MiB per response), under `agent` and per-call limits; see
+   * {@linkcode resolveLimits}.
+   * @default {{}}
+   */
+  readonly defaults?: ResponseLimits | undefined;
+  /**
+   * Limits for this agent; may raise the byte caps above 4 MiB.
+   * @default {{}}
+   */
+  readonly agent?: ResponseLimits | undefined;
+  /**
+   * The `fetch` to use.
+   * @default {globalThis.fetch}
+   */
+  readonly fetch?: FetchLike | undefined;
+  /**
+   * The protocol version sent in `initialize`.
+   * @default {"2025-11-25"}
+   */
+  readonly protocolVersion?: string | undefined;
+  /**
+   * The `clientInfo` sent in `initialize`.
+   * @default {{ name: "adcp-wire", version: "0.1.0" }}
+   */
+  readonly clientInfo?: { readonly name: string; readonly version: string } | undefined;
+  /**
+   * Most `tools/list` pages one {@linkcode McpClient.listTools} call follows.
+   * @default {100}
+   */
+  readonly maxPages?: number | undefined;
+  /**
+   * Most `Last-Event-ID` reconnects for one request whose SSE stream dropped.
+   * @default {3}
+   */
+  readonly maxReconnects?: number | undefined;
+  /**
+   * Retry transient AdCP errors of `tools/call` (and a `-32029` answer to a lazy `initialize`)
+   * with `withRetry` of `@adcp-wire/recovery`, honouring `retry_after` and the retry budget.
+   * @default {false}
+   */
+  readonly retry?: RetryOption | undefined;
+  /**
+   * Called with each JSON-RPC notification the server sends on a response stream
+   * (`notifications/progress`, `notifications/message`, ...). Its values are seller-controlled.
+   * @default {undefined}
+   */
+  readonly onNotification?: ((notification: McpNotification) => void) | undefined;
+}
+
+/** A JSON-RPC notification from the server, as passed to `onNotification`. */
+export interface McpNotification {
+  /** The notification method. */
+  readonly method: string;
+  /** Its `params`, raw. */
+  readonly params: unknown;
+}
+
+/** Options of one {@linkcode McpClient} call. */
+export interface McpCallOptions {
+  /**
+   * Limits for this call, over the agent's and the client's.
+   * @default {{}}
+   */
+  readonly limits?: ResponseLimits | undefined;
+}
+
+/** What `initialize` returned, after the version check. */
+export interface McpInitializeResult {
+  /** The negotiated protocol version, one of {@linkcode MCP_SUPPORTED_PROTOCOL_VERSIONS}. */
+  readonly protocolVersion: string;
+  /** The server's `capabilities`, raw (`{}` when absent). */
+  readonly capabilities: Record<string, unknown>;
+  /** The server's `serverInfo`, raw. */
+  readonly serverInfo: unknown;
+  /** The session id the server assigned, if any. */
+  readonly sessionId: string | undefined;
+}
+
+/** A tool from `tools/list`: the server's object, with a string `name` checked. */
+export interface McpTool {
+  /** The tool name. */
+  readonly name: string;
+  /** Every other field (`description`, `inputSchema`, `execution`, ...), raw. */
+  readonly [key: string]: unknown;
+}
+
+/**
+ * What a `tools/call` (or `tasks/result`) returned:
+ *
+ * - the four outcomes of `handleMcpResponse` of `@adcp-wire/core` (`"success"`, `"error"`,
+ *   `"generic_error"`, `"text"`);
+ * - `"error"` also for a JSON-RPC error carrying a valid `error.data.adcp_error` (path
+ *   `"jsonrpc_error"`, with its `rpcCode`: the reserved `-32029`, `-32028`, `-32027` or any
+ *   other);
+ * - `"jsonrpc_error"` for a JSON-RPC error without one (`rpcMessage` sanitized, `data` raw).
+ *
+ * Every `"error"` carries the recovery decision of `decideRecovery` (`@adcp-wire/recovery`): the
+ * budget-free decision for a first failure, or, when the client retried, the decision that ended
+ * the retrying (for example `escalate_to_human` with reason `retry_budget_exhausted`).
+ */
+export type McpCallResult =
+  | Exclude<McpResponseOutcome, { readonly kind: "error" }>
+  | {
+    readonly kind: "error";
+    readonly error: AdcpError;
+    readonly path: "structured_content" | "text_fallback" | "jsonrpc_error";
+    /** The JSON-RPC error code for path `"jsonrpc_error"`, otherwise `undefined`. */
+    readonly rpcCode: number | undefined;
+    readonly decision: RecoveryDecision;
+  }
+  | {
+    readonly kind: "jsonrpc_error";
+    readonly rpcCode: number;
+    readonly rpcMessage: string;
+    readonly data: unknown;
+  };
+
+/** An MCP task (`tasks/get`, or the `task` of a `CreateTaskResult`), with its fields checked. */
+export interface McpTask {
+  /** The task id. */
+  readonly taskId: string;
+  /** `working`, `input_required`, `completed`, `failed`, `cancelled` (or a newer value). */
+  readonly status: string;
+  /** The server's suggested poll interval in milliseconds, when it gave a finite number. */
+  readonly pollInterval: number | undefined;
+  /** The server's status message, sanitized, when it gave one. */
+  readonly statusMessage: string | undefined;
+  /** The server's object, raw. */
+  readonly raw: Record<string, unknown>;
+}
+
+/**
+ * What a task-augmented `tools/call` returned: the task handle, or, from a server that ran the
+ * tool at once, the tool result.
+ */
+export type McpTaskCreation =
+  | { readonly kind: "task"; readonly task: McpTask }
+  | { readonly kind: "result"; readonly result: McpCallResult };
+
+/** Options of {@linkcode McpClient.callToolAsTask}. */
+export interface McpTaskCallOptions extends McpCallOptions {
+  /**
+   * The task's requested time to live in milliseconds (`params.task.ttl`); omitted when unset.
+   * @default {undefined}
+   */
+  readonly ttl?: number | undefined;
+}
+
+/** Options of {@linkcode McpClient.waitForTask}. */
+export interface McpWaitOptions extends McpCallOptions {
+  /**
+   * How long to poll before giving up with a {@linkcode DeadlineExceededError}, in milliseconds.
+   * @default {300000}
+   */
+  readonly maxWaitMs?: number | undefined;
+}
+
+interface Exchange {
+  readonly method: string;
+  readonly params: unknown;
+  readonly id: number | undefined;
+}
+
+/**
+ * A thin MCP client for the Streamable HTTP transport, written for AdCP: every response is
+ * bounded, every AdCP error comes back typed, and no SDK is involved.
+ *
+ * - `initialize`, then the `notifications/initialized` notification (done lazily by the first call,
+ *   or by {@linkcode McpClient.connect}); the `Mcp-Session-Id` the server assigns and the
+ *   negotiated `MCP-Protocol-Version` are sent on every later request (MCP 2025-11-25, Streamable
+ *   HTTP, Session Management and Protocol Version Header).
+ * - Requests are POSTed with `Accept: application/json, text/event-stream`; the server may answer
+ *   either way. On the SSE path the server's requests are answered (`ping` with `{}`, anything else
+ *   with `-32601`), notifications go to `onNotification`, and a stream that ends before the
+ *   response is resumed with a GET carrying `Last-Event-ID`, after the server's `retry` delay (500
+ *   ms when it sent none), at most `maxReconnects` times.
+ * - Bounds (MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits): every
+ *   response of every request, `initialize`, `tools/list`, `tools/call`, `tasks/get` and
+ *   `tasks/result` included, is read under the limits of the call over the agent over the client
+ *   defaults ({@linkcode resolveLimits}): `maxResponseBytes` per JSON body, per SSE event and
+ *   cumulatively for the SSE bytes of one request, carried across `Last-Event-ID` reconnects; one
+ *   deadline (`timeoutMs`) covers the request, its response and its reconnects; JSON depth and node
+ *   bounds apply to every body and SSE event. A `content[].text` item is also held to
+ *   `maxResponseBytes` before `JSON.parse` (the same limit, not a tighter one).
+ * - Results: {@linkcode McpCallResult}. JSON-RPC errors of `tools/call`, the reserved `-32029`,
+ *   `-32028`, `-32027` included, are result members, never thrown; other methods throw them as
+ *   {@linkcode JsonRpcError} (with the `adcpError` they carry). Transport failures throw the
+ *   {@linkcode AdcpTransportError} family: size, deadline, malformed JSON, and
+ *   {@linkcode AgentProtocolError} for answers the protocol does not allow.
+ *
+ * Not supported: server-to-client sampling, elicitation and roots (answered `-32601`), the
+ * standalone GET stream, and batching of requests.
+ *
+ * @example Calling a tool on an in-process agent
+ * ```ts
+ * import { McpClient } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * // A tiny agent: answers initialize, the initialized notification, and one tool call, in JSON.
+ * const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+ *   const message = await request.json();
+ *   if (message.id === undefined) return new Response(null, { status: 202 });
+ *   const result = message.method === "initialize"
+ *     ? { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "demo", version: "1" } }
+ *     : { content: [{ type: "text", text: "Found 1 product" }], structuredContent: { products: [{ product_id: "p1" }] } };
+ *   return Response.json({ jsonrpc: "2.0", id: message.id, result });
+ * });
+ * try {
+ *   const client = new McpClient(`http://127.0.0.1:${server.addr.port}/mcp`);
+ *   const result = await client.callTool("get_products", { brief: "CTV" });
+ *   deepStrictEqual(result, { kind: "success", data: { products: [{ product_id: "p1" }] } });
+ * } finally {
+ *   await server.shutdown();
+ * }
+ * ```
+ */
+export class McpClient {
+  readonly #url: string;
+  readonly #headers: Headers;
+  readonly #defaults: ResponseLimits | undefined;
+  readonly #agent: ResponseLimits | undefined;
+  readonly #fetch: FetchLike | undefined;
+  readonly #requestedVersion: string;
+  readonly #clientInfo: { readonly name: string; readonly version: string };
+  readonly #maxPages: number;
+  readonly #maxReconnects: number;
+  readonly #retry: RetryOption | undefined;
+  readonly #onNotification: ((notification: McpNotification) => void) | undefined;
+  #nextId = 1;
+  #sessionId: string | undefined;
+  #protocolVersion: string | undefined;
+  #initialized: Promise<McpInitializeResult> | undefined;
+
+  /**
+   * Creates a client for the MCP endpoint at `url`. Nothing is sent until the first call.
+   *
+   * @param url The Streamable HTTP endpoint (`http:` or `https:`).
+   * @param options Headers, limits, `fetch`, pagination and reconnect bounds, retry.
+   * @throws {TypeError} When `url` is not an absolute `http:`/`https:` URL or an option has the
+   * wrong type.
+   * @throws {RangeError} When a limit or bound is out of range.
+   */
+  constructor(url: string | URL, options: McpClientOptions = {}) {
+    this.#url = httpUrl(url);
+    objectOption("options", options);
+    objectOption("options.defaults", options.defaults);
+    objectOption("options.agent", options.agent);
+    callLimits(options.defaults, options.agent, undefined); // validates both layers now
+    this.#headers = new Headers(options.headers);
+    this.#defaults = options.defaults;
+    this.#agent = options.agent;
+    this.#fetch = functionOption("options.fetch", options.fetch);
+    const version = options.protocolVersion ?? MCP_PROTOCOL_VERSION;
+    if (typeof version !== "string" || version === "") {
+      throw new TypeError(
+        `Expected options.protocolVersion to be a non-empty string, got ${describe(version)}`,
+      );
+    }
+    this.#requestedVersion = version;
+    const info = options.clientInfo ?? { name: "adcp-wire", version: "0.1.0" };
+    if (!isObject(info) || typeof info.name !== "string" || typeof info.version !== "string") {
+      throw new TypeError(
+        `Expected options.clientInfo to be { name: string, version: string }, got ${
+          describe(info)
+        }`,
+      );
+    }
+    this.#clientInfo = { name: info.name, version: info.version };
+    this.#maxPages = countOption("options.maxPages", options.maxPages, 100);
+    this.#maxReconnects = countOption("options.maxReconnects", options.maxReconnects, 3);
+    this.#retry = options.retry;
+    this.#onNotification = functionOption("options.onNotification", options.onNotification);
+  }
+
+  /** The session id the server assigned, or `undefined` (before `initialize`, or stateless). */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  /** The negotiated protocol version, or `undefined` before `initialize`. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  /**
+   * Runs the `initialize` handshake, once: sends `initialize`, checks the negotiated version,
+   * keeps the session id, and sends `notifications/initialized`. Later calls return the same
+   * result; after a failure the next call tries again. Other methods call it when needed.
+   *
+   * @param options Limits for the handshake.
+   * @returns The negotiated version, the server's capabilities and info, and the session id.
+   * @throws {JsonRpcError} When the server answers `initialize` with a JSON-RPC error.
+   * @throws {AgentProtocolError} For an unsupported version, a malformed session id or answer.
+   * @throws {AdcpTransportError} For size, deadline and JSON failures.
+   *
+   * @example See {@linkcode McpClient}.
+   * ```ts
+   * import { McpClient } from "@adcp-wire/transports";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const client = new McpClient("https://agent.example/mcp");
+   * strictEqual(client.sessionId, undefined);
+   * ```
+   */
+  connect(options?: McpCallOptions): Promise<McpInitializeResult> {
+    if (this.#initialized === undefined) {
+      const attempt = this.#initialize(options);
+      this.#initialized = attempt;
+      attempt.catch(() => {
+        if (this.#initialized === attempt) this.#initialized = undefined;
+      });
+    }
+    return this.#initialized;
+  }
+
+  /**
+   * Lists the server's tools, following `nextCursor` until it is absent, at most `maxPages`
+   * pages. Each page is one response, bounded as every response is; the deadline covers each
+   * page request.
+   *
+   * @param options Limits for each page.
+   * @returns Every tool, in server order.
+   * @throws {AgentProtocolError} With reason `"page_limit"` past `maxPages` or on a repeated
+   * cursor; `"invalid_message"` when a page has no `tools` array or a tool has no string `name`.
+   * @throws {JsonRpcError} When the server answers with a JSON-RPC error.
+   * @throws {AdcpTransportError} For size, deadline and JSON failures.
+   *
+   * @example Listing tools
+   * ```ts ignore
+   * const tools = await client.listTools();
+   * console.log(tools.map((tool) => tool.name));
+   * ```
+   */
+  async listTools(options?: McpCallOptions): Promise<McpTool[]> {
+    await this.connect(options);
+    const tools: McpTool[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0;; page++) {
+      if (page >= this.#maxPages) {
+        throw new AgentProtocolError(
+          "page_limit",
+          `at most ${this.#maxPages} tools/list pages`,
+          "a further nextCursor",
+        );
+      }
+      const result = await this.#resultOf(
+        "tools/list",
+        cursor === undefined ? {} : { cursor },
+        options,
+      );
+      const list = isObject(result) ? own(result, "tools") : undefined;
+      if (!Array.isArray(list)) {
+        throw invalid("a tools/list result with a tools array", "none");
+      }
+      for (const tool of list) {
+        if (!isObject(tool) || typeof own(tool, "name") !== "string") {
+          throw invalid("tools with a string name", "a tool without one");
+        }
+        tools.push(tool as McpTool);
+      }
+      const next = isObject(result) ? own(result, "nextCursor") : undefined;
+      if (next === undefined || next === null) return tools;
+      if (typeof next !== "string") throw invalid("a string nextCursor", describe(next));
+      if (seen.has(next)) {
+        throw new AgentProtocolError(
+          "page_limit",
+          "a new cursor on each page",
+          "a repeated cursor",
+        );
+      }
+      seen.add(next);
+      cursor = next;
+    }
+  }
+
+  /**
+   * Calls a tool and classifies its result: `handleMcpResponse` of `@adcp-wire/core` for a
+   * `CallToolResult`, and JSON-RPC errors as result members (see {@linkcode McpCallResult}).
+   * With the client's `retry` option, transient AdCP errors are retried within the budget.
+   *
+   * @param name The tool name.
+   * @param args The tool arguments.
+   * @param options Limits for this call (each attempt gets its own deadline).
+   * @returns The classified result.
+   * @throws {AdcpTransportError} For size, deadline, JSON and protocol failures (not retried).
+   * @throws {TypeError} When `name` is not a string or `args` not an object.
+   *
+   * @example See {@linkcode McpClient}.
+   * ```ts ignore
+   * const result = await client.callTool("get_products", { brief: "CTV" });
+   * if (result.kind === "error") console.log(result.error.code, result.decision.action);
+   * ```
+   */
+  callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options?: McpCallOptions,
+  ): Promise<McpCallResult> {
+    checkToolCall(name, args);
+    return runWithRetry(
+      async () => {
+        await this.connect(options);
+        return classifyToolResult(
+          await this.#request("tools/call", { name, arguments: args }, options),
+          this.#textLimit(options),
+        );
+      },
+      this.#retry,
+      options?.limits?.signal,
+      (result) => result.kind === "error" ? result.error : null,
+      (result, decision) => result.kind === "error" ? { ...result, decision } : result,
+    );
+  }
+
+  /**
+   * Calls a tool as an MCP task (`params.task`, MCP 2025-11-25 Tasks; AdCP MCP Guide, "MCP Tasks
+   * as a Transport Wrapper"): the server answers with a task handle at once. Poll it with
+   * {@linkcode McpClient.waitForTask}, then read the tool result with
+   * {@linkcode McpClient.getTaskResult}. A server that ran the tool at once returns its result.
+   *
+   * @param name The tool name.
+   * @param args The tool arguments.
+   * @param options Limits, and the task's `ttl`.
+   * @returns The task handle, or the tool result.
+   * @throws {AgentProtocolError} When the task handle is malformed.
+   * @throws {AdcpTransportError} For size, deadline and JSON failures.
+   *
+   * @example Running a tool as a task
+   * ```ts ignore
+   * const created = await client.callToolAsTask("create_media_buy", input, { ttl: 60_000 });
+   * if (created.kind === "task") {
+   *   await client.waitForTask(created.task.taskId);
+   *   const result = await client.getTaskResult(created.task.taskId);
+   * }
+   * ```
+   */
+  async callToolAsTask(
+    name: string,
+    args: Record<string, unknown> = {},
+    options?: McpTaskCallOptions,
+  ): Promise<McpTaskCreation> {
+    checkToolCall(name, args);
+    const ttl = options?.ttl;
+    if (ttl !== undefined) countOption("options.ttl", ttl, 0);
+    await this.connect(options);
+    const response = await this.#request(
+      "tools/call",
+      { name, arguments: args, task: ttl === undefined ? {} : { ttl } },
+      options,
+    );
+    if (response.ok && isObject(response.result) && Object.hasOwn(response.result, "task")) {
+      return { kind: "task", task: checkTask(own(response.result, "task")) };
+    }
+    return { kind: "result", result: classifyToolResult(response, this.#textLimit(options)) };
+  }
+
+  /**
+   * Reads a task's state with `tasks/get`.
+   *
+   * @param taskId The task id.
+   * @param options Limits for this call.
+   * @returns The task, checked.
+   * @throws {JsonRpcError} When the server answers with a JSON-RPC error (an unknown task).
+   * @throws {AgentProtocolError} When the task is malformed.
+   * @throws {AdcpTransportError} For size, deadline and JSON failures.
+   *
+   * @example Reading a task
+   * ```ts ignore
+   * const task = await client.getTask("786512e2");
+   * console.log(task.status);
+   * ```
+   */
+  async getTask(taskId: string, options?: McpCallOptions): Promise<McpTask> {
+    checkTaskId(taskId);
+    await this.connect(options);
+    return checkTask(await this.#resultOf("tasks/get", { taskId }, options));
+  }
+
+  /**
+   * Polls `tasks/get` until the task is `completed`, `failed`, `cancelled` or
+   * `input_required`, waiting the server's `pollInterval` between polls (1 s when it gives none,
+   * clamped to [50 ms, 30 s]) and at most `maxWaitMs` in all.
+   *
+   * @param taskId The task id.
+   * @param options Limits for each poll, and `maxWaitMs`.
+   * @returns The task in its last state.
+   * @throws {DeadlineExceededError} When `maxWaitMs` passes first.
+   * @throws {JsonRpcError | AdcpTransportError} As {@linkcode McpClient.getTask}.
+   *
+   * @example Waiting for a task
+   * ```ts ignore
+   * const task = await client.waitForTask("786512e2", { maxWaitMs: 60_000 });
+   * ```
+   */
+  async waitForTask(taskId: string, options?: McpWaitOptions): Promise<McpTask> {
+    checkTaskId(taskId);
+    const maxWaitMs = options?.maxWaitMs ?? 300_000;
+    if (typeof maxWaitMs !== "number" || !(maxWaitMs > 0 && maxWaitMs <= 2_147_483_647)) {
+      throw new RangeError(
+        `Expected options.maxWaitMs to be a number of milliseconds in (0, 2147483647], got ${
+          describe(maxWaitMs)
+        }`,
+      );
+    }
+    const started = performance.now();
+    for (;;) {
+      const task = await this.getTask(taskId, options);
+      if (TERMINAL_TASK_STATUSES.has(task.status) || task.status === "input_required") return task;
+      const interval = Math.min(
+        MAX_POLL_MS,
+        Math.max(MIN_POLL_MS, task.pollInterval ?? DEFAULT_POLL_MS),
+      );
+      const left = started + maxWaitMs - performance.now();
+      if (interval > left) {
+        throw new DeadlineExceededError(maxWaitMs, performance.now() - started);
+      }
+      await sleep(interval, options?.limits?.signal);
+    }
+  }
+
+  /**
+   * Reads a task's tool result with `tasks/result` and classifies it as
+   * {@linkcode McpClient.callTool} does. The server may hold the request until the task ends, so
+   * give it a deadline that covers the task (`limits.timeoutMs`).
+   *
+   * @param taskId The task id.
+   * @param options Limits for this call.
+   * @returns The classified tool result.
+   * @throws {AdcpTransportError} For size, deadline, JSON and protocol failures.
+   *
+   * @example Reading a task's result
+   * ```ts ignore
+   * const result = await client.getTaskResult("786512e2");
+   * ```
+   */
+  async getTaskResult(taskId: string, options?: McpCallOptions): Promise<McpCallResult> {
+    checkTaskId(taskId);
+    await this.connect(options);
+    return classifyToolResult(
+      await this.#request("tasks/result", { taskId }, options),
+      this.#textLimit(options),
+    );
+  }
+
+  /**
+   * Ends the session: sends `DELETE` with the session id (a `405` means the server does not
+   * allow it, which is fine) and forgets the session. Without a session it does nothing.
+   *
+   * @param options Limits for this call.
+   * @returns Nothing.
+   * @throws {AdcpTransportError} For a deadline failure.
+   *
+   * @example Closing
+   * ```ts
+   * import { McpClient } from "@adcp-wire/transports";
+   *
+   * await new McpClient("https://agent.example/mcp").close(); // no session yet: nothing sent
+   * ```
+   */
+  async close(options?: McpCallOptions): Promise<void> {
+    const sessionId = this.#sessionId;
+    this.#sessionId = undefined;
+    this.#initialized = undefined;
+    if (sessionId === undefined) return;
+    const call = new Call(this.#limits(options));
+    try {
+      const headers = this.#requestHeaders("application/json, text/event-stream");
+      headers.set("mcp-session-id", sessionId);
+      await discard(await fetchWithin(this.#fetch, this.#url, { method: "DELETE", headers }, call));
+    } finally {
+      call.dispose();
+    }
+  }
+
+  #limits(options: McpCallOptions | undefined) {
+    objectOption("options", options);
+    objectOption("options.limits", options?.limits);
+    return callLimits(this.#defaults, this.#agent, options?.limits);
+  }
+
+  #textLimit(options: McpCallOptions | undefined): number {
+    return Math.max(1, this.#limits(options).maxResponseBytes);
+  }
+
+  async #initialize(options: McpCallOptions | undefined): Promise<McpInitializeResult> {
+    this.#sessionId = undefined;
+    this.#protocolVersion = undefined;
+    const result = await this.#resultOf("initialize", {
+      protocolVersion: this.#requestedVersion,
+      capabilities: {},
+      clientInfo: this.#clientInfo,
+    }, options);
+    if (!isObject(result)) throw invalid("an initialize result object", describe(result));
+    const version = own(result, "protocolVersion");
+    if (typeof version !== "string" || !MCP_SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      throw new AgentProtocolError(
+        "unsupported_version",
+        `one of ${MCP_SUPPORTED_PROTOCOL_VERSIONS.join(", ")}`,
+        typeof version === "string" ? "another protocol version" : describe(version),
+      );
+    }
+    this.#protocolVersion = version;
+    await this.#send(
+      { method: "notifications/initialized", params: undefined, id: undefined },
+      options,
+    );
+    const capabilities = own(result, "capabilities");
+    return {
+      protocolVersion: version,
+      capabilities: isObject(capabilities) ? capabilities : {},
+      serverInfo: own(result, "serverInfo"),
+      sessionId: this.#sessionId,
+    };
+  }
+
+  /** Sends a request whose JSON-RPC error is thrown; returns the `result`. */
+  async #resultOf(
+    method: string,
+    params: unknown,
+    options: McpCallOptions | undefined,
+  ): Promise<unknown> {
+    const response = await this.#request(method, params, options);
+    if (!response.ok) throw jsonRpcError(response.error);
+    return response.result;
+  }
+
+  /** Sends a request and returns its checked JSON-RPC response. */
+  async #request(
+    method: string,
+    params: unknown,
+    options: McpCallOptions | undefined,
+  ): Promise<RpcResponse> {
+    const response = await this.#send({ method, params, id: this.#nextId++ }, options);
+    return response!;
+  }
+
+  /** POSTs one message; for a request, reads the answer (JSON or SSE, resuming the stream). */
+  async #send(
+    exchange: Exchange,
+    options: McpCallOptions | undefined,
+  ): Promise<RpcResponse | undefined> {
+    const call = new Call(this.#limits(options));
+    try {
+      const message: JsonObject = { jsonrpc: "2.0" };
+      if (exchange.id !== undefined) message.id = exchange.id;
+      message.method = exchange.method;
+      if (exchange.params !== undefined) message.params = exchange.params;
+      const sentSession = this.#sessionId;
+      const headers = this.#requestHeaders("application/json, text/event-stream");
+      headers.set("content-type", "application/json");
+      const response = await fetchWithin(this.#fetch, this.#url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(message),
+      }, call);
+      if (response.status === 404 && sentSession !== undefined) {
+        await discard(response);
+        this.#sessionId = undefined;
+        this.#initialized = undefined;
+        throw new AgentProtocolError(
+          "session_expired",
+          "an answer within the session",
+          "HTTP 404 (session not found)",
+          404,
+        );
+      }
+      if (response.status < 200 || response.status > 299) {
+        const rpc = await errorStatusResponse(response, call);
+        if (exchange.id === undefined) throw jsonRpcError(rpc.error);
+        return rpc;
+      }
+      if (exchange.method === "initialize") this.#takeSessionId(response);
+      if (exchange.id === undefined) {
+        // A notification: 202 Accepted, no body expected.
+        await discard(response);
+        return undefined;
+      }
+      const kind = bodyKind(response);
+      if (kind === "json") {
+        return findResponse(await readJsonWithin(response, call), exchange.id);
+      }
+      if (kind === "sse") return await this.#readStream(response, exchange.id, call);
+      await discard(response);
+      throw new AgentProtocolError(
+        "content_type",
+        "application/json or text/event-stream",
+        response.status === 202 ? "HTTP 202 without a body" : "another Content-Type",
+        response.status,
+      );
+    } finally {
+      call.dispose();
+    }
+  }
+
+  #requestHeaders(accept: string): Headers {
+    const headers = new Headers(this.#headers);
+    headers.set("accept", accept);
+    if (this.#sessionId !== undefined) headers.set("mcp-session-id", this.#sessionId);
+    if (this.#protocolVersion !== undefined) {
+      headers.set("mcp-protocol-version", this.#protocolVersion);
+    }
+    return headers;
+  }
+
+  #takeSessionId(response: Response): void {
+    const sessionId = response.headers.get("mcp-session-id");
+    if (sessionId === null) return;
+    if (sessionId.length > MAX_SESSION_ID_LENGTH || !SESSION_ID.test(sessionId)) {
+      throw invalid(
+        `an Mcp-Session-Id of visible ASCII, at most ${MAX_SESSION_ID_LENGTH} characters`,
+        "another value",
+      );
+    }
+    this.#sessionId = sessionId;
+  }
+
+  /** Reads SSE streams until the response to `id` arrives, resuming with Last-Event-ID. */
+  async #readStream(first: Response, id: number, call: Call): Promise<RpcResponse> {
+    let response: Response | undefined = first;
+    for (let reconnects = 0;; reconnects++) {
+      let dropped: unknown;
+      try {
+        for await (const event of readSseEvents(response, { budget: call.budget })) {
+          if (event.data === "") continue; // priming event (an id, no message)
+          const value = parseEventData(event.data, call);
+          for (const message of Array.isArray(value) ? value : [value]) {
+            const rpc = asRpcResponse(message);
+            if (rpc !== undefined) {
+              if (rpc.id === id) return rpc;
+              continue;
+            }
+            await this.#inbound(message, call);
+          }
+        }
+      } catch (error) {
+        if (error instanceof AdcpTransportError || call.deadline.expired) throw error;
+        if (call.limits.signal?.aborted) throw error;
+        dropped = error; // a network failure mid-stream: resumable like an early end
+      }
+      const lastEventId = call.budget.lastEventId;
+      if (lastEventId === undefined) {
+        if (dropped !== undefined) throw dropped;
+        throw new AgentProtocolError(
+          "stream_ended",
+          "the JSON-RPC response before the SSE stream ended",
+          "the end of a stream without an event id to resume from",
+        );
+      }
+      if (reconnects >= this.#maxReconnects) {
+        throw new AgentProtocolError(
+          "reconnect_limit",
+          `the response within ${this.#maxReconnects} reconnects`,
+          "the stream end again",
+        );
+      }
+      await sleepWithin(call.budget.retryMs ?? DEFAULT_RECONNECT_DELAY_MS, call);
+      const headers = this.#requestHeaders("text/event-stream");
+      headers.set("last-event-id", lastEventId);
+      response = await fetchWithin(this.#fetch, this.#url, { method: "GET", headers }, call);
+      if (response.status < 200 || response.status > 299 || bodyKind(response) !== "sse") {
+        await discard(response);
+        throw new AgentProtocolError(
+          response.status < 200 || response.status > 299 ? "http_status" : "content_type",
+          "a text/event-stream answer to the Last-Event-ID reconnect",
+          `HTTP ${response.status}`,
+          response.status,
+        );
+      }
+    }
+  }
+
+  /** Handles a server request or notification seen on a response stream. */
+  async #inbound(message: unknown, call: Call): Promise<void> {
+    const inbound = asRpcInbound(message);
+    if (inbound === undefined) return;
+    if (inbound.id === undefined) {
+      this.#onNotification?.({ method: inbound.method, params: inbound.params });
+      return;
+    }
+    const answer: JsonObject = inbound.method === "ping"
+      ? { jsonrpc: "2.0", id: inbound.id, result: {} }
+      : {
+        jsonrpc: "2.0",
+        id: inbound.id,
+        error: { code: -32601, message: "Method not supported by this client" },
+      };
+    const headers = this.#requestHeaders("application/json, text/event-stream");
+    headers.set("content-type", "application/json");
+    await discard(
+      await fetchWithin(this.#fetch, this.#url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(answer),
+      }, call),
+    );
+  }
+}
+
+function invalid(expected: string, seen: string): AgentProtocolError {
+  return new AgentProtocolError("invalid_message", expected, seen);
+}
+
+function httpUrl(url: string | URL): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(`Expected url to be an absolute http: or https: URL, got ${describe(url)}`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TypeError(`Expected url to use http: or https:, got ${parsed.protocol}`);
+  }
+  return parsed.href;
+}
+
+function checkToolCall(name: unknown, args: unknown): void {
+  if (typeof name !== "string" || name === "") {
+    throw new TypeError(`Expected name to be a non-empty string, got ${describe(name)}`);
+  }
+  if (!isObject(args)) {
+    throw new TypeError(`Expected args to be an object, got ${describe(args)}`);
+  }
+}
+
+function checkTaskId(taskId: unknown): void {
+  if (typeof taskId !== "string" || taskId === "") {
+    throw new TypeError(`Expected taskId to be a non-empty string, got ${describe(taskId)}`);
+  }
+}
+
+/** The response to request `id` in a JSON body (one response or a batch). */
+function findResponse(value: unknown, id: number): RpcResponse {
+  for (const message of Array.isArray(value) ? value : [value]) {
+    const rpc = asRpcResponse(message);
+    if (rpc !== undefined && rpc.id === id) return rpc;
+  }
+  throw invalid(`a JSON-RPC response with id ${id}`, "none");
+}
+
+function checkTask(value: unknown): McpTask {
+  if (!isObject(value)) throw invalid("a task object", describe(value));
+  const taskId = ownString(value, "taskId");
+  const status = ownString(value, "status");
+  if (taskId === undefined || taskId === "" || status === undefined) {
+    throw invalid("a task with string taskId and status", "a task without them");
+  }
+  const poll = own(value, "pollInterval");
+  const message = ownString(value, "statusMessage");
+  return {
+    taskId,
+    status,
+    pollInterval: typeof poll === "number" && Number.isFinite(poll) ? poll : undefined,
+    statusMessage: message === undefined ? undefined : safeRpcMessage(message),
+    raw: value,
+  };
+}
+
+/** Classifies a `tools/call` or `tasks/result` answer. */
+function classifyToolResult(response: RpcResponse, maxResponseBytes: number): McpCallResult {
+  if (!response.ok) return classifyRpcError(response.error);
+  const outcome = handleMcpResponse(response.result, { maxResponseBytes });
+  if (outcome.kind !== "error") return outcome;
+  return {
+    kind: "error",
+    error: outcome.error,
+    path: outcome.path,
+    rpcCode: undefined,
+    decision: decideRecovery(outcome.error),
+  };
+}
+
+function classifyRpcError(error: RpcErrorObject): McpCallResult {
+  const adcpError = extractAdcpErrorFromMcpError(error);
+  if (adcpError !== null) {
+    return {
+      kind: "error",
+      error: adcpError,
+      path: "jsonrpc_error",
+      rpcCode: error.code,
+      decision: decideRecovery(adcpError),
+    };
+  }
+  return {
+    kind: "jsonrpc_error",
+    rpcCode: error.code,
+    rpcMessage: safeRpcMessage(error.message),
+    data: error.data,
+  };
+}

@@ -1,0 +1,95 @@
+import type { AdcpError } from "@adcp-wire/core";
+import { isObject, own } from "./_rpc.ts";
+
+/** `retry_after` of a translated 429 whose `Retry-After` is absent or not a number of seconds. */
+export const DEFAULT_UPSTREAM_RETRY_AFTER_SECONDS = 10;
+
+/**
+ * Translates the failure of an upstream service a seller called (its own API, a database, another
+ * agent) into an AdCP error for the buyer, as Transport Error Mapping, "Error Translation in Agent
+ * Chains" requires:
+ *
+ * - an HTTP 429 becomes `RATE_LIMITED` (`transient`), with `retry_after` from a numeric
+ *   `Retry-After` header (delay-seconds, rounded up and clamped to [1, 3600]), else 10 s; an
+ *   HTTP-date `Retry-After` is not used, so the buyer's delay never depends on the seller's clock;
+ * - an HTTP 5xx becomes `SERVICE_UNAVAILABLE` (`transient`): "Service temporarily unavailable";
+ * - anything else (another status, a thrown `Error`, a timeout, any value) becomes
+ *   `SERVICE_UNAVAILABLE` (`transient`): "An internal error occurred". Rule 2: a failure the
+ *   seller can fix without the buyer is never `correctable`.
+ *
+ * Nothing of the upstream failure reaches the buyer beyond the status class and the retry delay:
+ * no body, message, header or stack ("Never expose upstream details to the buyer"). Send the
+ * result with {@linkcode adcpErrorResult} (tool level) or, for `RATE_LIMITED` and
+ * `SERVICE_UNAVAILABLE` before dispatch, {@linkcode adcpJsonRpcError}.
+ *
+ * @param upstream A `Response`, an object with a numeric `status` and optional `headers` (a
+ * `Headers` or a plain record), or anything else (a caught error).
+ * @returns A new AdCP error with `code`, `message`, `recovery` and, for 429, `retry_after`.
+ *
+ * @example Translating a 429 and a crash
+ * ```ts
+ * import { translateUpstreamError } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * deepStrictEqual(
+ *   translateUpstreamError(new Response(null, { status: 429, headers: { "retry-after": "7.5" } })),
+ *   { code: "RATE_LIMITED", message: "Request rate exceeded", recovery: "transient", retry_after: 8 },
+ * );
+ * deepStrictEqual(translateUpstreamError(new Error("ECONNREFUSED 10.0.0.7:5432")), {
+ *   code: "SERVICE_UNAVAILABLE",
+ *   message: "An internal error occurred",
+ *   recovery: "transient",
+ * });
+ * ```
+ */
+export function translateUpstreamError(upstream: unknown): AdcpError {
+  const status = statusOf(upstream);
+  if (status === 429) {
+    return {
+      code: "RATE_LIMITED",
+      message: "Request rate exceeded",
+      recovery: "transient",
+      retry_after: retryAfterOf(upstream) ?? DEFAULT_UPSTREAM_RETRY_AFTER_SECONDS,
+    };
+  }
+  if (status !== undefined && status >= 500 && status <= 599) {
+    return {
+      code: "SERVICE_UNAVAILABLE",
+      message: "Service temporarily unavailable",
+      recovery: "transient",
+    };
+  }
+  return {
+    code: "SERVICE_UNAVAILABLE",
+    message: "An internal error occurred",
+    recovery: "transient",
+  };
+}
+
+function statusOf(upstream: unknown): number | undefined {
+  if (upstream instanceof Response) return upstream.status;
+  if (!isObject(upstream) && !(upstream instanceof Error)) return undefined;
+  const status = own(upstream as Record<string, unknown>, "status");
+  return typeof status === "number" && Number.isInteger(status) ? status : undefined;
+}
+
+/** A numeric `Retry-After` (delay-seconds), rounded up and clamped, or `undefined`. */
+function retryAfterOf(upstream: unknown): number | undefined {
+  let value: unknown;
+  const headers = upstream instanceof Response
+    ? upstream.headers
+    : own(upstream as Record<string, unknown>, "headers");
+  if (headers instanceof Headers) {
+    value = headers.get("retry-after");
+  } else if (isObject(headers)) {
+    for (const key of Object.keys(headers)) {
+      if (key.toLowerCase() === "retry-after") value = own(headers, key);
+    }
+  }
+  if (Array.isArray(value)) value = value[0];
+  if (typeof value === "number") value = String(value);
+  if (typeof value !== "string" || !/^\s*\d+(?:\.\d+)?\s*$/.test(value)) return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds)) return undefined;
+  return Math.min(3600, Math.max(1, Math.ceil(seconds)));
+}
