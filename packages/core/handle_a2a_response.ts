@@ -7,7 +7,6 @@ import {
   unwrapStreamEnvelope,
 } from "./_a2a.ts";
 import { carriesAdcpError, isJsonObject, type JsonObject } from "./_json.ts";
-import { WrapperDetectedError } from "./errors.ts";
 import { extractAdcpResponseFromA2A } from "./extract_adcp_response_from_a2a.ts";
 import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
 
@@ -17,11 +16,11 @@ import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
  * - `"error"`: a valid AdCP structured error, and the detection path that found it;
  * - `"success"`: AdCP response data (the extracted DataPart, which carries its own AdCP `status`:
  *   a `failed` task may still carry data, so read it before acting);
- * - `"generic_error"`: an error without a valid structured error (Transport Error Mapping,
- *   "Client Detection Order" step 7), with the response's text for display;
- * - `"text"`: no machine-readable AdCP data and no sign of failure;
- * - `"malformed"`: the final-state DataPart is a `{ response: {...} }` framework wrapper, a
- *   server-side bug reported as data instead of thrown.
+ * - `"text"`: no machine-readable AdCP data, only text. When the response is an error without a
+ *   valid structured error (a `failed` or `rejected` task without data, data whose `adcp_error`
+ *   failed validation, anything that is not a task), the outcome also carries `isError: true`:
+ *   fall back to generic error handling (Transport Error Mapping, "Client Detection Order"
+ *   step 7), never to success.
  *
  * `text` is the `text` of every TextPart (own non-empty string `text`, with or without `kind`) of
  * `artifacts[0].parts`, then of `status.message.parts`, joined with `"\n"` (`""` when there is
@@ -38,11 +37,8 @@ import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
  *       return `error ${outcome.error.code}`;
  *     case "success":
  *       return "success";
- *     case "generic_error":
  *     case "text":
- *       return `${outcome.kind}: ${outcome.text}`;
- *     case "malformed":
- *       return `malformed: ${outcome.error.code}`;
+ *       return `${outcome.isError ? "error text" : "text"}: ${outcome.text}`;
  *   }
  * }
  * const working = { status: { state: "working", message: { parts: [{ data: { percentage: 5 } }] } } };
@@ -56,29 +52,34 @@ export type A2AResponseOutcome =
     readonly path: "artifact" | "status_message";
   }
   | { readonly kind: "success"; readonly data: Record<string, unknown> }
-  | { readonly kind: "generic_error"; readonly text: string }
-  | { readonly kind: "text"; readonly text: string }
-  | { readonly kind: "malformed"; readonly error: WrapperDetectedError };
+  | {
+    readonly kind: "text";
+    readonly text: string;
+    /** Present (and `true`) only when the response is an error without a valid structured error. */
+    readonly isError?: true;
+  };
 
 /**
  * Classifies an A2A response, composing error and success extraction as A2A Response Extraction,
- * "Relationship to Error Extraction" does, without ever throwing on its input:
+ * "Relationship to Error Extraction" does:
  *
  * 1. {@linkcode extractAdcpErrorFromA2A}: a valid error gives `"error"`.
- * 2. {@linkcode extractAdcpResponseFromA2A}: a {@linkcode WrapperDetectedError} is returned as
- *    `"malformed"` rather than rethrown, so a buggy seller cannot crash the handler while the
- *    caller can still log it ("Wrapper Rejection": "throw or log an error, not silently unwrap").
- * 3. Data carrying an `adcp_error` (which failed validation in step 1) is `"generic_error"`,
- *    never `"success"`: the page's reference flow routes any `adcp_error` to error handling.
- *    Other data is `"success"`.
- * 4. With no data, the `failed` and `rejected` states give `"generic_error"`; any other state,
- *    unknown or absent included (`{ artifactUpdate }`, `{ message }`), gives `"text"`.
+ * 2. {@linkcode extractAdcpResponseFromA2A}: its {@linkcode WrapperDetectedError} propagates, as
+ *    in the page's reference flow ("Wrapper Rejection": a `{ response: {...} }` DataPart is a
+ *    server-side bug to throw or log, never to unwrap silently).
+ * 3. Data carrying an `adcp_error` (which failed validation in step 1) is `"text"` with
+ *    `isError: true`, never `"success"`: the page's reference flow routes any `adcp_error` to
+ *    error handling. Other data is `"success"`.
+ * 4. With no data, the `failed` and `rejected` states give `"text"` with `isError: true`; any
+ *    other state, unknown or absent included (`{ artifactUpdate }`, `{ message }`), gives `"text"`.
  *
  * A value that is not an object, or a nested-envelope smuggling attempt, is not a usable A2A
- * response: `"generic_error"` with empty text.
+ * response: `"text"` with empty text and `isError: true`.
  *
  * @param input An A2A response: any JSON value, or `undefined`.
- * @returns The classified outcome; never throws.
+ * @returns The classified outcome.
+ * @throws {WrapperDetectedError} When a final state's last DataPart is a `{ response: {...} }`
+ * wrapper; nothing else is thrown, whatever the input.
  *
  * @example Dispatching on the outcome
  * ```ts
@@ -92,35 +93,40 @@ export type A2AResponseOutcome =
  *   path: "artifact",
  * });
  * deepStrictEqual(handleA2AResponse(failed([{ text: "Invalid API token" }])), {
- *   kind: "generic_error",
+ *   kind: "text",
  *   text: "Invalid API token",
+ *   isError: true,
  * });
  * const wrapped = { status: { state: "completed" }, artifacts: [{ parts: [{ data: { response: {} } }] }] };
- * strictEqual(handleA2AResponse(wrapped).kind, "malformed");
+ * strictEqual(throwsCode(() => handleA2AResponse(wrapped)), "wrapper_detected");
+ *
+ * function throwsCode(fn: () => unknown): string | undefined {
+ *   try {
+ *     fn();
+ *   } catch (e) {
+ *     return (e as { code?: string }).code;
+ *   }
+ * }
  * ```
  */
 export function handleA2AResponse(input: unknown): A2AResponseOutcome {
   const task = unwrapStreamEnvelope(input);
-  if (!isJsonObject(task)) return { kind: "generic_error", text: "" };
+  if (!isJsonObject(task)) return { kind: "text", text: "", isError: true };
   const candidate = a2aErrorCandidate(task);
   if (candidate !== undefined) {
     const error = validateAdcpError(candidate.value);
     if (error !== null) return { kind: "error", error, path: candidate.path };
   }
-  let data: JsonObject | null;
-  try {
-    data = extractAdcpResponseFromA2A(input);
-  } catch (error) {
-    if (error instanceof WrapperDetectedError) return { kind: "malformed", error };
-    throw error; // unreachable: the extractor throws nothing else
-  }
+  const data: JsonObject | null = extractAdcpResponseFromA2A(input);
   const text = [...textsOf(firstArtifactParts(task)), ...textsOf(statusMessageParts(task))]
     .join("\n");
   if (data !== null) {
-    return carriesAdcpError(data) ? { kind: "generic_error", text } : { kind: "success", data };
+    return carriesAdcpError(data)
+      ? { kind: "text", text, isError: true }
+      : { kind: "success", data };
   }
   const state = taskStateOf(task);
   return state === "failed" || state === "rejected"
-    ? { kind: "generic_error", text }
+    ? { kind: "text", text, isError: true }
     : { kind: "text", text };
 }

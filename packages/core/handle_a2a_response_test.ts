@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { a2aResponseText, anyResponse, runPure } from "./_test_utils.ts";
 import { WrapperDetectedError } from "./errors.ts";
 import { extractAdcpErrorFromA2A } from "./extract_adcp_error_from_a2a.ts";
@@ -29,11 +29,11 @@ Deno.test("handleA2AResponse() returns a valid structured error with its path", 
   strictEqual(outcome.path, "artifact");
 });
 
-Deno.test("handleA2AResponse() maps a wrapper to malformed instead of throwing", () => {
-  const outcome = handleA2AResponse(task("completed", [{ data: { response: { products: [] } } }]));
-  ok(outcome.kind === "malformed");
-  ok(outcome.error instanceof WrapperDetectedError);
-  strictEqual(outcome.error.partIndex, 0);
+Deno.test("handleA2AResponse() lets the wrapper error propagate, as the spec's flow does", () => {
+  throws(
+    () => handleA2AResponse(task("completed", [{ data: { response: { products: [] } } }])),
+    (e: unknown) => e instanceof WrapperDetectedError && e.partIndex === 0,
+  );
   // A valid structured error elsewhere still wins.
   const both = task("failed", [{ data: { response: {} } }], [{
     data: { adcp_error: { code: "X" } },
@@ -57,19 +57,19 @@ Deno.test("handleA2AResponse() never returns data carrying an invalid adcp_error
     handleA2AResponse(
       task("failed", [{ text: "Rate limited" }, { data: { adcp_error: { code: 429 } } }]),
     ),
-    { kind: "generic_error", text: "Rate limited" },
+    { kind: "text", text: "Rate limited", isError: true },
   );
   deepStrictEqual(
     handleA2AResponse(task("completed", [{ data: { adcp_error: "RATE_LIMITED", products: [] } }])),
-    { kind: "generic_error", text: "" },
+    { kind: "text", text: "", isError: true },
   );
 });
 
-Deno.test("handleA2AResponse() reports failed and rejected tasks without data as generic errors", () => {
+Deno.test("handleA2AResponse() reports failed and rejected tasks without data as error text", () => {
   for (const state of ["failed", "TASK_STATE_FAILED", "rejected", "TASK_STATE_REJECTED"]) {
     deepStrictEqual(
       handleA2AResponse(task(state, [{ text: "Artifact text" }], [{ text: "Invalid API token" }])),
-      { kind: "generic_error", text: "Artifact text\nInvalid API token" },
+      { kind: "text", text: "Artifact text\nInvalid API token", isError: true },
     );
   }
 });
@@ -87,11 +87,11 @@ Deno.test("handleA2AResponse() returns plain text for other states without data"
   );
 });
 
-Deno.test("handleA2AResponse() reports non-objects and nested envelopes as generic errors", () => {
+Deno.test("handleA2AResponse() reports non-objects and nested envelopes as error text", () => {
   for (
     const value of [undefined, null, 1, "completed", [], { task: { task: task("completed") } }]
   ) {
-    deepStrictEqual(handleA2AResponse(value), { kind: "generic_error", text: "" });
+    deepStrictEqual(handleA2AResponse(value), { kind: "text", text: "", isError: true });
   }
 });
 
@@ -100,7 +100,6 @@ Deno.test("handleA2AResponse() is total, pure and consistent with the extractors
     fc.property(
       fc.oneof(fc.jsonValue(), anyResponse, a2aResponseText.map((t) => JSON.parse(t))),
       (input) => {
-        const outcome = runPure(input, handleA2AResponse);
         const error = extractAdcpErrorFromA2A(input);
         let data: unknown;
         try {
@@ -108,19 +107,24 @@ Deno.test("handleA2AResponse() is total, pure and consistent with the extractors
         } catch (thrown) {
           data = thrown;
         }
+        let outcome;
+        try {
+          outcome = runPure(input, handleA2AResponse);
+        } catch (thrown) {
+          // Only the wrapper error escapes, and only when no valid structured error came first.
+          strictEqual(error, null);
+          ok(thrown instanceof WrapperDetectedError);
+          ok(data instanceof WrapperDetectedError);
+          return;
+        }
         switch (outcome.kind) {
           case "error":
             strictEqual(outcome.error, error);
-            break;
-          case "malformed":
-            strictEqual(error, null);
-            ok(data instanceof WrapperDetectedError);
             break;
           case "success":
             strictEqual(error, null);
             strictEqual(outcome.data, data);
             break;
-          case "generic_error":
           case "text":
             strictEqual(error, null);
             ok(!(data instanceof WrapperDetectedError));

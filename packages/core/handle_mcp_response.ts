@@ -15,10 +15,11 @@ import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
  *
  * - `"error"`: a valid AdCP structured error, and the detection path that found it;
  * - `"success"`: AdCP response data;
- * - `"generic_error"`: an error without a valid structured error (Transport Error Mapping,
- *   "Client Detection Order" step 7, "fall back to generic error handling"), with the result's
- *   text for display;
- * - `"text"`: a plain-text success response with no machine-readable AdCP data.
+ * - `"text"`: no machine-readable AdCP data, only text. When the response is an error without a
+ *   valid structured error (a truthy `isError`; an `adcp_error`-only payload missing its flag;
+ *   anything that is not a tool result), the outcome also carries `isError: true`: show the text,
+ *   but fall back to generic error handling (Transport Error Mapping, "Client Detection Order"
+ *   step 7) and never treat it as a successful answer.
  *
  * `text` is the `text` of every `content[]` item with `type: "text"` and a non-empty string
  * `text`, joined with `"\n"` (`""` when there is none). It is seller-controlled.
@@ -34,10 +35,8 @@ import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
  *       return `error ${outcome.error.code}`;
  *     case "success":
  *       return "success";
- *     case "generic_error":
- *       return `generic error: ${outcome.text}`;
  *     case "text":
- *       return `text: ${outcome.text}`;
+ *       return `${outcome.isError ? "error text" : "text"}: ${outcome.text}`;
  *   }
  * }
  * strictEqual(describe(handleMcpResponse({ content: [{ type: "text", text: "Hi" }] })), "text: Hi");
@@ -50,8 +49,12 @@ export type McpResponseOutcome =
     readonly path: "structured_content" | "text_fallback";
   }
   | { readonly kind: "success"; readonly data: Record<string, unknown> }
-  | { readonly kind: "generic_error"; readonly text: string }
-  | { readonly kind: "text"; readonly text: string };
+  | {
+    readonly kind: "text";
+    readonly text: string;
+    /** Present (and `true`) only when the response is an error without a valid structured error. */
+    readonly isError?: true;
+  };
 
 /**
  * Classifies an MCP tool result, composing error and success extraction as MCP Response
@@ -59,14 +62,16 @@ export type McpResponseOutcome =
  *
  * 1. {@linkcode extractAdcpErrorFromMcp} (only for a truthy `isError`): a valid error gives
  *    `"error"`.
- * 2. A truthy `isError` without a valid structured error gives `"generic_error"`: such a response
- *    MUST NOT be processed as success ("Layer Separation"), nor as plain successful text.
+ * 2. A truthy `isError` without a valid structured error gives `"text"` with `isError: true`:
+ *    such a response MUST NOT be processed as success ("Layer Separation").
  * 3. {@linkcode extractAdcpResponseFromMcp}: data gives `"success"`.
- * 4. Otherwise `"text"`, except when `structuredContent` or a text item held only an
- *    `adcp_error` (an error response missing its `isError` flag, "Extraction Algorithm" steps 2
- *    and 3): that is `"generic_error"`, so an unflagged error is never shown as successful text.
+ * 4. Otherwise `"text"` (the spec's plain-text response); with `isError: true` when
+ *    `structuredContent` or a text item held only an `adcp_error` (an error response missing its
+ *    `isError` flag, "Extraction Algorithm" steps 2 and 3), so an unflagged error is never taken
+ *    for a successful answer.
  *
- * A value that is not an object is not a tool result: `"generic_error"` with empty text.
+ * A value that is not an object is not a tool result: `"text"` with empty text and
+ * `isError: true`.
  *
  * @param result The MCP tool result: any JSON value, or `undefined`.
  * @param options Text-fallback size limit, for both extractors.
@@ -86,7 +91,7 @@ export type McpResponseOutcome =
  * );
  * deepStrictEqual(
  *   handleMcpResponse({ isError: true, content: [text("Internal error")] }),
- *   { kind: "generic_error", text: "Internal error" },
+ *   { kind: "text", text: "Internal error", isError: true },
  * );
  * deepStrictEqual(
  *   handleMcpResponse({ content: [text("Done")], structuredContent: { status: "completed" } }),
@@ -103,15 +108,15 @@ export function handleMcpResponse(
   options?: McpExtractOptions,
 ): McpResponseOutcome {
   const maxBytes = resolveMaxResponseBytes(options);
-  if (!isJsonObject(result)) return { kind: "generic_error", text: "" };
+  if (!isJsonObject(result)) return { kind: "text", text: "", isError: true };
   const candidate = structuredErrorCandidate(result) ?? textErrorCandidate(result, maxBytes);
   if (candidate !== undefined) {
     const error = validateAdcpError(candidate.value);
     if (error !== null) return { kind: "error", error, path: candidate.path };
   }
-  if (isErrorResult(result)) return { kind: "generic_error", text: mcpText(result) };
+  if (isErrorResult(result)) return { kind: "text", text: mcpText(result), isError: true };
   const success = findMcpSuccess(result, maxBytes);
   if (success.data !== null) return { kind: "success", data: success.data };
   const text = mcpText(result);
-  return success.sawAdcpErrorOnly ? { kind: "generic_error", text } : { kind: "text", text };
+  return success.sawAdcpErrorOnly ? { kind: "text", text, isError: true } : { kind: "text", text };
 }

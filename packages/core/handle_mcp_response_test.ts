@@ -27,11 +27,11 @@ Deno.test("handleMcpResponse() never returns success or plain text for a truthy 
         content: [text("Oops"), text('{"status":"completed"}')],
         structuredContent: { status: "completed" },
       }),
-      { kind: "generic_error", text: 'Oops\n{"status":"completed"}' },
+      { kind: "text", text: 'Oops\n{"status":"completed"}', isError: true },
     );
     deepStrictEqual(
       handleMcpResponse({ isError, structuredContent: { adcp_error: { code: 429 } } }),
-      { kind: "generic_error", text: "" },
+      { kind: "text", text: "", isError: true },
     );
   }
 });
@@ -47,18 +47,19 @@ Deno.test("handleMcpResponse() returns success data by identity", () => {
   });
 });
 
-Deno.test("handleMcpResponse() reports an unflagged adcp_error-only response as a generic error", () => {
+Deno.test("handleMcpResponse() reports an unflagged adcp_error-only response as error text", () => {
   deepStrictEqual(
     handleMcpResponse({
       content: [text("Error occurred.")],
       structuredContent: { adcp_error: { code: "BUDGET_TOO_LOW" } },
     }),
-    { kind: "generic_error", text: "Error occurred." },
+    { kind: "text", text: "Error occurred.", isError: true },
   );
   const adcpErrorText = '{"adcp_error":{"code":"RATE_LIMITED"}}';
   deepStrictEqual(handleMcpResponse({ content: [text(adcpErrorText)] }), {
-    kind: "generic_error",
+    kind: "text",
     text: adcpErrorText,
+    isError: true,
   });
   // A later success object still wins over a skipped adcp_error-only item.
   deepStrictEqual(handleMcpResponse({ content: [text(adcpErrorText), text('{"a":1}')] }), {
@@ -77,17 +78,18 @@ Deno.test("handleMcpResponse() joins text items for plain text", () => {
   deepStrictEqual(handleMcpResponse({}), { kind: "text", text: "" });
 });
 
-Deno.test("handleMcpResponse() reports non-objects as generic errors", () => {
+Deno.test("handleMcpResponse() reports non-objects as error text", () => {
   for (const value of [undefined, null, "text", 1, []]) {
-    deepStrictEqual(handleMcpResponse(value), { kind: "generic_error", text: "" });
+    deepStrictEqual(handleMcpResponse(value), { kind: "text", text: "", isError: true });
   }
 });
 
 Deno.test("handleMcpResponse() passes maxResponseBytes to both extractors", () => {
   const big = text(JSON.stringify({ adcp_error: { code: "BIG" }, pad: "x".repeat(50) }));
   deepStrictEqual(handleMcpResponse({ isError: true, content: [big] }, { maxResponseBytes: 20 }), {
-    kind: "generic_error",
+    kind: "text",
     text: big.text,
+    isError: true,
   });
   deepStrictEqual(
     handleMcpResponse({ content: [text('{"a":"xxxxxxxx"}')] }, { maxResponseBytes: 5 }),
@@ -117,12 +119,11 @@ Deno.test("handleMcpResponse() is total, pure and consistent with the extractors
             strictEqual(error, null);
             deepStrictEqual(outcome.data, data);
             break;
-          case "generic_error":
           case "text":
             strictEqual(error, null);
             strictEqual(data, null);
             strictEqual(typeof outcome.text, "string");
-            if (outcome.kind === "text") ok(!(result as Record<string, unknown>)["isError"]);
+            if (outcome.isError !== true) ok(!(result as Record<string, unknown>)["isError"]);
             break;
         }
       },

@@ -3,6 +3,7 @@ import {
   type AdcpError,
   extractAdcpErrorFromMcpError,
   handleA2AResponse,
+  WrapperDetectedError,
 } from "@adcp-wire/core";
 import { decideRecovery, type RecoveryDecision } from "@adcp-wire/recovery";
 import { type A2AWireVersion, selectInterface } from "./_agent_card.ts";
@@ -113,9 +114,9 @@ export interface A2AStreamEvent {
   readonly state: string | null;
   /**
    * `handleA2AResponse` of the frame for `task` and `statusUpdate` frames (interim data is the
-   * first DataPart of `status.message.parts`), otherwise `undefined`.
+   * first DataPart of `status.message.parts`; a wrapper is `"malformed"`), otherwise `undefined`.
    */
-  readonly outcome: A2AResponseOutcome | undefined;
+  readonly outcome: A2AOutcome | undefined;
 }
 
 /** Options of one {@linkcode A2AClient} call. */
@@ -148,8 +149,11 @@ export interface A2ATaskContext {
 /**
  * What an {@linkcode A2AClient} call returned, with the task it came from:
  *
- * - `"success"`, `"generic_error"`, `"text"`, `"malformed"`: as `handleA2AResponse` of
- *   `@adcp-wire/core` classifies the task;
+ * - `"success"`, `"text"` (with `isError: true` for a failed or rejected task without a valid
+ *   structured error): as `handleA2AResponse` of `@adcp-wire/core` classifies the task;
+ * - `"malformed"`: the task's final DataPart is a `{ response: {...} }` framework wrapper (the
+ *   `WrapperDetectedError` that `handleA2AResponse` throws, reported instead of thrown so that a
+ *   buggy seller cannot make a call throw anything but a transport error);
  * - `"error"`: a valid AdCP structured error (from an artifact, the status message, or a
  *   JSON-RPC error's `error.data.adcp_error`), with its recovery decision;
  * - `"auth_required"`: the task is `auth-required`; `challenge` is its challenge checked by
@@ -161,7 +165,7 @@ export interface A2ATaskContext {
 export type A2ACallResult =
   & A2ATaskContext
   & (
-    | Exclude<A2AResponseOutcome, { readonly kind: "error" }>
+    | Exclude<A2AOutcome, { readonly kind: "error" }>
     | {
       readonly kind: "error";
       readonly error: AdcpError;
@@ -579,7 +583,7 @@ export class A2AClient {
       frame: frame.value,
       state,
       outcome: frame.type === "task" || frame.type === "statusUpdate"
-        ? handleA2AResponse(frame.value)
+        ? classifyA2A(frame.value)
         : undefined,
     });
     if (frame.type === "message") return messageResult(frame.value);
@@ -631,7 +635,7 @@ export class A2AClient {
       taskId: ownString(task, "id") ?? ownString(task, "taskId"),
       contextId: ownString(task, "contextId"),
     };
-    const outcome = handleA2AResponse(task);
+    const outcome = classifyA2A(task);
     if (outcome.kind === "error") {
       return { ...context, ...outcome, decision: decideRecovery(outcome.error) };
     }
@@ -645,6 +649,23 @@ export class A2AClient {
       };
     }
     return { ...context, ...outcome };
+  }
+}
+
+/**
+ * `handleA2AResponse` of `@adcp-wire/core`, plus `"malformed"` for the wrapper error it throws on a
+ * `{ response: {...} }` DataPart (A2A Response Extraction, "Wrapper Rejection").
+ */
+export type A2AOutcome =
+  | A2AResponseOutcome
+  | { readonly kind: "malformed"; readonly error: WrapperDetectedError };
+
+function classifyA2A(task: unknown): A2AOutcome {
+  try {
+    return handleA2AResponse(task);
+  } catch (error) {
+    if (error instanceof WrapperDetectedError) return { kind: "malformed", error };
+    throw error;
   }
 }
 

@@ -7,11 +7,10 @@ import { A2AClient } from "./a2a_client.ts";
 import { AdcpTransportError } from "./errors.ts";
 import { McpClient } from "./mcp_client.ts";
 
-const MCP_KINDS = new Set(["success", "error", "generic_error", "text", "jsonrpc_error"]);
+const MCP_KINDS = new Set(["success", "error", "text", "jsonrpc_error"]);
 const A2A_KINDS = new Set([
   "success",
   "error",
-  "generic_error",
   "text",
   "malformed",
   "auth_required",
@@ -161,4 +160,30 @@ Deno.test("A2AClient returns a result member or a transport error for any answer
     ),
     { numRuns: 300 },
   );
+});
+
+Deno.test("A2AClient reports a { response } wrapper DataPart as malformed, never throwing it", async () => {
+  const card = {
+    supportedInterfaces: [{
+      url: "http://127.0.0.1:1/a2a",
+      protocolBinding: "JSONRPC",
+      protocolVersion: "1.0",
+    }],
+  };
+  const wrapped = {
+    task: {
+      id: "t1",
+      contextId: "c1",
+      status: { state: "TASK_STATE_COMPLETED" },
+      artifacts: [{ artifactId: "a", parts: [{ data: { response: { products: [] } } }] }],
+    },
+  };
+  const fetch = (_input: string | URL | Request, init?: RequestInit) => {
+    const request = JSON.parse(String(init?.body ?? "{}"));
+    return Promise.resolve(Response.json({ jsonrpc: "2.0", id: request.id, result: wrapped }));
+  };
+  const client = new A2AClient(card, { fetch, authHosts: ["auth.example"] });
+  const result = await client.sendMessage(client.invocation("get_products", {}));
+  ok(result.kind === "malformed", `kind ${result.kind}`);
+  ok(result.error.code === "wrapper_detected");
 });

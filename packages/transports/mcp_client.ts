@@ -174,8 +174,8 @@ export interface McpTool {
 /**
  * What a `tools/call` (or `tasks/result`) returned:
  *
- * - the four outcomes of `handleMcpResponse` of `@adcp-wire/core` (`"success"`, `"error"`,
- *   `"generic_error"`, `"text"`);
+ * - the outcomes of `handleMcpResponse` of `@adcp-wire/core` (`"success"`, `"error"`, `"text"`,
+ *   the last with `isError: true` for an error response without a valid structured error);
  * - `"error"` also for a JSON-RPC error carrying a valid `error.data.adcp_error` (path
  *   `"jsonrpc_error"`, with its `rpcCode`: the reserved `-32029`, `-32028`, `-32027` or any
  *   other);

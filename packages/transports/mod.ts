@@ -80,9 +80,9 @@
  *       strictEqual(result.decision.action, "retry");
  *       strictEqual(result.decision.action === "retry" && result.decision.delaySeconds, 5);
  *       break;
- *     case "generic_error":
  *     case "text":
- *       console.log(result.text);
+ *       // isError: an error without a structured AdCP error; fall back to generic handling.
+ *       console.log(result.isError ? "failed:" : "text:", result.text);
  *       break;
  *     case "jsonrpc_error":
  *       console.log(result.rpcCode);
