@@ -37,14 +37,14 @@ export function ownElement(array: readonly unknown[], index: number): unknown {
 }
 
 /**
- * Whether `object` carries an `adcp_error`: an own `adcp_error` property whose value is not
- * `null`. A present but malformed value still counts: it is then the location that decides, and
- * validation turns it into "no structured error" (Transport Error Mapping, "Client Detection
- * Order": "If validation fails, treat as no structured error found").
+ * Whether `object` carries an `adcp_error`: an own `adcp_error` property whose value is truthy,
+ * the test of the reference detection code (`if (x?.adcp_error)`), so `null`, `false`, `0` and
+ * `""` carry nothing. A present, truthy but malformed value still counts: it is then the location
+ * that decides, and validation turns it into "no structured error" (Transport Error Mapping,
+ * "Client Detection Order": "If validation fails, treat as no structured error found").
  */
 export function carriesAdcpError(object: JsonObject): boolean {
-  const value = own(object, "adcp_error");
-  return value !== undefined && value !== null;
+  return Boolean(own(object, "adcp_error"));
 }
 
 /**

@@ -48,7 +48,7 @@ Deno.test("extractAdcpErrorFromMcp() uses text fallback only when structuredCont
 
 Deno.test("extractAdcpErrorFromMcp() lets the first location carrying adcp_error decide", () => {
   const valid = [errorText({ code: "VALID" })];
-  for (const invalid of [{ code: 429 }, { code: "" }, {}, "RATE_LIMITED", 0, false, []]) {
+  for (const invalid of [{ code: 429 }, { code: "" }, {}, "RATE_LIMITED", []]) {
     strictEqual(
       extractAdcpErrorFromMcp({
         isError: true,
@@ -61,6 +61,25 @@ Deno.test("extractAdcpErrorFromMcp() lets the first location carrying adcp_error
     strictEqual(
       extractAdcpErrorFromMcp({ isError: true, content: [errorText(invalid), ...valid] }),
       null,
+    );
+  }
+});
+
+Deno.test("extractAdcpErrorFromMcp() skips a falsy adcp_error as the reference check does", () => {
+  const valid = [errorText({ code: "VALID" })];
+  for (const falsy of [0, false, "", null]) {
+    deepStrictEqual(
+      extractAdcpErrorFromMcp({
+        isError: true,
+        structuredContent: { adcp_error: falsy },
+        content: valid,
+      }),
+      { code: "VALID" },
+      JSON.stringify(falsy),
+    );
+    deepStrictEqual(
+      extractAdcpErrorFromMcp({ isError: true, content: [errorText(falsy), ...valid] }),
+      { code: "VALID" },
     );
   }
 });
