@@ -1,6 +1,5 @@
-import type { AdcpError as AdcpErrorSchema } from "@adcp-wire/schemas";
-/** The strict `core/error.json` type, generated into `@adcp-wire/schemas`: what a schema-valid error looks like. */
-export type { AdcpErrorSchema };
+import type { AdcpError as GeneratedAdcpError } from "@adcp-wire/schemas";
+
 import { isJsonObject, own } from "./_json.ts";
 import { utf8LengthExceeds } from "./_utf8.ts";
 
@@ -43,6 +42,23 @@ export type AdcpError =
     /** Any other seller field, unvalidated. */
     readonly [key: string]: unknown;
   };
+
+/**
+ * The strict `core/error.json` type, generated into `@adcp-wire/schemas`: what a schema-valid error
+ * looks like (`code` and `message` required). An extracted {@linkcode AdcpError} is not this type
+ * until it has been validated against the schema (`validateAdcpErrorSchema` of
+ * `@adcp-wire/validation`).
+ *
+ * @example A schema-valid error
+ * ```ts
+ * import type { AdcpErrorSchema } from "@adcp-wire/core";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error: AdcpErrorSchema = { code: "BUDGET_TOO_LOW", message: "Budget too low", recovery: "correctable" };
+ * strictEqual(error.recovery, "correctable");
+ * ```
+ */
+export type AdcpErrorSchema = GeneratedAdcpError;
 
 /**
  * The names of the fields `core/error.json` defines, taken from the generated type of
