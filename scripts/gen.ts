@@ -297,20 +297,60 @@ export async function generateErrorCodes(
   }
   const list = (xs: string[]) => xs.map((c) => `  ${JSON.stringify(c)},`).join("\n");
   const text = `${header(version)}
-/** The AdCP version these tables were generated from. */
+/**
+ * The AdCP version these tables were generated from.
+ *
+ * @example
+ * \`\`\`ts
+ * import { ADCP_VERSION } from "@adcp-wire/schemas";
+ * import { ok } from "node:assert/strict";
+ * ok(/^\\d+\\.\\d+\\.\\d+/.test(ADCP_VERSION));
+ * \`\`\`
+ */
 export const ADCP_VERSION = ${JSON.stringify(version)};
 
 /**
  * Recovery classification of an error (transport-errors, "Recovery behavior"): \`transient\` (retry later),
  * \`correctable\` (fix the request), \`terminal\` (a human must act).
+ *
+ * @example The class of a standard code
+ * \`\`\`ts
+ * import { lookupErrorCode, type RecoveryClass } from "@adcp-wire/schemas";
+ * import { strictEqual } from "node:assert/strict";
+ * const recovery: RecoveryClass | undefined = lookupErrorCode("SERVICE_UNAVAILABLE")?.recovery;
+ * strictEqual(recovery, "transient");
+ * \`\`\`
  */
 export type RecoveryClass = "transient" | "correctable" | "terminal";
 
-/** One of the ${codes.length} standard error codes of \`enums/error-code.json\`. */
+/**
+ * One of the ${codes.length} standard error codes of \`enums/error-code.json\`.
+ *
+ * @example Narrowing a received code
+ * \`\`\`ts
+ * import { STANDARD_ERROR_CODES, type StandardErrorCode } from "@adcp-wire/schemas";
+ * import { ok } from "node:assert/strict";
+ * const received: string = "RATE_LIMITED";
+ * const known = (STANDARD_ERROR_CODES as readonly string[]).includes(received);
+ * ok(known);
+ * const code = received as StandardErrorCode;
+ * ok(code.length > 0);
+ * \`\`\`
+ */
 export type StandardErrorCode =
 ${(codes as string[]).map((c) => `  | ${JSON.stringify(c)}`).join("\n")};
 
-/** What the spec says of a standard error code (\`enums/error-code.json\` \`enumMetadata\`). */
+/**
+ * What the spec says of a standard error code (\`enums/error-code.json\` \`enumMetadata\`).
+ *
+ * @example Reading an entry
+ * \`\`\`ts
+ * import { type ErrorCodeInfo, lookupErrorCode } from "@adcp-wire/schemas";
+ * import { strictEqual } from "node:assert/strict";
+ * const info: ErrorCodeInfo | undefined = lookupErrorCode("AUTH_REQUIRED");
+ * strictEqual(info?.deprecated, true);
+ * \`\`\`
+ */
 export interface ErrorCodeInfo {
   /** The recovery class when the error carries no valid \`recovery\` of its own. */
   readonly recovery: RecoveryClass;
@@ -334,7 +374,16 @@ export const STANDARD_ERROR_CODES: readonly StandardErrorCode[] = Object.freeze(
 ${list(codes as string[])}
 ]);
 
-/** The standard codes that are deprecated aliases, kept for backward compatibility. */
+/**
+ * The standard codes that are deprecated aliases, kept for backward compatibility.
+ *
+ * @example
+ * \`\`\`ts
+ * import { DEPRECATED_ERROR_CODES } from "@adcp-wire/schemas";
+ * import { ok } from "node:assert/strict";
+ * ok(DEPRECATED_ERROR_CODES.includes("AUTH_REQUIRED"));
+ * \`\`\`
+ */
 export const DEPRECATED_ERROR_CODES: readonly StandardErrorCode[] = Object.freeze([
 ${list(deprecated)}
 ]);
@@ -342,6 +391,13 @@ ${list(deprecated)}
 /**
  * The frozen code table. Index it only with a {@link StandardErrorCode}; for a seller-supplied string use
  * {@link lookupErrorCode}, which ignores inherited keys such as \`constructor\`.
+ *
+ * @example
+ * \`\`\`ts
+ * import { ERROR_CODE_TABLE } from "@adcp-wire/schemas";
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(ERROR_CODE_TABLE.BUDGET_TOO_LOW.recovery, "correctable");
+ * \`\`\`
  */
 export const ERROR_CODE_TABLE: Readonly<Record<StandardErrorCode, ErrorCodeInfo>> = Object.freeze({
 ${rows.join("\n")}

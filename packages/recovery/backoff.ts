@@ -2,7 +2,20 @@ import { checkAttempt, describe } from "./_own.ts";
 import { resolvePolicy } from "./_policy.ts";
 import type { RetryPolicy, RetryPolicyOptions } from "./retry_policy.ts";
 
-/** The inclusive range a backoff delay lies in, in seconds ({@linkcode backoffBounds}). */
+/**
+ * The inclusive range a backoff delay lies in, in seconds ({@linkcode backoffBounds}).
+ *
+ * @example Checking a jittered delay against its bounds
+ * ```ts
+ * import { type BackoffBounds, backoffBounds, backoffDelay } from "@adcp-wire/recovery";
+ * import { deepStrictEqual, ok } from "node:assert/strict";
+ *
+ * const bounds: BackoffBounds = backoffBounds(2); // base 4 s, ±25%
+ * deepStrictEqual(bounds, { min: 3, max: 5 });
+ * const delay = backoffDelay(2, { random: () => 0.9 });
+ * ok(bounds.min <= delay && delay <= bounds.max);
+ * ```
+ */
 export interface BackoffBounds {
   /** Smallest possible delay: `base × (1 − jitter)`. */
   readonly min: number;

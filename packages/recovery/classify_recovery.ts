@@ -12,6 +12,19 @@ export type { RecoveryClass } from "@adcp-wire/schemas";
  * always as own properties, and routes only on `code` and `recovery` (Transport Error Mapping,
  * "Security Considerations" > "Buyer Agent Requirements": "Route all recovery decisions through
  * `code` and `recovery` only").
+ *
+ * @example Seller text never steers the class
+ * ```ts
+ * import { classifyRecovery, type RecoveryInput } from "@adcp-wire/recovery";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error: RecoveryInput = {
+ *   code: "ACCOUNT_SUSPENDED",
+ *   message: "Temporary glitch, retry right away", // never read
+ *   details: { retryable: true }, // never read
+ * };
+ * strictEqual(classifyRecovery(error), "terminal");
+ * ```
  */
 export interface RecoveryInput {
   /** The error code: a standard code, a vendor code (`X_{VENDOR}_{CODE}`) or any other string. */
@@ -20,7 +33,23 @@ export interface RecoveryInput {
   readonly [key: string]: unknown;
 }
 
-/** Options of {@linkcode classifyRecovery}. */
+/**
+ * Options of {@linkcode classifyRecovery}.
+ *
+ * @example Treating unknown codes as transient
+ * ```ts
+ * import { classifyRecovery, type ClassifyRecoveryOptions } from "@adcp-wire/recovery";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const options: ClassifyRecoveryOptions = { unknownCodeRecovery: "transient" };
+ * strictEqual(classifyRecovery({ code: "X_ACME_BUSY" }), "terminal"); // the default
+ * strictEqual(classifyRecovery({ code: "X_ACME_BUSY" }, options), "transient");
+ * // It never overrides a `recovery` field or the standard code table:
+ * const fixable = { code: "X_ACME_BUSY", recovery: "correctable" };
+ * strictEqual(classifyRecovery(fixable, options), "correctable");
+ * strictEqual(classifyRecovery({ code: "ACCOUNT_SUSPENDED" }, options), "terminal");
+ * ```
+ */
 export interface ClassifyRecoveryOptions {
   /**
    * The class of an error that carries no `recovery` and whose `code` is not in the standard

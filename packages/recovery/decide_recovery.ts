@@ -6,7 +6,25 @@ import type { RecoveryInput } from "./classify_recovery.ts";
 import { normalizeRetryAfter } from "./normalize_retry_after.ts";
 import type { RetryPolicy, RetryPolicyOptions } from "./retry_policy.ts";
 
-/** Retry the operation after `delaySeconds` (a transient error within the retry budget). */
+/**
+ * Retry the operation after `delaySeconds` (a transient error within the retry budget).
+ *
+ * @example A backoff retry
+ * ```ts
+ * import { decideRecovery, type RetryDecision } from "@adcp-wire/recovery";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const expected: RetryDecision = {
+ *   action: "retry",
+ *   code: "SERVICE_UNAVAILABLE",
+ *   delaySeconds: 4, // attempt 2: base 4 s, no jitter at random() = 0.5
+ *   delaySource: "backoff", // no retry_after
+ * };
+ * const error = { code: "SERVICE_UNAVAILABLE", recovery: "transient" };
+ * const context = { attempt: 2, elapsedSeconds: 3, policy: { random: () => 0.5 } };
+ * deepStrictEqual(decideRecovery(error, context), expected);
+ * ```
+ */
 export interface RetryDecision {
   /** Always `"retry"`. */
   readonly action: "retry";
@@ -22,6 +40,20 @@ export interface RetryDecision {
  * Show `field` and `suggestion` to the caller and do not retry automatically (a correctable
  * error). Both are copied only when they are strings, and are otherwise left out; they are
  * seller-controlled text, never interpreted here: sanitize them before display.
+ *
+ * @example Surfacing a correctable error
+ * ```ts
+ * import { decideRecovery, type SurfaceToCallerDecision } from "@adcp-wire/recovery";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const expected: SurfaceToCallerDecision = {
+ *   action: "surface_to_caller",
+ *   code: "BUDGET_TOO_LOW",
+ *   suggestion: "Raise it to 500", // `field` is not a string, so it is left out
+ * };
+ * const error = { code: "BUDGET_TOO_LOW", field: ["budget"], suggestion: "Raise it to 500" };
+ * deepStrictEqual(decideRecovery(error), expected);
+ * ```
  */
 export interface SurfaceToCallerDecision {
   /** Always `"surface_to_caller"`. */
@@ -37,6 +69,20 @@ export interface SurfaceToCallerDecision {
 /**
  * Surface the error to a human operator and do not retry, because the error is terminal (by its
  * own `recovery`, an unknown `recovery` value, the code table, or an unknown code).
+ *
+ * @example An unknown recovery value escalates
+ * ```ts
+ * import { decideRecovery, type EscalateTerminalDecision } from "@adcp-wire/recovery";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const expected: EscalateTerminalDecision = {
+ *   action: "escalate_to_human",
+ *   code: "RATE_LIMITED",
+ *   reason: "terminal",
+ * };
+ * // An unknown `recovery` value is terminal, whatever the code table says.
+ * deepStrictEqual(decideRecovery({ code: "RATE_LIMITED", recovery: "later" }), expected);
+ * ```
  */
 export interface EscalateTerminalDecision {
   /** Always `"escalate_to_human"`. */
@@ -51,6 +97,21 @@ export interface EscalateTerminalDecision {
  * Surface the error to a human operator: it is transient, but retrying would break the retry
  * budget (Transport Error Mapping, "Recovery Behavior": "Transient errors that persist beyond the
  * retry budget SHOULD be escalated as terminal").
+ *
+ * @example Too many retries
+ * ```ts
+ * import { decideRecovery, type EscalateRetryCountDecision } from "@adcp-wire/recovery";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const expected: EscalateRetryCountDecision = {
+ *   action: "escalate_to_human",
+ *   code: "RATE_LIMITED",
+ *   reason: "retry_budget_exhausted",
+ *   limit: "max_retries",
+ * };
+ * const context = { attempt: 2, elapsedSeconds: 1, policy: { maxRetries: 1 } };
+ * deepStrictEqual(decideRecovery({ code: "RATE_LIMITED", retry_after: 1 }, context), expected);
+ * ```
  */
 export interface EscalateRetryCountDecision {
   /** Always `"escalate_to_human"`. */
@@ -66,6 +127,23 @@ export interface EscalateRetryCountDecision {
 /**
  * Surface the error to a human operator: it is transient, but waiting `delaySeconds` would end
  * past `maxElapsedSeconds` (see {@linkcode EscalateRetryCountDecision}).
+ *
+ * @example A wait that would end past the time budget
+ * ```ts
+ * import { decideRecovery, type EscalateRetryTimeDecision } from "@adcp-wire/recovery";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const expected: EscalateRetryTimeDecision = {
+ *   action: "escalate_to_human",
+ *   code: "RATE_LIMITED",
+ *   reason: "retry_budget_exhausted",
+ *   limit: "max_elapsed_seconds",
+ *   delaySeconds: 30, // 280 s + 30 s > 300 s
+ *   delaySource: "retry_after",
+ * };
+ * const context = { attempt: 1, elapsedSeconds: 280 };
+ * deepStrictEqual(decideRecovery({ code: "RATE_LIMITED", retry_after: 30 }, context), expected);
+ * ```
  */
 export interface EscalateRetryTimeDecision {
   /** Always `"escalate_to_human"`. */
@@ -82,7 +160,25 @@ export interface EscalateRetryTimeDecision {
   readonly delaySource: "retry_after" | "backoff";
 }
 
-/** Surface the error to a human operator and do not retry. */
+/**
+ * Surface the error to a human operator and do not retry.
+ *
+ * @example Explaining an escalation
+ * ```ts
+ * import { decideRecovery, type EscalateToHumanDecision } from "@adcp-wire/recovery";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const explain = (decision: EscalateToHumanDecision): string =>
+ *   decision.reason === "terminal" ? "cannot succeed" : `retry budget spent (${decision.limit})`;
+ *
+ * const terminal = decideRecovery({ code: "ACCOUNT_SUSPENDED" });
+ * ok(terminal.action === "escalate_to_human");
+ * strictEqual(explain(terminal), "cannot succeed");
+ * const spent = decideRecovery({ code: "RATE_LIMITED" }, { attempt: 4, elapsedSeconds: 0 });
+ * ok(spent.action === "escalate_to_human");
+ * strictEqual(explain(spent), "retry budget spent (max_retries)");
+ * ```
+ */
 export type EscalateToHumanDecision =
   | EscalateTerminalDecision
   | EscalateRetryCountDecision
@@ -93,6 +189,16 @@ export type EscalateToHumanDecision =
  * a `code` string of 1 to 64 characters): fall back to generic error handling (Transport Error
  * Mapping, "Client Detection Order": "No structured error found — fall back to generic error
  * handling").
+ *
+ * @example No structured error
+ * ```ts
+ * import { decideRecovery, type GenericErrorDecision } from "@adcp-wire/recovery";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const expected: GenericErrorDecision = { action: "generic_error" };
+ * deepStrictEqual(decideRecovery(undefined), expected);
+ * deepStrictEqual(decideRecovery({ code: "" }), expected); // an empty code is no AdCP error
+ * ```
  */
 export interface GenericErrorDecision {
   /** Always `"generic_error"`. */
@@ -102,6 +208,20 @@ export interface GenericErrorDecision {
 /**
  * What a buyer agent does after a failure, discriminated by `action`; the four actions are the
  * `expected_action` values of the `transport-error-mapping` test vectors.
+ *
+ * @example Switching on the action
+ * ```ts
+ * import { decideRecovery, type RecoveryDecision } from "@adcp-wire/recovery";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const summary = (decision: RecoveryDecision): string =>
+ *   decision.action === "retry" ? `retry in ${decision.delaySeconds} s` : decision.action;
+ *
+ * strictEqual(summary(decideRecovery({ code: "RATE_LIMITED", retry_after: 5 })), "retry in 5 s");
+ * strictEqual(summary(decideRecovery({ code: "BUDGET_TOO_LOW" })), "surface_to_caller");
+ * strictEqual(summary(decideRecovery({ code: "ACCOUNT_SUSPENDED" })), "escalate_to_human");
+ * strictEqual(summary(decideRecovery(null)), "generic_error");
+ * ```
  */
 export type RecoveryDecision =
   | RetryDecision
@@ -109,7 +229,24 @@ export type RecoveryDecision =
   | EscalateToHumanDecision
   | GenericErrorDecision;
 
-/** Where an operation stands in its retry budget ({@linkcode decideRecovery}). */
+/**
+ * Where an operation stands in its retry budget ({@linkcode decideRecovery}).
+ *
+ * @example Tracking attempts across failures
+ * ```ts
+ * import { decideRecovery, type RecoveryContext } from "@adcp-wire/recovery";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const error = { code: "SERVICE_UNAVAILABLE", recovery: "transient" };
+ * const policy = { random: () => 0.5 }; // no jitter
+ * const context: RecoveryContext = { attempt: 3, elapsedSeconds: 20, policy };
+ * const third = decideRecovery(error, context);
+ * ok(third.action === "retry");
+ * strictEqual(third.delaySeconds, 8); // attempt 3: base 8 s
+ * context.attempt = 4; // the default policy allows 3 retries
+ * strictEqual(decideRecovery(error, context).action, "escalate_to_human");
+ * ```
+ */
 export interface RecoveryContext {
   /** The 1-based number of the attempt that just failed: 1 for the first call. */
   attempt: number;

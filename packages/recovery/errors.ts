@@ -1,7 +1,22 @@
 import type { RecoveryInput } from "./classify_recovery.ts";
 import type { EscalateRetryCountDecision, EscalateRetryTimeDecision } from "./decide_recovery.ts";
 
-/** The literal `code` of every error in the `@adcp-wire/recovery` family. */
+/**
+ * The literal `code` of every error in the `@adcp-wire/recovery` family.
+ *
+ * @example Reading the code of a caught error
+ * ```ts
+ * import { AdcpRecoveryError, type AdcpRecoveryErrorCode, withRetry } from "@adcp-wire/recovery";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const busy = { adcpError: { code: "SERVICE_UNAVAILABLE", recovery: "transient" } };
+ * const caught = await withRetry(() => Promise.reject(busy), { policy: { maxRetries: 0 } })
+ *   .catch((error: unknown) => error);
+ * ok(caught instanceof AdcpRecoveryError);
+ * const code: AdcpRecoveryErrorCode = caught.code;
+ * strictEqual(code, "RETRY_BUDGET_EXHAUSTED");
+ * ```
+ */
 export type AdcpRecoveryErrorCode = "RETRY_BUDGET_EXHAUSTED";
 
 /**
@@ -30,7 +45,38 @@ export abstract class AdcpRecoveryError extends Error {
   override readonly name: string = "AdcpRecoveryError";
 }
 
-/** What {@linkcode RetryBudgetExhaustedError} reports. */
+/**
+ * What {@linkcode RetryBudgetExhaustedError} reports.
+ *
+ * @example Throwing from a retry loop of your own
+ * ```ts
+ * import {
+ *   decideRecovery,
+ *   RetryBudgetExhaustedError,
+ *   type RetryBudgetExhaustedDetails,
+ * } from "@adcp-wire/recovery";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const adcpError = { code: "RATE_LIMITED", retry_after: 60 };
+ * const decision = decideRecovery(adcpError, { attempt: 1, elapsedSeconds: 250 });
+ * ok(decision.action === "escalate_to_human" && decision.reason === "retry_budget_exhausted");
+ * const details: RetryBudgetExhaustedDetails = {
+ *   decision,
+ *   adcpError,
+ *   attempts: 1,
+ *   elapsedSeconds: 250,
+ *   maxRetries: 3,
+ *   maxElapsedSeconds: 300,
+ * };
+ * const error = new RetryBudgetExhaustedError(details, new Error("HTTP 429"));
+ * strictEqual(error.limit, "max_elapsed_seconds");
+ * strictEqual(
+ *   error.message,
+ *   "Retry budget exhausted: expected the next wait to end within 300 s, observed 250 s " +
+ *     "elapsed plus a 60 s retry_after delay",
+ * );
+ * ```
+ */
 export interface RetryBudgetExhaustedDetails {
   /** The decision that refused the retry. */
   readonly decision: EscalateRetryCountDecision | EscalateRetryTimeDecision;
@@ -120,5 +166,26 @@ export class RetryBudgetExhaustedError extends AdcpRecoveryError {
   }
 }
 
-/** Every error class `@adcp-wire/recovery` throws, discriminated by `code`. */
+/**
+ * Every error class `@adcp-wire/recovery` throws, discriminated by `code`.
+ *
+ * @example Handling every recovery error by code
+ * ```ts
+ * import {
+ *   type AdcpRecoveryErrors,
+ *   RetryBudgetExhaustedError,
+ *   withRetry,
+ * } from "@adcp-wire/recovery";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const note = (error: AdcpRecoveryErrors): string =>
+ *   `${error.code} after ${error.attempts} attempt(s)`;
+ *
+ * const busy = { adcpError: { code: "SERVICE_UNAVAILABLE", recovery: "transient" } };
+ * const caught = await withRetry(() => Promise.reject(busy), { policy: { maxRetries: 0 } })
+ *   .catch((error: unknown) => error);
+ * ok(caught instanceof RetryBudgetExhaustedError);
+ * strictEqual(note(caught), "RETRY_BUDGET_EXHAUSTED after 1 attempt(s)");
+ * ```
+ */
 export type AdcpRecoveryErrors = RetryBudgetExhaustedError;

@@ -1,12 +1,31 @@
 /**
  * Smallest `retry_after` a client acts on, in seconds (Transport Error Mapping, "Recovery
  * Behavior": "Values below 1 become 1").
+ *
+ * @example Values below the floor
+ * ```ts
+ * import { normalizeRetryAfter, RETRY_AFTER_MIN_SECONDS } from "@adcp-wire/recovery";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(RETRY_AFTER_MIN_SECONDS, 1);
+ * strictEqual(normalizeRetryAfter(0), RETRY_AFTER_MIN_SECONDS);
+ * strictEqual(normalizeRetryAfter(-30), RETRY_AFTER_MIN_SECONDS);
+ * ```
  */
 export const RETRY_AFTER_MIN_SECONDS = 1;
 
 /**
  * Largest `retry_after` a client acts on, in seconds (Transport Error Mapping, "Recovery
  * Behavior": "values above 3600 become 3600").
+ *
+ * @example Values above the ceiling
+ * ```ts
+ * import { normalizeRetryAfter, RETRY_AFTER_MAX_SECONDS } from "@adcp-wire/recovery";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(RETRY_AFTER_MAX_SECONDS, 3600);
+ * strictEqual(normalizeRetryAfter(86400), RETRY_AFTER_MAX_SECONDS); // one day becomes one hour
+ * ```
  */
 export const RETRY_AFTER_MAX_SECONDS = 3600;
 

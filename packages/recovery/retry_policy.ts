@@ -8,6 +8,18 @@ import type { ClassifyRecoveryOptions } from "./classify_recovery.ts";
  * 3 attempts) and a maximum cumulative retry duration (e.g., 300 seconds) per operation"); the
  * backoff figures are the safe default of Error Handling, "Normative throttling behavior" ("A base
  * of 2 seconds, a cap of 60 seconds, and ±25% jitter").
+ *
+ * @example A faster backoff without jitter
+ * ```ts
+ * import { backoffDelay, createRetryPolicy, type RetryPolicyOptions } from "@adcp-wire/recovery";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const options: RetryPolicyOptions = { initialDelaySeconds: 1, maxDelaySeconds: 4, jitter: 0 };
+ * strictEqual(backoffDelay(1, options), 1);
+ * strictEqual(backoffDelay(2, options), 2);
+ * strictEqual(backoffDelay(5, options), 4); // capped at maxDelaySeconds
+ * strictEqual(createRetryPolicy(options).maxRetries, 3); // the default
+ * ```
  */
 export interface RetryPolicyOptions extends ClassifyRecoveryOptions {
   /**
@@ -78,6 +90,20 @@ export interface RetryPolicyOptions extends ClassifyRecoveryOptions {
  * A validated retry policy with every default filled in: what {@linkcode createRetryPolicy}
  * returns, frozen. It is accepted wherever {@linkcode RetryPolicyOptions} are, without being
  * checked again.
+ *
+ * @example One policy, checked once, for many decisions
+ * ```ts
+ * import { createRetryPolicy, decideRecovery, type RetryPolicy } from "@adcp-wire/recovery";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const policy: RetryPolicy = createRetryPolicy({ maxRetries: 1, random: () => 0.5 });
+ * const error = { code: "SERVICE_UNAVAILABLE", recovery: "transient" };
+ * const first = decideRecovery(error, { attempt: 1, elapsedSeconds: 0, policy });
+ * ok(first.action === "retry");
+ * strictEqual(first.delaySeconds, 2);
+ * const second = decideRecovery(error, { attempt: 2, elapsedSeconds: 2, policy });
+ * strictEqual(second.action, "escalate_to_human");
+ * ```
  */
 export interface RetryPolicy {
   /** Most retries per operation. */

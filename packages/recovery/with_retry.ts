@@ -5,7 +5,25 @@ import { decideRecovery, type RecoveryDecision } from "./decide_recovery.ts";
 import { RetryBudgetExhaustedError } from "./errors.ts";
 import type { RetryPolicy, RetryPolicyOptions } from "./retry_policy.ts";
 
-/** One decision of {@linkcode withRetry}, as reported to `onDecision`. */
+/**
+ * One decision of {@linkcode withRetry}, as reported to `onDecision`.
+ *
+ * @example Recording the decision on a correctable failure
+ * ```ts
+ * import { type RetryEvent, withRetry } from "@adcp-wire/recovery";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const events: RetryEvent[] = [];
+ * const failure = { adcpError: { code: "BUDGET_TOO_LOW", recovery: "correctable" } };
+ * const caught = await withRetry(() => Promise.reject(failure), {
+ *   onDecision: (event) => events.push(event),
+ * }).catch((error: unknown) => error);
+ * strictEqual(caught, failure); // correctable: rethrown at once, never retried
+ * strictEqual(events.length, 1);
+ * strictEqual(events[0]?.attempt, 1);
+ * strictEqual(events[0]?.decision.action, "surface_to_caller");
+ * ```
+ */
 export interface RetryEvent {
   /** The 1-based number of the attempt that failed. */
   readonly attempt: number;
@@ -19,7 +37,28 @@ export interface RetryEvent {
   readonly thrown: unknown;
 }
 
-/** Options of {@linkcode withRetry}. */
+/**
+ * Options of {@linkcode withRetry}.
+ *
+ * @example A transport that carries the error elsewhere, and a fake sleep
+ * ```ts
+ * import { type RecoveryInput, withRetry, type WithRetryOptions } from "@adcp-wire/recovery";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const waits: number[] = [];
+ * const options: WithRetryOptions = {
+ *   // This transport rejects with `{ body: { adcp_error } }`.
+ *   extractError: (thrown) => (thrown as { body: { adcp_error: RecoveryInput } }).body.adcp_error,
+ *   policy: { sleep: (ms) => Promise.resolve(void waits.push(ms)) }, // no real waiting
+ * };
+ * const failure = { body: { adcp_error: { code: "RATE_LIMITED", retry_after: 2 } } };
+ * const operation = (attempt: number) =>
+ *   attempt < 3 ? Promise.reject(failure) : Promise.resolve("ok");
+ * const result = await withRetry(operation, options);
+ * strictEqual(result, "ok");
+ * deepStrictEqual(waits, [2000, 2000]);
+ * ```
+ */
 export interface WithRetryOptions {
   /**
    * The retry policy, or options for one: budget, backoff, unknown-code class, random source,

@@ -2,7 +2,24 @@ import { resolveJsonLimits } from "./_json.ts";
 import { JsonDepthLimitError, JsonNodeLimitError } from "./errors.ts";
 import type { JsonLimits } from "./json_limits.ts";
 
-/** Result of {@linkcode checkJsonBounds}. */
+/**
+ * Result of {@linkcode checkJsonBounds}.
+ *
+ * @example Narrowing on `valid`
+ * ```ts
+ * import { checkJsonBounds, type JsonBoundsResult } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const summary = (result: JsonBoundsResult): string =>
+ *   result.valid ? `${result.nodes} values, depth ${result.depth}` : result.error.message;
+ *
+ * strictEqual(summary(checkJsonBounds({ tags: ["a", "b"] })), "4 values, depth 2");
+ * strictEqual(
+ *   summary(checkJsonBounds([[[]]], { maxDepth: 2 })),
+ *   "Cannot accept JSON: nesting depth exceeded 2 (observed 3)",
+ * );
+ * ```
+ */
 export type JsonBoundsResult =
   | {
     /** The value is within both limits. */

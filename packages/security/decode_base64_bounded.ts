@@ -1,7 +1,24 @@
 import { assertByteCount, describe } from "./_strings.ts";
 import { Base64SizeLimitError, InvalidBase64Error } from "./errors.ts";
 
-/** Options for {@linkcode decodeBase64Bounded}. */
+/**
+ * Options for {@linkcode decodeBase64Bounded}.
+ *
+ * @example A 1 MiB cap for file parts
+ * ```ts
+ * import {
+ *   Base64SizeLimitError,
+ *   decodeBase64Bounded,
+ *   type DecodeBase64BoundedOptions,
+ * } from "@adcp-wire/security";
+ * import { strictEqual, throws } from "node:assert/strict";
+ *
+ * const options: DecodeBase64BoundedOptions = { maxBytes: 1_048_576 };
+ * strictEqual(new TextDecoder().decode(decodeBase64Bounded("SGVsbG8=", options)), "Hello");
+ * // 1,400,000 characters imply 1,050,000 bytes: refused before decoding.
+ * throws(() => decodeBase64Bounded("A".repeat(1_400_000), options), Base64SizeLimitError);
+ * ```
+ */
 export interface DecodeBase64BoundedOptions {
   /**
    * Maximum decoded size in bytes, a non-negative safe integer. No default: the spec asks for

@@ -1,7 +1,27 @@
 // The error family of @adcp-wire/security: conditions a caller is expected to catch when untrusted
 // seller data breaks a safety limit or rule. Programmer errors (bad options) are TypeError/RangeError.
 
-/** The literal `code` of every error in the `@adcp-wire/security` family. */
+/**
+ * The literal `code` of every error in the `@adcp-wire/security` family.
+ *
+ * @example Reading the code of a caught error
+ * ```ts
+ * import {
+ *   AdcpSecurityError,
+ *   type AdcpSecurityErrorCode,
+ *   decodeBase64Bounded,
+ * } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * let code: AdcpSecurityErrorCode | undefined;
+ * try {
+ *   decodeBase64Bounded("aGk*", { maxBytes: 16 });
+ * } catch (error) {
+ *   if (error instanceof AdcpSecurityError) code = error.code;
+ * }
+ * strictEqual(code, "INVALID_BASE64");
+ * ```
+ */
 export type AdcpSecurityErrorCode =
   | "JSON_DEPTH_LIMIT"
   | "JSON_NODE_LIMIT"
@@ -29,7 +49,20 @@ export abstract class AdcpSecurityError extends Error {
   abstract readonly code: AdcpSecurityErrorCode;
 }
 
-/** Structured fields shared by the limit errors, also set as their `cause`. */
+/**
+ * Structured fields shared by the limit errors, also set as their `cause`.
+ *
+ * @example The structured cause of a limit error
+ * ```ts
+ * import { checkJsonBounds, type LimitErrorDetails } from "@adcp-wire/security";
+ * import { deepStrictEqual, ok } from "node:assert/strict";
+ *
+ * const result = checkJsonBounds([1, 2, 3], { maxNodes: 2 });
+ * ok(!result.valid);
+ * const expected: LimitErrorDetails = { limit: 2, observed: 3 };
+ * deepStrictEqual(result.error.cause, expected);
+ * ```
+ */
 export interface LimitErrorDetails {
   /** The configured limit. */
   readonly limit: number;
@@ -126,7 +159,19 @@ export class JsonNodeLimitError extends AdcpSecurityError {
   }
 }
 
-/** The keys that can reach an object's prototype chain when merged or assigned. */
+/**
+ * The keys that can reach an object's prototype chain when merged or assigned.
+ *
+ * @example Finding dangerous keys in seller data
+ * ```ts
+ * import { type DangerousKey, isDangerousKey } from "@adcp-wire/security";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const seller = JSON.parse('{"name":"Acme","__proto__":{"admin":true},"prototype":1}');
+ * const found: DangerousKey[] = Object.keys(seller).filter(isDangerousKey);
+ * deepStrictEqual(found, ["__proto__", "prototype"]);
+ * ```
+ */
 export type DangerousKey = "__proto__" | "constructor" | "prototype";
 
 /**
@@ -217,7 +262,31 @@ export class Base64SizeLimitError extends AdcpSecurityError {
   }
 }
 
-/** Why a base64 payload was rejected by {@linkcode decodeBase64Bounded}. */
+/**
+ * Why a base64 payload was rejected by {@linkcode decodeBase64Bounded}.
+ *
+ * @example Why a payload was rejected
+ * ```ts
+ * import {
+ *   decodeBase64Bounded,
+ *   InvalidBase64Error,
+ *   type InvalidBase64Reason,
+ * } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const reasonOf = (raw: string): InvalidBase64Reason | undefined => {
+ *   try {
+ *     decodeBase64Bounded(raw, { maxBytes: 64 });
+ *   } catch (error) {
+ *     if (error instanceof InvalidBase64Error) return error.reason;
+ *   }
+ *   return undefined;
+ * };
+ * strictEqual(reasonOf("aGk"), undefined); // valid, unpadded
+ * strictEqual(reasonOf("a+b_"), "mixed_alphabets");
+ * strictEqual(reasonOf("aGl="), "non_canonical");
+ * ```
+ */
 export type InvalidBase64Reason =
   | "invalid_character"
   | "invalid_length"
@@ -263,7 +332,37 @@ export class InvalidBase64Error extends AdcpSecurityError {
   }
 }
 
-/** Any error of the `@adcp-wire/security` family, discriminated by `code`. */
+/**
+ * Any error of the `@adcp-wire/security` family, discriminated by `code`.
+ *
+ * @example Logging any security error by its code
+ * ```ts
+ * import {
+ *   type AnySecurityError,
+ *   checkJsonBounds,
+ *   DangerousKeyError,
+ *   mergeSafe,
+ * } from "@adcp-wire/security";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const logEntry = (error: AnySecurityError): string =>
+ *   error.code === "DANGEROUS_KEY" ? `${error.code} at ${error.pointer}` : error.code;
+ *
+ * const bounds = checkJsonBounds([[[]]], { maxDepth: 2 });
+ * ok(!bounds.valid);
+ * strictEqual(logEntry(bounds.error), "JSON_DEPTH_LIMIT");
+ * const hostile = JSON.parse('{"a":{"constructor":{}}}');
+ * const caught = (() => {
+ *   try {
+ *     mergeSafe({}, hostile);
+ *   } catch (error) {
+ *     return error;
+ *   }
+ * })();
+ * ok(caught instanceof DangerousKeyError);
+ * strictEqual(logEntry(caught), "DANGEROUS_KEY at /a/constructor");
+ * ```
+ */
 export type AnySecurityError =
   | JsonDepthLimitError
   | JsonNodeLimitError

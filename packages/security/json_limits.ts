@@ -1,16 +1,70 @@
-/** A JSON primitive. */
+/**
+ * A JSON primitive.
+ *
+ * @example Collecting the leaves of a value
+ * ```ts
+ * import { type JsonPrimitive, type JsonValue, toSafeJson } from "@adcp-wire/security";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const leaves: JsonPrimitive[] = [];
+ * const walk = (value: JsonValue): void => {
+ *   if (value === null || typeof value !== "object") leaves.push(value);
+ *   else Object.values(value).forEach(walk);
+ * };
+ * walk(toSafeJson({ a: [1, "x"], b: { c: true, d: null } }));
+ * deepStrictEqual(leaves, [1, "x", true, null]);
+ * ```
+ */
 export type JsonPrimitive = string | number | boolean | null;
 
-/** A JSON object: string keys to JSON values. */
+/**
+ * A JSON object: string keys to JSON values.
+ *
+ * @example A safe copy of a seller object
+ * ```ts
+ * import { type JsonObject, toSafeJson } from "@adcp-wire/security";
+ * import { deepStrictEqual, ok } from "node:assert/strict";
+ *
+ * const copy = toSafeJson(JSON.parse('{"name":"Acme","__proto__":{"admin":true}}'));
+ * ok(typeof copy === "object" && copy !== null && !Array.isArray(copy));
+ * const object: JsonObject = copy;
+ * deepStrictEqual(Object.keys(object), ["name"]);
+ * ```
+ */
 export interface JsonObject {
   /** Each member's value. */
   [key: string]: JsonValue;
 }
 
-/** A JSON array. */
+/**
+ * A JSON array.
+ *
+ * @example A safe copy of a seller array
+ * ```ts
+ * import { type JsonArray, toSafeJson } from "@adcp-wire/security";
+ * import { deepStrictEqual, ok } from "node:assert/strict";
+ *
+ * const copy = toSafeJson(JSON.parse('[1, {"__proto__": {}, "id": "a"}]'));
+ * ok(Array.isArray(copy));
+ * const list: JsonArray = copy;
+ * deepStrictEqual(list, [1, { id: "a" }]);
+ * ```
+ */
 export type JsonArray = JsonValue[];
 
-/** Any JSON value. */
+/**
+ * Any JSON value.
+ *
+ * @example The type of a safe copy
+ * ```ts
+ * import { type JsonValue, toSafeJson } from "@adcp-wire/security";
+ * import { deepStrictEqual, throws } from "node:assert/strict";
+ *
+ * const value: JsonValue = toSafeJson({ budget: 500, note: undefined, tags: ["a"] });
+ * deepStrictEqual(value, { budget: 500, tags: ["a"] }); // undefined members are omitted
+ * throws(() => toSafeJson({ when: new Date(0) }), TypeError); // a Date is not JSON data
+ * ```
+ */
 export type JsonValue = JsonPrimitive | JsonObject | JsonArray;
 
 /**
@@ -53,7 +107,20 @@ export const DEFAULT_JSON_MAX_DEPTH = 64;
  */
 export const DEFAULT_JSON_MAX_NODES = 2_097_152;
 
-/** JSON size limits for {@linkcode checkJsonBounds}, {@linkcode toSafeJson} and {@linkcode mergeSafe}. */
+/**
+ * JSON size limits for {@linkcode checkJsonBounds}, {@linkcode toSafeJson} and {@linkcode mergeSafe}.
+ *
+ * @example Tighter limits for a small payload
+ * ```ts
+ * import { checkJsonBounds, type JsonLimits } from "@adcp-wire/security";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const limits: JsonLimits = { maxDepth: 2, maxNodes: 10 };
+ * deepStrictEqual(checkJsonBounds({ a: [1] }, limits), { valid: true, depth: 2, nodes: 3 });
+ * strictEqual(checkJsonBounds({ a: [[1]] }, limits).valid, false); // depth 3
+ * strictEqual(checkJsonBounds(Array(10).fill(0), limits).valid, false); // 11 values
+ * ```
+ */
 export interface JsonLimits {
   /**
    * Maximum nesting depth (nested containers; a scalar has depth 0). A non-negative safe integer.

@@ -3,7 +3,28 @@ import { sanitizeUnchecked } from "./_strings.ts";
 import type { JsonValue } from "./json_limits.ts";
 import { SELLER_STRING_LIMITS } from "./sanitize_seller_string.ts";
 
-/** Bounds {@linkcode sanitizeAdcpError} applies to `details` and to `issues`, each on its own. */
+/**
+ * Bounds {@linkcode sanitizeAdcpError} applies to `details` and to `issues`, each on its own.
+ *
+ * @example The node bound, at its edge
+ * ```ts
+ * import {
+ *   ADCP_ERROR_DETAILS_LIMITS,
+ *   type AdcpErrorDetailsLimits,
+ *   OMITTED_MARKER,
+ *   sanitizeAdcpError,
+ * } from "@adcp-wire/security";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const { maxNodes }: AdcpErrorDetailsLimits = ADCP_ERROR_DETAILS_LIMITS;
+ * strictEqual(maxNodes, 512);
+ * // An array of n elements is n + 1 values.
+ * const fits = sanitizeAdcpError({ code: "X", details: Array(maxNodes - 1).fill(0) });
+ * ok(Array.isArray(fits.details));
+ * const over = sanitizeAdcpError({ code: "X", details: Array(maxNodes).fill(0) });
+ * strictEqual(over.details, OMITTED_MARKER);
+ * ```
+ */
 export interface AdcpErrorDetailsLimits {
   /**
    * Maximum nesting depth: 8, `details` itself being depth 1. The recommended `details` shapes
@@ -62,6 +83,21 @@ export const OMITTED_MARKER = "[omitted: exceeded sanitizer bounds]";
 /**
  * A sanitized `adcp_error`: a fresh plain object with only the fields of the AdCP Error schema
  * (`core/error.json`) this package knows. Absent input fields stay absent.
+ *
+ * @example Only known fields, sanitized
+ * ```ts
+ * import { sanitizeAdcpError, type SanitizedAdcpError } from "@adcp-wire/security";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const error: SanitizedAdcpError = sanitizeAdcpError({
+ *   code: "RATE_LIMITED",
+ *   message: "Slow\u0007 down",
+ *   suggestion: { text: "not a string" },
+ *   retry_after: 5,
+ *   internal_host: "db-7",
+ * });
+ * deepStrictEqual(error, { code: "RATE_LIMITED", message: "Slow down", retry_after: 5 });
+ * ```
  */
 export interface SanitizedAdcpError {
   /** Passed through unchanged when a JSON scalar (validate it before use: 1–64 characters). */

@@ -1,6 +1,17 @@
 import { assertByteCount, sanitizeUnchecked } from "./_strings.ts";
 
-/** Options for {@linkcode sanitizeLogLine}. */
+/**
+ * Options for {@linkcode sanitizeLogLine}.
+ *
+ * @example A shorter cap
+ * ```ts
+ * import { sanitizeLogLine, type SanitizeLogLineOptions } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const options: SanitizeLogLineOptions = { maxBytes: 16 };
+ * strictEqual(sanitizeLogLine("line one\nline two\nline three", options), "line one line tw");
+ * ```
+ */
 export interface SanitizeLogLineOptions {
   /**
    * Maximum UTF-8 byte length of the result, a non-negative safe integer. The default is the
@@ -11,7 +22,18 @@ export interface SanitizeLogLineOptions {
   readonly maxBytes?: number;
 }
 
-/** The default `maxBytes` of {@linkcode sanitizeLogLine}: 4096 bytes. */
+/**
+ * The default `maxBytes` of {@linkcode sanitizeLogLine}: 4096 bytes.
+ *
+ * @example The default cap
+ * ```ts
+ * import { DEFAULT_LOG_LINE_MAX_BYTES, sanitizeLogLine } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(DEFAULT_LOG_LINE_MAX_BYTES, 4096);
+ * strictEqual(sanitizeLogLine("x".repeat(5000)).length, DEFAULT_LOG_LINE_MAX_BYTES);
+ * ```
+ */
 export const DEFAULT_LOG_LINE_MAX_BYTES = 4096;
 
 // Line breaks and tab, as one unit each (CRLF counts as one break).

@@ -1,6 +1,23 @@
 import { assertByteCount, sanitizeUnchecked } from "./_strings.ts";
 
-/** Options for {@linkcode sanitizeSellerString}. */
+/**
+ * Options for {@linkcode sanitizeSellerString}.
+ *
+ * @example Capping a suggestion in UTF-8 bytes
+ * ```ts
+ * import {
+ *   SELLER_STRING_LIMITS,
+ *   sanitizeSellerString,
+ *   type SanitizeSellerStringOptions,
+ * } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const options: SanitizeSellerStringOptions = { maxBytes: SELLER_STRING_LIMITS.suggestion };
+ * strictEqual(sanitizeSellerString("Raise\u200B the budget", options), "Raise the budget");
+ * const euros = sanitizeSellerString("€".repeat(200), options); // 3 bytes each
+ * strictEqual(new TextEncoder().encode(euros).length, 510);
+ * ```
+ */
 export interface SanitizeSellerStringOptions {
   /**
    * Maximum UTF-8 byte length of the result. A non-negative safe integer. There is no default:
@@ -9,7 +26,23 @@ export interface SanitizeSellerStringOptions {
   readonly maxBytes: number;
 }
 
-/** The byte caps of {@linkcode SELLER_STRING_LIMITS}. */
+/**
+ * The byte caps of {@linkcode SELLER_STRING_LIMITS}.
+ *
+ * @example Reading the caps
+ * ```ts
+ * import {
+ *   SELLER_STRING_LIMITS,
+ *   type SellerStringLimits,
+ *   sanitizeSellerString,
+ * } from "@adcp-wire/security";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const caps: SellerStringLimits = SELLER_STRING_LIMITS;
+ * deepStrictEqual([caps.message, caps.suggestion, caps.field, caps.key], [256, 512, 256, 64]);
+ * strictEqual(sanitizeSellerString("y".repeat(600), { maxBytes: caps.suggestion }).length, 512);
+ * ```
+ */
 export interface SellerStringLimits {
   /**
    * `message`: 256 bytes (Transport Error Mapping, Security Considerations, Buyer Agent

@@ -2,7 +2,24 @@ import { assertCount } from "./_json.ts";
 import { JsonDepthLimitError } from "./errors.ts";
 import { DEFAULT_JSON_MAX_DEPTH } from "./json_limits.ts";
 
-/** Result of {@linkcode scanJsonDepth}. */
+/**
+ * Result of {@linkcode scanJsonDepth}.
+ *
+ * @example Scanning, then parsing
+ * ```ts
+ * import { type JsonDepthScanResult, scanJsonDepth } from "@adcp-wire/security";
+ * import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+ *
+ * const text = '{"a":[[1]]}';
+ * const scan: JsonDepthScanResult = scanJsonDepth(text, 3);
+ * ok(scan.valid);
+ * strictEqual(scan.depth, 3);
+ * deepStrictEqual(JSON.parse(text), { a: [[1]] }); // safe to parse now
+ * const tooDeep = scanJsonDepth(text, 2);
+ * ok(!tooDeep.valid);
+ * strictEqual(tooDeep.error.observed, 3);
+ * ```
+ */
 export type JsonDepthScanResult =
   | {
     /** The text nests no deeper than the limit. */

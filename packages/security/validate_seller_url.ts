@@ -1,6 +1,23 @@
 import { assertByteCount, describe } from "./_strings.ts";
 
-/** What a seller-provided URL is for; each purpose maps to a spec rule. */
+/**
+ * What a seller-provided URL is for; each purpose maps to a spec rule.
+ *
+ * @example Only `challenge_url` strips redirects
+ * ```ts
+ * import { type SellerUrlPurpose, validateSellerUrl } from "@adcp-wire/security";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const url = "https://auth.seller.example/login?next=https://evil.example&lang=en";
+ * const check = (purpose: SellerUrlPurpose) =>
+ *   validateSellerUrl(url, { purpose, allowedHosts: ["auth.seller.example"] });
+ * deepStrictEqual(check("challenge_url"), {
+ *   valid: true,
+ *   url: "https://auth.seller.example/login?lang=en",
+ * });
+ * deepStrictEqual(check("setup_url"), { valid: true, url });
+ * ```
+ */
 export type SellerUrlPurpose =
   /** `details.setup_url` of `ACCOUNT_SETUP_REQUIRED` (Transport Error Mapping, URL validation). */
   | "setup_url"
@@ -11,7 +28,26 @@ export type SellerUrlPurpose =
   /** `challenge_url` of an `auth-required` challenge (A2A Response Extraction, Auth challenge URL validation). */
   | "challenge_url";
 
-/** Options for {@linkcode validateSellerUrl}. */
+/**
+ * Options for {@linkcode validateSellerUrl}.
+ *
+ * @example A wildcard allow-list and a length cap
+ * ```ts
+ * import { validateSellerUrl, type ValidateSellerUrlOptions } from "@adcp-wire/security";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const options: ValidateSellerUrlOptions = {
+ *   purpose: "file_url",
+ *   allowedHosts: ["cdn.seller.example", "*.assets.seller.example"],
+ *   maxLength: 256,
+ * };
+ * strictEqual(validateSellerUrl("https://eu.assets.seller.example/a.png", options).valid, true);
+ * const apex = validateSellerUrl("https://assets.seller.example/a.png", options); // not covered
+ * deepStrictEqual(apex, { valid: false, reason: "host_not_allowed" });
+ * const long = validateSellerUrl(`https://cdn.seller.example/${"a".repeat(300)}`, options);
+ * deepStrictEqual(long, { valid: false, reason: "too_long" });
+ * ```
+ */
 export interface ValidateSellerUrlOptions {
   /** What the URL is for. Required. `challenge_url` also strips redirect parameters. */
   readonly purpose: SellerUrlPurpose;
@@ -33,7 +69,25 @@ export interface ValidateSellerUrlOptions {
   readonly maxLength?: number;
 }
 
-/** Why {@linkcode validateSellerUrl} rejected a URL; stable values for logs and tests. */
+/**
+ * Why {@linkcode validateSellerUrl} rejected a URL; stable values for logs and tests.
+ *
+ * @example One reason per failed check
+ * ```ts
+ * import { type SellerUrlRejection, validateSellerUrl } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const options = { purpose: "policy_url", allowedHosts: ["seller.example"] } as const;
+ * const reasonOf = (url: string): SellerUrlRejection | undefined => {
+ *   const result = validateSellerUrl(url, options);
+ *   return result.valid ? undefined : result.reason;
+ * };
+ * strictEqual(reasonOf("/policy"), "invalid_url");
+ * strictEqual(reasonOf("http://seller.example/policy"), "not_https");
+ * strictEqual(reasonOf("https://user@seller.example/policy"), "userinfo");
+ * strictEqual(reasonOf("https://seller.example./policy"), "host_not_allowed");
+ * ```
+ */
 export type SellerUrlRejection =
   /** Not a string, contains ASCII controls or spaces, or not an absolute URL. */
   | "invalid_url"
@@ -46,7 +100,22 @@ export type SellerUrlRejection =
   /** The host (with port) is not on the allow-list, or ends with a dot. */
   | "host_not_allowed";
 
-/** Result of {@linkcode validateSellerUrl}. */
+/**
+ * Result of {@linkcode validateSellerUrl}.
+ *
+ * @example Using the normalized URL, not the input
+ * ```ts
+ * import { type SellerUrlValidation, validateSellerUrl } from "@adcp-wire/security";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const result: SellerUrlValidation = validateSellerUrl(
+ *   "https://SELLER.EXAMPLE:443/a/../policy#top",
+ *   { purpose: "policy_url", allowedHosts: ["seller.example"] },
+ * );
+ * ok(result.valid);
+ * strictEqual(result.url, "https://seller.example/policy#top");
+ * ```
+ */
 export type SellerUrlValidation =
   | {
     /** The URL passed every check. */
@@ -61,7 +130,20 @@ export type SellerUrlValidation =
     readonly reason: SellerUrlRejection;
   };
 
-/** The default `maxLength` of {@linkcode validateSellerUrl}: 2048 code units. */
+/**
+ * The default `maxLength` of {@linkcode validateSellerUrl}: 2048 code units.
+ *
+ * @example The default length cap
+ * ```ts
+ * import { DEFAULT_SELLER_URL_MAX_LENGTH, validateSellerUrl } from "@adcp-wire/security";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(DEFAULT_SELLER_URL_MAX_LENGTH, 2048);
+ * const url = `https://seller.example/${"a".repeat(DEFAULT_SELLER_URL_MAX_LENGTH)}`;
+ * const options = { purpose: "setup_url", allowedHosts: ["seller.example"] } as const;
+ * deepStrictEqual(validateSellerUrl(url, options), { valid: false, reason: "too_long" });
+ * ```
+ */
 export const DEFAULT_SELLER_URL_MAX_LENGTH = 2048;
 
 /**

@@ -5,7 +5,29 @@ import type { JsonObject } from "./json_limits.ts";
 import { ADCP_ERROR_DETAILS_LIMITS, OMITTED_MARKER } from "./sanitize_adcp_error.ts";
 import { SELLER_STRING_LIMITS } from "./sanitize_seller_string.ts";
 
-/** Options for {@linkcode wrapUntrustedSellerData}. */
+/**
+ * Options for {@linkcode wrapUntrustedSellerData}.
+ *
+ * @example A custom tag, a fixed nonce for a test, and the random default
+ * ```ts
+ * import {
+ *   wrapUntrustedSellerData,
+ *   type WrapUntrustedSellerDataOptions,
+ * } from "@adcp-wire/security";
+ * import { match, strictEqual } from "node:assert/strict";
+ *
+ * const options: WrapUntrustedSellerDataOptions = {
+ *   tag: "seller_error",
+ *   nonce: "fixed-nonce-for-tests", // tests only: the default is random per call
+ * };
+ * strictEqual(
+ *   wrapUntrustedSellerData({ code: "RATE_LIMITED" }, options),
+ *   '<seller_error nonce="fixed-nonce-for-tests">\n{"code":"RATE_LIMITED"}\n' +
+ *     '</seller_error nonce="fixed-nonce-for-tests">',
+ * );
+ * match(wrapUntrustedSellerData({}), /^<seller_data nonce="[0-9a-f]{32}">\n\{\}\n/);
+ * ```
+ */
 export interface WrapUntrustedSellerDataOptions {
   /**
    * Delimiter tag name: a letter, then up to 63 letters, digits, `_` or `-`.

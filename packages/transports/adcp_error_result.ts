@@ -4,10 +4,46 @@ import { checkOptions, preparedError } from "./_outgoing.ts";
 import { checkSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
 
-/** One MCP text content item. */
+/**
+ * One MCP text content item.
+ *
+ * @example Reading the JSON text fallback
+ * ```ts
+ * import { adcpErrorResult, type McpTextContent } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const [fallback]: McpTextContent[] = adcpErrorResult({
+ *   code: "INVALID_REQUEST",
+ *   message: "Missing brief",
+ *   field: "brief",
+ * }).content;
+ * strictEqual(fallback?.type, "text");
+ * strictEqual(JSON.parse(fallback.text).adcp_error.field, "brief");
+ * ```
+ */
 export type McpTextContent = { type: "text"; text: string };
 
-/** An MCP `CallToolResult` carrying an AdCP error, as {@linkcode adcpErrorResult} builds it. */
+/**
+ * An MCP `CallToolResult` carrying an AdCP error, as {@linkcode adcpErrorResult} builds it.
+ *
+ * @example An error without a summary
+ * ```ts
+ * import { adcpErrorResult, type AdcpErrorToolResult } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const result: AdcpErrorToolResult = adcpErrorResult({
+ *   code: "BUDGET_TOO_LOW",
+ *   message: "Below minimum",
+ * });
+ * strictEqual(result.isError, true);
+ * strictEqual(result.content.length, 1);
+ * deepStrictEqual(result.structuredContent.adcp_error, {
+ *   code: "BUDGET_TOO_LOW",
+ *   message: "Below minimum",
+ *   recovery: "correctable",
+ * });
+ * ```
+ */
 export type AdcpErrorToolResult = {
   /** The JSON text fallback `{"adcp_error":{...}}`, then the optional summary. */
   content: McpTextContent[];
@@ -17,7 +53,26 @@ export type AdcpErrorToolResult = {
   structuredContent: { adcp_error: AdcpError };
 };
 
-/** Options of {@linkcode adcpErrorResult}. */
+/**
+ * Options of {@linkcode adcpErrorResult}.
+ *
+ * @example A summary, with leaks redacted and reported
+ * ```ts
+ * import { adcpErrorResult, type AdcpErrorResultOptions } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
+ *
+ * const fields: string[] = [];
+ * const options: AdcpErrorResultOptions = {
+ *   summary: "Inventory service at 10.0.3.7 is down.",
+ *   onWarning: (warning) => fields.push(warning.field),
+ * };
+ * const error = { code: "SERVICE_UNAVAILABLE", message: "Try again later", retry_after: 30 };
+ * const result = adcpErrorResult(error, options);
+ * strictEqual(result.content[1]?.text, "Inventory service at [redacted] is down.");
+ * deepStrictEqual(fields, ["recovery", "summary"]);
+ * throws(() => adcpErrorResult(error, { ...options, strict: true }), TypeError);
+ * ```
+ */
 export interface AdcpErrorResultOptions extends OutgoingErrorOptions {
   /**
    * A one-sentence human summary ("Rate limited — retry in 5s."), added as the second content

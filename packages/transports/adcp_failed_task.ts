@@ -6,10 +6,55 @@ import { isObject, own } from "./_rpc.ts";
 import { checkSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
 
-/** The MIME type an AdCP error DataPart may declare (Transport Error Mapping, "Error MIME Type"). */
+/**
+ * The MIME type an AdCP error DataPart may declare (Transport Error Mapping, "Error MIME Type").
+ *
+ * @example The error DataPart declares it by default
+ * ```ts
+ * import { ADCP_ERROR_MIME_TYPE, adcpFailedTask } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(ADCP_ERROR_MIME_TYPE, "application/vnd.adcp.error+json");
+ * const task = adcpFailedTask({ id: "task_1", contextId: "ctx_1" }, {
+ *   code: "AUTH_MISSING",
+ *   message: "Credentials required",
+ * });
+ * deepStrictEqual(task.artifacts[0].parts[1]?.metadata, { mimeType: ADCP_ERROR_MIME_TYPE });
+ * ```
+ */
 export const ADCP_ERROR_MIME_TYPE = "application/vnd.adcp.error+json";
 
-/** Options of {@linkcode adcpFailedTask}. */
+/**
+ * Options of {@linkcode adcpFailedTask}.
+ *
+ * @example A v0.3 task with every option set
+ * ```ts
+ * import { adcpFailedTask, type AdcpFailedTaskOptions } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const options: AdcpFailedTaskOptions = {
+ *   protocolVersion: "0.3",
+ *   summary: "The budget is below the minimum.",
+ *   timestamp: "2026-01-22T10:30:00.000Z",
+ *   artifactId: "error",
+ *   mimeType: false,
+ * };
+ * const error = { code: "BUDGET_TOO_LOW", message: "Below minimum", recovery: "correctable" };
+ * deepStrictEqual(adcpFailedTask({ id: "task_1", contextId: "ctx_1" }, error, options), {
+ *   kind: "task",
+ *   id: "task_1",
+ *   contextId: "ctx_1",
+ *   status: { state: "failed", timestamp: "2026-01-22T10:30:00.000Z" },
+ *   artifacts: [{
+ *     artifactId: "error",
+ *     parts: [
+ *       { kind: "text", text: "The budget is below the minimum." },
+ *       { kind: "data", data: { adcp_error: error } },
+ *     ],
+ *   }],
+ * });
+ * ```
+ */
 export interface AdcpFailedTaskOptions extends OutgoingErrorOptions {
   /**
    * The wire form: A2A 1.0 ProtoJSON (`TASK_STATE_FAILED`, parts without `kind`) or v0.3
@@ -40,7 +85,24 @@ export interface AdcpFailedTaskOptions extends OutgoingErrorOptions {
   readonly mimeType?: boolean | undefined;
 }
 
-/** The task a failed A2A AdCP call ends with, as {@linkcode adcpFailedTask} builds it. */
+/**
+ * The task a failed A2A AdCP call ends with, as {@linkcode adcpFailedTask} builds it.
+ *
+ * @example The default 1.0 form
+ * ```ts
+ * import { adcpFailedTask, type AdcpFailedTask } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const task: AdcpFailedTask = adcpFailedTask({ id: "task_1", contextId: "ctx_1" }, {
+ *   code: "BUDGET_TOO_LOW",
+ *   message: "Below minimum",
+ * });
+ * strictEqual(task.kind, undefined);
+ * strictEqual(task.status.state, "TASK_STATE_FAILED");
+ * strictEqual(task.artifacts[0].artifactId, "error-result");
+ * deepStrictEqual(task.artifacts[0].parts[0], { text: "The request failed with BUDGET_TOO_LOW." });
+ * ```
+ */
 export type AdcpFailedTask = {
   /** The task id. */
   id: string;

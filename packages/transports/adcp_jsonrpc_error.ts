@@ -31,7 +31,29 @@ export const ADCP_JSONRPC_CODES: {
   SERVICE_UNAVAILABLE: -32027,
 });
 
-/** The JSON-RPC `error` object {@linkcode adcpJsonRpcError} builds. */
+/**
+ * The JSON-RPC `error` object {@linkcode adcpJsonRpcError} builds.
+ *
+ * @example A 401 answer from a gateway
+ * ```ts
+ * import { adcpJsonRpcError, type AdcpJsonRpcErrorObject } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const error: AdcpJsonRpcErrorObject = adcpJsonRpcError({
+ *   code: "AUTH_MISSING",
+ *   message: "No token",
+ * });
+ * const response = Response.json({ jsonrpc: "2.0", id: 7, error }, { status: 401 });
+ * const body = await response.json();
+ * strictEqual(body.error.code, -32028);
+ * strictEqual(body.error.message, "Authentication required");
+ * deepStrictEqual(body.error.data.adcp_error, {
+ *   code: "AUTH_MISSING",
+ *   message: "No token",
+ *   recovery: "correctable",
+ * });
+ * ```
+ */
 export type AdcpJsonRpcErrorObject = {
   /** `-32029`, `-32028` or `-32027`. */
   code: -32029 | -32028 | -32027;
@@ -41,7 +63,28 @@ export type AdcpJsonRpcErrorObject = {
   data: { adcp_error: AdcpError };
 };
 
-/** Options of {@linkcode adcpJsonRpcError}. */
+/**
+ * Options of {@linkcode adcpJsonRpcError}.
+ *
+ * @example A custom message, and the warning for a deprecated code
+ * ```ts
+ * import { adcpJsonRpcError, type AdcpJsonRpcErrorOptions } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const kinds: string[] = [];
+ * const options: AdcpJsonRpcErrorOptions = {
+ *   message: "Sign in to continue",
+ *   onWarning: (warning) => kinds.push(warning.kind),
+ * };
+ * const error = adcpJsonRpcError(
+ *   { code: "AUTH_REQUIRED", message: "No token", recovery: "correctable" },
+ *   options,
+ * );
+ * strictEqual(error.code, -32028);
+ * strictEqual(error.message, "Sign in to continue");
+ * deepStrictEqual(kinds, ["deprecated_code"]);
+ * ```
+ */
 export interface AdcpJsonRpcErrorOptions extends OutgoingErrorOptions {
   /**
    * The JSON-RPC `message`: one line of prose, leak-checked.

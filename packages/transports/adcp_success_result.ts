@@ -3,7 +3,21 @@ import { isObject } from "./_rpc.ts";
 import { checkSummary } from "./_summary.ts";
 import type { McpTextContent } from "./adcp_error_result.ts";
 
-/** An MCP `CallToolResult` carrying an AdCP success payload, as {@linkcode adcpSuccessResult} builds it. */
+/**
+ * An MCP `CallToolResult` carrying an AdCP success payload, as {@linkcode adcpSuccessResult} builds
+ * it.
+ *
+ * @example A success without a summary
+ * ```ts
+ * import { adcpSuccessResult, type AdcpSuccessToolResult } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const data = { status: "completed", media_buy_id: "mb_789" };
+ * const result: AdcpSuccessToolResult = adcpSuccessResult(data);
+ * deepStrictEqual(result.content, []);
+ * deepStrictEqual(result.structuredContent, { status: "completed", media_buy_id: "mb_789" });
+ * ```
+ */
 export type AdcpSuccessToolResult = {
   /** Empty, or the one terse summary. */
   content: McpTextContent[];

@@ -6,10 +6,40 @@ import { SseEventSizer } from "./_sse_sizer.ts";
 import type { ResponseLimits } from "./limits.ts";
 import type { ReadProgress } from "./read_response.ts";
 
-/** The shape of `fetch` that {@linkcode boundedFetch} takes and returns. */
+/**
+ * The shape of `fetch` that {@linkcode boundedFetch} takes and returns.
+ *
+ * @example An in-process `fetch`, wrapped
+ * ```ts
+ * import { boundedFetch, type FetchLike } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const agent: FetchLike = (input) => Promise.resolve(Response.json({ url: String(input) }));
+ * const fetch: FetchLike = boundedFetch({ maxResponseBytes: 1_000 }, agent);
+ * const response = await fetch("https://agent.example/mcp");
+ * deepStrictEqual(await response.json(), { url: "https://agent.example/mcp" });
+ * ```
+ */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** Options of {@linkcode boundedFetch}: the limits every response gets, and a progress hook. */
+/**
+ * Options of {@linkcode boundedFetch}: the limits every response gets, and a progress hook.
+ *
+ * @example Watching a body being counted
+ * ```ts
+ * import { boundedFetch, type BoundedFetchOptions } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const seen: number[] = [];
+ * const options: BoundedFetchOptions = {
+ *   maxResponseBytes: 1_000,
+ *   onProgress: (progress) => seen.push(progress.decodedBytes),
+ * };
+ * const fetch = boundedFetch(options, () => Promise.resolve(new Response("x".repeat(300))));
+ * await (await fetch("https://agent.example/mcp")).text();
+ * deepStrictEqual(seen, [300]);
+ * ```
+ */
 export interface BoundedFetchOptions extends ResponseLimits {
   /**
    * Called after each body chunk is counted; see {@linkcode ReadResponseOptions.onProgress}.

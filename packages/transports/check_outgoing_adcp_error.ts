@@ -9,6 +9,23 @@ import { isObject, type JsonObject, own } from "./_rpc.ts";
 /**
  * Largest serialized `details` a seller should send, in UTF-8 bytes: "keep `details` under 500
  * serialized JSON bytes" (Transport Error Mapping, "Size Guidance"). Exceeding it is a warning.
+ *
+ * @example Oversized details are sent, with a warning
+ * ```ts
+ * import { checkOutgoingAdcpError, DETAILS_SIZE_GUIDELINE_BYTES } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(DETAILS_SIZE_GUIDELINE_BYTES, 500);
+ * const details = { note: "x".repeat(DETAILS_SIZE_GUIDELINE_BYTES) };
+ * const checked = checkOutgoingAdcpError({
+ *   code: "INVALID_REQUEST",
+ *   message: "Bad request",
+ *   recovery: "correctable",
+ *   details,
+ * });
+ * const kinds = checked.valid ? checked.warnings.map((warning) => warning.kind) : [];
+ * deepStrictEqual(kinds, ["details_size"]);
+ * ```
  */
 export const DETAILS_SIZE_GUIDELINE_BYTES = 500;
 
@@ -31,10 +48,44 @@ const encoder = new TextEncoder();
 /**
  * What the leak heuristics of {@linkcode checkOutgoingAdcpError} found: a stack trace, a file
  * path, an internal host name, or an IP address.
+ *
+ * @example Reading what a redaction found
+ * ```ts
+ * import { checkOutgoingAdcpError, type LeakKind } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const found: LeakKind[] = [];
+ * checkOutgoingAdcpError(
+ *   { code: "SERVICE_UNAVAILABLE", message: "db.internal at 10.0.3.7 is down" },
+ *   { onWarning: (warning) => found.push(...(warning.leaks ?? [])) },
+ * );
+ * deepStrictEqual(found, ["internal_host", "ip_address"]);
+ * ```
  */
 export type LeakKind = "stack_trace" | "file_path" | "internal_host" | "ip_address";
 
-/** Options of the seller-side helpers that send an AdCP error. */
+/**
+ * Options of the seller-side helpers that send an AdCP error.
+ *
+ * @example Strict mode refuses what the default mode redacts
+ * ```ts
+ * import { checkOutgoingAdcpError, type OutgoingErrorOptions } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const error = { code: "SERVICE_UNAVAILABLE", message: "Upstream 10.0.3.7 refused" };
+ * const options: OutgoingErrorOptions = { strict: true };
+ * deepStrictEqual(checkOutgoingAdcpError(error, options), {
+ *   valid: false,
+ *   issues: [{
+ *     kind: "leak",
+ *     field: "message",
+ *     message: "Expected message to hold no ip_address",
+ *   }],
+ * });
+ * const lenient = checkOutgoingAdcpError(error);
+ * deepStrictEqual(lenient.valid && lenient.error.message, "Upstream [redacted] refused");
+ * ```
+ */
 export interface OutgoingErrorOptions {
   /**
    * Refuse, rather than redact, an error whose `message`, `suggestion` or `details` strings look
@@ -50,7 +101,26 @@ export interface OutgoingErrorOptions {
   readonly onWarning?: ((warning: OutgoingErrorWarning) => void) | undefined;
 }
 
-/** A problem that was fixed, or only reported, on an outgoing error. */
+/**
+ * A problem that was fixed, or only reported, on an outgoing error.
+ *
+ * @example Logging the warnings of a deprecated code
+ * ```ts
+ * import { checkOutgoingAdcpError, type OutgoingErrorWarning } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const warnings: OutgoingErrorWarning[] = [];
+ * checkOutgoingAdcpError(
+ *   { code: "AUTH_REQUIRED", message: "Sign in first", recovery: "correctable" },
+ *   { onWarning: (warning) => warnings.push(warning) },
+ * );
+ * deepStrictEqual(warnings, [{
+ *   kind: "deprecated_code",
+ *   field: "code",
+ *   message: "Code AUTH_REQUIRED is a deprecated alias; prefer its replacement",
+ * }]);
+ * ```
+ */
 export interface OutgoingErrorWarning {
   /** What happened. */
   readonly kind:
@@ -68,7 +138,22 @@ export interface OutgoingErrorWarning {
   readonly leaks?: readonly LeakKind[];
 }
 
-/** Why an outgoing error was refused. */
+/**
+ * Why an outgoing error was refused.
+ *
+ * @example Every problem is an issue
+ * ```ts
+ * import { checkOutgoingAdcpError, type OutgoingErrorIssue } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const checked = checkOutgoingAdcpError({ code: "RATE_LIMITED", message: "", retry_after: "5" });
+ * const issues: readonly OutgoingErrorIssue[] = checked.valid ? [] : checked.issues;
+ * deepStrictEqual(issues.map((issue) => [issue.kind, issue.field]), [
+ *   ["type", "message"],
+ *   ["type", "retry_after"],
+ * ]);
+ * ```
+ */
 export interface OutgoingErrorIssue {
   /** What was wrong. */
   readonly kind: "shape" | "code_format" | "type" | "leak" | "too_large";
@@ -78,7 +163,29 @@ export interface OutgoingErrorIssue {
   readonly message: string;
 }
 
-/** The result of {@linkcode checkOutgoingAdcpError}. */
+/**
+ * The result of {@linkcode checkOutgoingAdcpError}.
+ *
+ * @example Sending the checked error, or logging why not
+ * ```ts
+ * import { checkOutgoingAdcpError, type OutgoingErrorCheck } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const checked: OutgoingErrorCheck = checkOutgoingAdcpError({
+ *   code: "X_ACME_FLOOR_NOT_MET",
+ *   message: "Bid below the floor",
+ *   recovery: "correctable",
+ *   internal_trace_id: "abc123",
+ * });
+ * if (!checked.valid) throw new Error(checked.issues[0]?.message);
+ * deepStrictEqual(checked.error, {
+ *   code: "X_ACME_FLOOR_NOT_MET",
+ *   message: "Bid below the floor",
+ *   recovery: "correctable",
+ * });
+ * deepStrictEqual(checked.warnings.map((warning) => warning.kind), ["field_dropped"]);
+ * ```
+ */
 export type OutgoingErrorCheck =
   | {
     readonly valid: true;

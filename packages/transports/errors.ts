@@ -10,7 +10,28 @@ import type { AdcpError } from "@adcp-wire/core";
 // catches every way reading a response can fail, and code that switches on `error.code` treats both
 // families alike.
 
-/** The literal `code` of every error in the `@adcp-wire/transports` family. */
+/**
+ * The literal `code` of every error in the `@adcp-wire/transports` family.
+ *
+ * @example Reading the code of a caught error
+ * ```ts
+ * import {
+ *   AdcpTransportError,
+ *   type AdcpTransportErrorCode,
+ *   parseBoundedJson,
+ * } from "@adcp-wire/transports";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * let code: AdcpTransportErrorCode | undefined;
+ * try {
+ *   parseBoundedJson("[[[1]]]", { maxJsonDepth: 2 });
+ * } catch (error) {
+ *   ok(error instanceof AdcpTransportError);
+ *   code = error.code;
+ * }
+ * strictEqual(code, "JSON_DEPTH_LIMIT");
+ * ```
+ */
 export type AdcpTransportErrorCode =
   | "RESPONSE_TOO_LARGE"
   | "DEADLINE_EXCEEDED"
@@ -62,6 +83,27 @@ export abstract class AdcpTransportError extends Error {
  *   `maxResponseBytes`.
  * - `"message"`: one newline-delimited stdio message passed `maxResponseBytes`. (An addition to
  *   the five HTTP phases: stdio has its own per-message bound.)
+ *
+ * @example A declared length is refused before reading, a streamed body while reading
+ * ```ts
+ * import {
+ *   readTextResponse,
+ *   type ResponseSizePhase,
+ *   ResponseTooLargeError,
+ * } from "@adcp-wire/transports";
+ * import { deepStrictEqual, ok } from "node:assert/strict";
+ *
+ * const phases: ResponseSizePhase[] = [];
+ * for (const headers of [{ "content-length": "10" }, {}]) {
+ *   const response = new Response("0123456789", { headers });
+ *   const error = await readTextResponse(response, { maxResponseBytes: 4 }).catch((e: unknown) =>
+ *     e
+ *   );
+ *   ok(error instanceof ResponseTooLargeError);
+ *   phases.push(error.phase);
+ * }
+ * deepStrictEqual(phases, ["content-length", "raw"]);
+ * ```
  */
 export type ResponseSizePhase =
   | "content-length"
@@ -276,6 +318,25 @@ export class JsonNodeLimitError extends AdcpTransportError {
 /**
  * Why a body was not accepted as JSON: `"syntax"` when `JSON.parse` rejected it (an empty body
  * included), `"unterminated"` when a newline-delimited stdio stream ended inside a message.
+ *
+ * @example Text that does not parse, and a stdio stream cut off mid-message
+ * ```ts
+ * import {
+ *   MalformedJsonError,
+ *   type MalformedJsonReason,
+ *   parseBoundedJson,
+ *   readStdioMessages,
+ * } from "@adcp-wire/transports";
+ * import { ok, strictEqual, throws } from "node:assert/strict";
+ *
+ * throws(() => parseBoundedJson('{"id":'), { name: "MalformedJsonError", reason: "syntax" });
+ *
+ * const error = await Array.fromAsync(readStdioMessages(new Response('{"id":1}').body!))
+ *   .catch((thrown: unknown) => thrown);
+ * ok(error instanceof MalformedJsonError);
+ * const reason: MalformedJsonReason = error.reason;
+ * strictEqual(reason, "unterminated");
+ * ```
  */
 export type MalformedJsonReason = "syntax" | "unterminated";
 
@@ -354,6 +415,26 @@ export class MalformedUtf8Error extends AdcpTransportError {
 /**
  * Why a content coding could not be applied: `"unsupported"` when the runtime has no decoder for
  * it, `"corrupt"` when the compressed bytes are invalid.
+ *
+ * @example An unknown coding, and bytes that are not the coding they claim
+ * ```ts
+ * import {
+ *   ContentEncodingError,
+ *   type ContentEncodingReason,
+ *   readTextResponse,
+ * } from "@adcp-wire/transports";
+ * import { deepStrictEqual, ok } from "node:assert/strict";
+ *
+ * const reasons: ContentEncodingReason[] = [];
+ * for (const coding of ["zstd", "gzip"]) {
+ *   const response = new Response("plain text", { headers: { "content-encoding": coding } });
+ *   const error = await readTextResponse(response, { contentDecoding: "manual" })
+ *     .catch((thrown: unknown) => thrown);
+ *   ok(error instanceof ContentEncodingError);
+ *   reasons.push(error.reason);
+ * }
+ * deepStrictEqual(reasons, ["unsupported", "corrupt"]);
+ * ```
  */
 export type ContentEncodingReason = "unsupported" | "corrupt";
 
@@ -423,6 +504,26 @@ export class ContentEncodingError extends AdcpTransportError {
  * - `"reconnect_limit"`: an SSE stream dropped more often than the reconnect bound allows.
  * - `"agent_card"`: the A2A agent card has no usable JSON-RPC interface (none declared, or its URL
  *   is neither `https:` nor loopback `http:`).
+ *
+ * @example Why an agent card was refused
+ * ```ts
+ * import {
+ *   AgentProtocolError,
+ *   type AgentProtocolReason,
+ *   fetchAgentCard,
+ * } from "@adcp-wire/transports";
+ * import { deepStrictEqual, ok } from "node:assert/strict";
+ *
+ * const url = "https://agent.example/.well-known/agent-card.json";
+ * const reasons: AgentProtocolReason[] = [];
+ * for (const answer of [new Response(null, { status: 404 }), Response.json(["not a card"])]) {
+ *   const fetch = () => Promise.resolve(answer);
+ *   const error = await fetchAgentCard(url, { fetch }).catch((thrown: unknown) => thrown);
+ *   ok(error instanceof AgentProtocolError);
+ *   reasons.push(error.reason);
+ * }
+ * deepStrictEqual(reasons, ["http_status", "agent_card"]);
+ * ```
  */
 export type AgentProtocolReason =
   | "http_status"
@@ -540,7 +641,29 @@ function safeCode(code: string): string {
   return code.replace(/[^A-Za-z0-9_]/g, "?");
 }
 
-/** Any error of the `@adcp-wire/transports` family, discriminated by `code`. */
+/**
+ * Any error of the `@adcp-wire/transports` family, discriminated by `code`.
+ *
+ * @example Narrowing on `code` to reach each class's own fields
+ * ```ts
+ * import {
+ *   AdcpTransportError,
+ *   type AnyTransportError,
+ *   readTextResponse,
+ * } from "@adcp-wire/transports";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * function summarize(error: AnyTransportError): string {
+ *   if (error.code === "RESPONSE_TOO_LARGE") return `over ${error.limit} bytes (${error.phase})`;
+ *   if (error.code === "DEADLINE_EXCEEDED") return `slow (${error.elapsedMs} ms)`;
+ *   return error.code;
+ * }
+ * const error = await readTextResponse(new Response("0123456789"), { maxResponseBytes: 4 })
+ *   .catch((thrown: unknown) => thrown);
+ * ok(error instanceof AdcpTransportError);
+ * strictEqual(summarize(error as AnyTransportError), "over 4 bytes (raw)");
+ * ```
+ */
 export type AnyTransportError =
   | ResponseTooLargeError
   | DeadlineExceededError

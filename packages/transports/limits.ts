@@ -73,6 +73,20 @@ export const DEFAULT_MAX_JSON_NODES: number = BUILTIN.maxJsonNodes;
 /**
  * Bounds on reading one agent response. Every field is optional; unset fields fall back to the next
  * layer in {@linkcode resolveLimits} and finally to the defaults.
+ *
+ * @example Passing limits straight to a reader
+ * ```ts
+ * import { readJsonResponse, type ResponseLimits } from "@adcp-wire/transports";
+ * import { deepStrictEqual, rejects } from "node:assert/strict";
+ *
+ * const limits: ResponseLimits = { maxJsonDepth: 2, timeoutMs: 5_000 };
+ * deepStrictEqual(await readJsonResponse(new Response("[[1]]"), limits), [[1]]);
+ * await rejects(readJsonResponse(new Response("[[[1]]]"), limits), {
+ *   code: "JSON_DEPTH_LIMIT",
+ *   limit: 2,
+ *   observed: 3,
+ * });
+ * ```
  */
 export interface ResponseLimits {
   /**
@@ -111,7 +125,26 @@ export interface ResponseLimits {
   readonly maxJsonNodes?: number | undefined;
 }
 
-/** {@linkcode ResponseLimits} with every bound decided, as {@linkcode resolveLimits} returns them. */
+/**
+ * {@linkcode ResponseLimits} with every bound decided, as {@linkcode resolveLimits} returns them.
+ *
+ * @example The built-in defaults, resolved
+ * ```ts
+ * import { readTextResponse, type ResolvedLimits, resolveLimits } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const limits: ResolvedLimits = resolveLimits();
+ * deepStrictEqual({ ...limits }, {
+ *   maxResponseBytes: 4_194_304,
+ *   maxDecodedBytes: 4_194_304,
+ *   timeoutMs: 30_000,
+ *   signal: undefined,
+ *   maxJsonDepth: 64,
+ *   maxJsonNodes: 2_097_152,
+ * });
+ * strictEqual(await readTextResponse(new Response("ok"), limits), "ok");
+ * ```
+ */
 export interface ResolvedLimits {
   /** Maximum bytes as received, per body, SSE event, SSE request and stdio message. */
   readonly maxResponseBytes: number;
@@ -127,7 +160,26 @@ export interface ResolvedLimits {
   readonly maxJsonNodes: number;
 }
 
-/** The layers {@linkcode resolveLimits} combines, most specific last. */
+/**
+ * The layers {@linkcode resolveLimits} combines, most specific last.
+ *
+ * @example Byte caps from the agent layer, signals from every layer
+ * ```ts
+ * import { resolveLimits, type ResolveLimitsOptions } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const session = new AbortController();
+ * const layers: ResolveLimitsOptions = {
+ *   defaults: { signal: session.signal },
+ *   agent: { maxResponseBytes: 8_388_608 },
+ *   call: { signal: new AbortController().signal },
+ * };
+ * const limits = resolveLimits(layers);
+ * strictEqual(limits.maxResponseBytes, 8_388_608);
+ * session.abort();
+ * strictEqual(limits.signal?.aborted, true);
+ * ```
+ */
 export interface ResolveLimitsOptions {
   /**
    * Client-wide defaults. `maxResponseBytes` and `maxDecodedBytes` here may not exceed 4 MiB.

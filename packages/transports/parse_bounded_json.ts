@@ -1,7 +1,20 @@
 import { parseJsonWithin } from "./_json.ts";
 import { resolveCallLimits } from "./_limits.ts";
 
-/** JSON bounds for {@linkcode parseBoundedJson}. */
+/**
+ * JSON bounds for {@linkcode parseBoundedJson}.
+ *
+ * @example Tighter bounds for a small document
+ * ```ts
+ * import { parseBoundedJson, type ParseBoundedJsonOptions } from "@adcp-wire/transports";
+ * import { deepStrictEqual, throws } from "node:assert/strict";
+ *
+ * const bounds: ParseBoundedJsonOptions = { maxJsonDepth: 2, maxJsonNodes: 4 };
+ * deepStrictEqual(parseBoundedJson('{"ids":[1,2]}', bounds), { ids: [1, 2] });
+ * throws(() => parseBoundedJson('{"ids":[[1]]}', bounds), { code: "JSON_DEPTH_LIMIT" });
+ * throws(() => parseBoundedJson('{"ids":[1,2,3]}', bounds), { code: "JSON_NODE_LIMIT" });
+ * ```
+ */
 export interface ParseBoundedJsonOptions {
   /**
    * Maximum nesting depth (a scalar has depth 0, `[]` depth 1). A non-negative safe integer.

@@ -19,10 +19,43 @@ import type { ResponseLimits } from "./limits.ts";
  *   {@linkcode ContentEncodingError}.
  *
  * Without a `Content-Encoding` (or with `identity`) both are the same: raw bytes are decoded bytes.
+ *
+ * @example Decoding a gzip body here, with the decoded bytes bounded
+ * ```ts
+ * import { type ContentDecoding, readTextResponse } from "@adcp-wire/transports";
+ * import { rejects, strictEqual } from "node:assert/strict";
+ *
+ * const zipped = new Blob(["x".repeat(10_000)]).stream().pipeThrough(
+ *   new CompressionStream("gzip"),
+ * );
+ * const body = await new Response(zipped).bytes();
+ * const reply = () => new Response(body, { headers: { "content-encoding": "gzip" } });
+ * const contentDecoding: ContentDecoding = "manual";
+ * strictEqual((await readTextResponse(reply(), { contentDecoding })).length, 10_000);
+ * const capped = { contentDecoding, maxDecodedBytes: 1_000 };
+ * await rejects(readTextResponse(reply(), capped), { phase: "decoded", limit: 1_000 });
+ * ```
  */
 export type ContentDecoding = "runtime" | "manual";
 
-/** Byte counts reported after each chunk is counted, before it is checked against the limits. */
+/**
+ * Byte counts reported after each chunk is counted, before it is checked against the limits.
+ *
+ * @example Watching the counts grow chunk by chunk
+ * ```ts
+ * import { type ReadProgress, readTextResponse } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const encoder = new TextEncoder();
+ * const body = ReadableStream.from([encoder.encode("hel"), encoder.encode("lo")]);
+ * const seen: ReadProgress[] = [];
+ * await readTextResponse(new Response(body), { onProgress: (progress) => seen.push(progress) });
+ * deepStrictEqual(seen, [
+ *   { rawBytes: 3, decodedBytes: 3, chunkBytes: 3 },
+ *   { rawBytes: 5, decodedBytes: 5, chunkBytes: 2 },
+ * ]);
+ * ```
+ */
 export interface ReadProgress {
   /** Bytes received on the wire so far, or `undefined` when the runtime decoded the body. */
   readonly rawBytes: number | undefined;
@@ -32,7 +65,29 @@ export interface ReadProgress {
   readonly chunkBytes: number;
 }
 
-/** Options of {@linkcode readTextResponse} and {@linkcode readJsonResponse}. */
+/**
+ * Options of {@linkcode readTextResponse} and {@linkcode readJsonResponse}.
+ *
+ * @example Resolved limits plus a progress hook, which sees a chunk before it is refused
+ * ```ts
+ * import {
+ *   type ReadResponseOptions,
+ *   readTextResponse,
+ *   resolveLimits,
+ * } from "@adcp-wire/transports";
+ * import { deepStrictEqual, rejects } from "node:assert/strict";
+ *
+ * const chunkSizes: number[] = [];
+ * const options: ReadResponseOptions = {
+ *   ...resolveLimits({ agent: { maxResponseBytes: 8 } }),
+ *   onProgress: (progress) => chunkSizes.push(progress.chunkBytes),
+ * };
+ * const encoder = new TextEncoder();
+ * const body = ReadableStream.from([encoder.encode("0123"), encoder.encode("456789")]);
+ * await rejects(readTextResponse(new Response(body), options), { phase: "raw", observed: 10 });
+ * deepStrictEqual(chunkSizes, [4, 6]);
+ * ```
+ */
 export interface ReadResponseOptions extends ResponseLimits {
   /**
    * Who decodes a body with a `Content-Encoding`; see {@linkcode ContentDecoding}.

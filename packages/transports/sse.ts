@@ -10,7 +10,22 @@ import { ResponseTooLargeError } from "./errors.ts";
 import type { ResolvedLimits, ResponseLimits } from "./limits.ts";
 import type { ContentDecoding, ReadProgress } from "./read_response.ts";
 
-/** One Server-Sent Event, as {@linkcode readSseEvents} yields it. */
+/**
+ * One Server-Sent Event, as {@linkcode readSseEvents} yields it.
+ *
+ * @example The fields of each event
+ * ```ts
+ * import { readSseEvents, type SseEvent } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const response = new Response('event: progress\nid: 7\ndata: {"pct":50}\n\ndata: done\n\n');
+ * const events: SseEvent[] = await Array.fromAsync(readSseEvents(response));
+ * deepStrictEqual(events, [
+ *   { data: '{"pct":50}', event: "progress", id: "7", lastEventId: "7" },
+ *   { data: "done", event: undefined, id: undefined, lastEventId: "7" },
+ * ]);
+ * ```
+ */
 export interface SseEvent {
   /** The event's `data` lines joined with `"\n"` (an event without `data` lines is not yielded). */
   readonly data: string;
@@ -157,7 +172,26 @@ export function createSseBudget(limits?: ResponseLimits): SseBudget {
   return new SseBudget(limits);
 }
 
-/** Options of {@linkcode readSseEvents}. */
+/**
+ * Options of {@linkcode readSseEvents}.
+ *
+ * @example Limits for a one-off stream; a budget and limits together are refused
+ * ```ts
+ * import {
+ *   createSseBudget,
+ *   readSseEvents,
+ *   type ReadSseEventsOptions,
+ * } from "@adcp-wire/transports";
+ * import { rejects, throws } from "node:assert/strict";
+ *
+ * const options: ReadSseEventsOptions = { limits: { maxResponseBytes: 16 } };
+ * const response = new Response(`data: ${"x".repeat(20)}\n\n`);
+ * await rejects(Array.fromAsync(readSseEvents(response, options)), { phase: "event", limit: 16 });
+ *
+ * const both: ReadSseEventsOptions = { budget: createSseBudget(), limits: {} };
+ * throws(() => readSseEvents(new Response(""), both), TypeError);
+ * ```
+ */
 export interface ReadSseEventsOptions {
   /**
    * The request's budget; pass the same one to every reconnect. Give either `budget` or `limits`.

@@ -11,7 +11,25 @@ const LF = 0x0a;
 const CR = 0x0d;
 const noop = (): void => {};
 
-/** Byte counts reported by {@linkcode readStdioMessages} after each chunk arrives. */
+/**
+ * Byte counts reported by {@linkcode readStdioMessages} after each chunk arrives.
+ *
+ * @example Watching the bytes held for an unfinished message
+ * ```ts
+ * import { readStdioMessages, type StdioProgress } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const encoder = new TextEncoder();
+ * const stream = ReadableStream.from([encoder.encode('{"id":'), encoder.encode("1}\n")]);
+ * const seen: StdioProgress[] = [];
+ * const reading = readStdioMessages(stream, { onProgress: (progress) => seen.push(progress) });
+ * deepStrictEqual(await Array.fromAsync(reading), [{ id: 1 }]);
+ * deepStrictEqual(seen, [
+ *   { bufferedBytes: 6, chunkBytes: 6 },
+ *   { bufferedBytes: 9, chunkBytes: 3 },
+ * ]);
+ * ```
+ */
 export interface StdioProgress {
   /** Bytes held for the unfinished message, this whole chunk included, before any is parsed. */
   readonly bufferedBytes: number;
@@ -23,6 +41,20 @@ export interface StdioProgress {
  * Options of {@linkcode readStdioMessages}: the {@linkcode ResponseLimits}, with `maxResponseBytes`
  * bounding each message and `timeoutMs` each message's arrival (see the function), plus a progress
  * hook. `maxDecodedBytes` does not apply (stdio has no content coding).
+ *
+ * @example Messages before an oversized one are delivered, then the read fails
+ * ```ts
+ * import { readStdioMessages, type ReadStdioMessagesOptions } from "@adcp-wire/transports";
+ * import { deepStrictEqual, rejects } from "node:assert/strict";
+ *
+ * const options: ReadStdioMessagesOptions = { maxResponseBytes: 32, timeoutMs: 5_000 };
+ * const stream = new Response(`{"id":1}\n{"blob":"${"x".repeat(64)}"}\n`).body!;
+ * const messages: unknown[] = [];
+ * await rejects(async () => {
+ *   for await (const message of readStdioMessages(stream, options)) messages.push(message);
+ * }, { code: "RESPONSE_TOO_LARGE", phase: "message" });
+ * deepStrictEqual(messages, [{ id: 1 }]);
+ * ```
  */
 export interface ReadStdioMessagesOptions extends ResponseLimits {
   /**

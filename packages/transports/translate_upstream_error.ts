@@ -1,7 +1,23 @@
 import type { AdcpError } from "@adcp-wire/core";
 import { isObject, own } from "./_rpc.ts";
 
-/** `retry_after` of a translated 429 whose `Retry-After` is absent or not a number of seconds. */
+/**
+ * `retry_after` of a translated 429 whose `Retry-After` is absent or not a number of seconds.
+ *
+ * @example The delay a 429 without a usable Retry-After gets
+ * ```ts
+ * import {
+ *   DEFAULT_UPSTREAM_RETRY_AFTER_SECONDS,
+ *   translateUpstreamError,
+ * } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(DEFAULT_UPSTREAM_RETRY_AFTER_SECONDS, 10);
+ * const headers = { "retry-after": "Wed, 21 Oct 2026 07:28:00 GMT" }; // an HTTP-date is not used
+ * const error = translateUpstreamError(new Response(null, { status: 429, headers }));
+ * strictEqual(error.retry_after, DEFAULT_UPSTREAM_RETRY_AFTER_SECONDS);
+ * ```
+ */
 export const DEFAULT_UPSTREAM_RETRY_AFTER_SECONDS = 10;
 
 /**

@@ -7,7 +7,27 @@ import type { JsonValue } from "@adcp-wire/security";
 import { check, resolveOptions, safeCopy, show } from "./_run.ts";
 import type { ValidateOptions, ValidationResult } from "./validation_result.ts";
 
-/** Options of {@linkcode validateErrorDetails}. */
+/**
+ * Options of {@linkcode validateErrorDetails}.
+ *
+ * @example Choosing the schema of a sub-case
+ * ```ts
+ * import { validateErrorDetails, type ValidateErrorDetailsOptions } from "@adcp-wire/validation";
+ * import { deepStrictEqual, ok } from "node:assert/strict";
+ *
+ * const options: ValidateErrorDetailsOptions = {
+ *   schema: "error-details/agent-permission-denied.json", // PERMISSION_DENIED with scope "agent"
+ * };
+ * const details = { scope: "agent", reason: "credit_limit" };
+ * const checked = await validateErrorDetails("PERMISSION_DENIED", details, options);
+ * ok(!checked.valid);
+ * deepStrictEqual(checked.issues, [
+ *   { pointer: "/reason", message: 'Expected one of "sandbox_only"', keyword: "enum" },
+ * ]);
+ * // Without the option, PERMISSION_DENIED has no details schema of its own.
+ * deepStrictEqual((await validateErrorDetails("PERMISSION_DENIED", details)).schemas, []);
+ * ```
+ */
 export interface ValidateErrorDetailsOptions extends ValidateOptions {
   /**
    * The `error-details/*` schema to apply instead of the code's own, as a path relative to the version's schema

@@ -12,7 +12,24 @@ import type { ValidateOptions, ValidationResult } from "./validation_result.ts";
 export type { TaskStatus } from "@adcp-wire/schemas";
 export type { InterimStatus } from "@adcp-wire/schemas/validators";
 
-/** Options of {@linkcode validateTaskResponse} and {@linkcode TaskValidator.validate}. */
+/**
+ * Options of {@linkcode validateTaskResponse} and {@linkcode TaskValidator.validate}.
+ *
+ * @example The status chooses the schema
+ * ```ts
+ * import { validateTaskResponse, type ValidateTaskResponseOptions } from "@adcp-wire/validation";
+ * import { deepStrictEqual, ok } from "node:assert/strict";
+ *
+ * const progress = { percentage: 10 };
+ * const working: ValidateTaskResponseOptions = { status: "working" };
+ * const interim = await validateTaskResponse("get_products", progress, working);
+ * ok(interim.valid);
+ * deepStrictEqual(interim.schemas, ["media-buy/get-products-async-response-working.json"]);
+ * const final = await validateTaskResponse("get_products", progress); // status "completed"
+ * ok(!final.valid);
+ * deepStrictEqual(final.schemas, ["media-buy/get-products-response.json"]);
+ * ```
+ */
 export interface ValidateTaskResponseOptions extends ValidateOptions {
   /**
    * The task status the payload was delivered with, as the transport reported it (the MCP or webhook `status`, the

@@ -81,7 +81,27 @@ export type ValidationResult<T> =
     readonly schemas: readonly string[];
   };
 
-/** Options shared by every validation function. */
+/**
+ * Options shared by every validation function.
+ *
+ * @example Fewer issues and a tighter depth limit
+ * ```ts
+ * import { JsonDepthLimitError } from "@adcp-wire/security";
+ * import {
+ *   validateAdcpErrorSchema,
+ *   validateTaskResponse,
+ *   type ValidateOptions,
+ * } from "@adcp-wire/validation";
+ * import { deepStrictEqual, ok, rejects } from "node:assert/strict";
+ *
+ * const options: ValidateOptions = { maxIssues: 1, limits: { maxDepth: 3 } };
+ * const result = await validateTaskResponse("search_brands", { status: "completed" }, options);
+ * ok(!result.valid);
+ * deepStrictEqual(result.issues.map((issue) => issue.keyword), ["oneOf"]); // 3 without the cap
+ * const deep = { code: "X_ACME", message: "Deep", details: { a: { b: {} } } }; // depth 4
+ * await rejects(validateAdcpErrorSchema(deep, options), JsonDepthLimitError);
+ * ```
+ */
 export interface ValidateOptions {
   /**
    * Depth and node limits for the copy made before validating (see `toSafeJson` of `@adcp-wire/security`).
