@@ -223,3 +223,31 @@ export async function denoFmt(text: string, ext = "ts"): Promise<string> {
   if (code !== 0) throw new Error(`deno fmt failed: ${new TextDecoder().decode(stderr)}`);
   return new TextDecoder().decode(stdout);
 }
+
+/**
+ * Writes each file whose contents differ from `files` (relative path → text) below `dir`; with `check`, writes
+ * nothing. Returns the relative paths that differed.
+ */
+export async function writeChanged(
+  files: Map<string, string>,
+  dir: string,
+  check: boolean,
+): Promise<string[]> {
+  const changed: string[] = [];
+  for (const [rel, text] of files) {
+    const path = `${dir}/${rel}`;
+    let current: string | undefined;
+    try {
+      current = await Deno.readTextFile(path);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+    if (current === text) continue;
+    changed.push(rel);
+    if (!check) {
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+      await Deno.writeTextFile(path, text);
+    }
+  }
+  return changed;
+}

@@ -16,7 +16,7 @@
  * @module
  */
 import { compile } from "json-schema-to-typescript";
-import { denoFmt, listFiles, readSources, ROOT, schemaDir } from "./_sources.ts";
+import { denoFmt, listFiles, readSources, ROOT, schemaDir, writeChanged } from "./_sources.ts";
 import { generateValidators, writeValidators } from "./gen_validators.ts";
 
 /** Where the generated package lives. */
@@ -474,19 +474,9 @@ async function main(): Promise<void> {
   }
   const { schema_version: version } = await readSources();
   const { files, codeCount } = await generate(version);
-  const stale: string[] = [];
-  for (const [name, text] of files) {
-    const path = `${OUT_DIR}/${name}`;
-    let current: string | undefined;
-    try {
-      current = await Deno.readTextFile(path);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
-    }
-    if (current === text) continue;
-    stale.push(`packages/schemas/${name}`);
-    if (!check) await Deno.writeTextFile(path, text);
-  }
+  const stale = (await writeChanged(files, OUT_DIR, check)).map((name) =>
+    `packages/schemas/${name}`
+  );
   const validators = await generateValidators(version);
   const { changed, removed } = await writeValidators(validators, check);
   if (changed.length + removed.length > 0) {

@@ -42,6 +42,7 @@ import {
   readSources,
   ROOT,
   schemaDir as defaultSchemaDir,
+  writeChanged,
 } from "./_sources.ts";
 
 /** Where the generated validators live. */
@@ -883,22 +884,7 @@ export async function writeValidators(
   check: boolean,
   dir: string = VALIDATORS_DIR,
 ): Promise<{ changed: string[]; removed: string[] }> {
-  const changed: string[] = [];
-  for (const [rel, text] of files) {
-    const path = `${dir}/${rel}`;
-    let current: string | undefined;
-    try {
-      current = await Deno.readTextFile(path);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
-    }
-    if (current === text) continue;
-    changed.push(rel);
-    if (!check) {
-      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-      await Deno.writeTextFile(path, text);
-    }
-  }
+  const changed = await writeChanged(files, dir, check);
   const removed = (await listFiles(dir)).filter((rel) => !files.has(rel));
   if (!check) { for (const rel of removed) await Deno.remove(`${dir}/${rel}`); }
   return { changed, removed };

@@ -1,5 +1,7 @@
 // The one-sentence human summary the seller helpers put beside structured data.
 import { describe } from "./_describe.ts";
+import { redactLeaks } from "./_leaks.ts";
+import type { OutgoingErrorWarning } from "./check_outgoing_adcp_error.ts";
 
 /** Longest summary, in UTF-8 bytes: the buyer-side display cap on `message` (256 bytes). */
 export const MAX_SUMMARY_BYTES = 256;
@@ -39,4 +41,27 @@ export function checkSummary(name: string, value: unknown): string {
     }
   }
   return value;
+}
+
+/**
+ * Redacts leaks (stack traces, internal hosts, paths) from a checked summary, reporting them through
+ * `onWarning`; in strict mode a leak is refused instead.
+ *
+ * @throws {TypeError} In strict mode, naming the kinds of leak found.
+ */
+export function redactedSummary(
+  summary: string,
+  strict: boolean,
+  onWarning: ((warning: OutgoingErrorWarning) => void) | undefined,
+): string {
+  const scan = redactLeaks(summary);
+  if (scan.kinds.length === 0) return summary;
+  if (strict) throw new TypeError(`Expected options.summary to hold no ${scan.kinds.join(", ")}`);
+  onWarning?.({
+    kind: "redacted",
+    field: "summary",
+    message: `Redacted ${scan.kinds.join(", ")} in summary`,
+    leaks: scan.kinds,
+  });
+  return scan.text;
 }

@@ -1,7 +1,6 @@
 import type { AdcpError } from "@adcp-wire/core";
-import { redactLeaks } from "./_leaks.ts";
 import { checkOptions, preparedError } from "./_outgoing.ts";
-import { checkSummary } from "./_summary.ts";
+import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
 
 /**
@@ -135,21 +134,7 @@ export function adcpErrorResult(
     ? undefined
     : checkSummary("options.summary", options.summary);
   const adcpError = preparedError(error, options);
-  if (summary !== undefined) {
-    const scan = redactLeaks(summary);
-    if (scan.kinds.length > 0) {
-      if (strict) {
-        throw new TypeError(`Expected options.summary to hold no ${scan.kinds.join(", ")}`);
-      }
-      onWarning?.({
-        kind: "redacted",
-        field: "summary",
-        message: `Redacted ${scan.kinds.join(", ")} in summary`,
-        leaks: scan.kinds,
-      });
-      summary = scan.text;
-    }
-  }
+  if (summary !== undefined) summary = redactedSummary(summary, strict, onWarning);
   const content: McpTextContent[] = [
     { type: "text", text: JSON.stringify({ adcp_error: adcpError }) },
   ];

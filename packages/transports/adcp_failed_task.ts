@@ -1,9 +1,8 @@
 import type { AdcpError } from "@adcp-wire/core";
 import { describe } from "./_describe.ts";
-import { redactLeaks } from "./_leaks.ts";
 import { checkOptions, preparedError } from "./_outgoing.ts";
 import { isObject, own } from "./_rpc.ts";
-import { checkSummary } from "./_summary.ts";
+import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
 
 /**
@@ -198,21 +197,7 @@ export function adcpFailedTask(
     ? undefined
     : checkSummary("options.summary", options.summary);
   const adcpError: AdcpError = preparedError(error, options);
-  if (summary !== undefined) {
-    const scan = redactLeaks(summary);
-    if (scan.kinds.length > 0) {
-      if (strict) {
-        throw new TypeError(`Expected options.summary to hold no ${scan.kinds.join(", ")}`);
-      }
-      onWarning?.({
-        kind: "redacted",
-        field: "summary",
-        message: `Redacted ${scan.kinds.join(", ")} in summary`,
-        leaks: scan.kinds,
-      });
-      summary = scan.text;
-    }
-  }
+  if (summary !== undefined) summary = redactedSummary(summary, strict, onWarning);
   const text = summary ?? defaultSummary(adcpError);
   const metadata = mimeType ? { metadata: { mimeType: ADCP_ERROR_MIME_TYPE } } : {};
   if (version === "1.0") {
