@@ -279,3 +279,17 @@ export function objectOption(name: string, value: unknown): void {
     throw new TypeError(`Expected ${name} to be an object, got ${describe(value)}`);
   }
 }
+
+/** An absolute `http:` or `https:` URL, as its `href`. @throws {TypeError} Otherwise, naming `url`. */
+export function httpUrl(url: string | URL): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(`Expected url to be an absolute http: or https: URL, got ${describe(url)}`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TypeError(`Expected url to use http: or https:, got ${parsed.protocol}`);
+  }
+  return parsed.href;
+}

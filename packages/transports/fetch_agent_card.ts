@@ -6,6 +6,7 @@ import {
   discard,
   fetchWithin,
   functionOption,
+  httpUrl,
   isObject,
   objectOption,
   readJsonWithin,
@@ -91,15 +92,7 @@ export async function fetchAgentCard(
   url: string | URL,
   options: FetchAgentCardOptions = {},
 ): Promise<Record<string, unknown>> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new TypeError(`Expected url to be an absolute http: or https: URL, got ${describe(url)}`);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new TypeError(`Expected url to use http: or https:, got ${parsed.protocol}`);
-  }
+  const href = httpUrl(url);
   objectOption("options", options);
   objectOption("options.limits", options.limits);
   const fetchImpl = functionOption("options.fetch", options.fetch);
@@ -107,7 +100,7 @@ export async function fetchAgentCard(
   headers.set("accept", "application/json");
   const call = new Call(callLimits(undefined, undefined, options.limits));
   try {
-    const response = await fetchWithin(fetchImpl, parsed.href, { method: "GET", headers }, call);
+    const response = await fetchWithin(fetchImpl, href, { method: "GET", headers }, call);
     if (response.status < 200 || response.status > 299) {
       await discard(response);
       throw new AgentProtocolError(

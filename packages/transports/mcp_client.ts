@@ -22,6 +22,7 @@ import {
   errorStatusResponse,
   fetchWithin,
   functionOption,
+  httpUrl,
   isObject,
   type JsonObject,
   jsonRpcError,
@@ -1191,19 +1192,6 @@ export class McpClient {
 
 function invalid(expected: string, seen: string): AgentProtocolError {
   return new AgentProtocolError("invalid_message", expected, seen);
-}
-
-function httpUrl(url: string | URL): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new TypeError(`Expected url to be an absolute http: or https: URL, got ${describe(url)}`);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new TypeError(`Expected url to use http: or https:, got ${parsed.protocol}`);
-  }
-  return parsed.href;
 }
 
 function checkToolCall(name: unknown, args: unknown): void {
