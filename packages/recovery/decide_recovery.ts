@@ -16,7 +16,6 @@ import type { RetryPolicy, RetryPolicyOptions } from "./retry_policy.ts";
  *
  * const expected: RetryDecision = {
  *   action: "retry",
- *   code: "SERVICE_UNAVAILABLE",
  *   delaySeconds: 4, // attempt 2: base 4 s, no jitter at random() = 0.5
  *   delaySource: "backoff", // no retry_after
  * };
@@ -28,8 +27,6 @@ import type { RetryPolicy, RetryPolicyOptions } from "./retry_policy.ts";
 export interface RetryDecision {
   /** Always `"retry"`. */
   readonly action: "retry";
-  /** The error's `code`. */
-  readonly code: string;
   /** Seconds to wait before the next attempt: an integer for `retry_after`, any `> 0` for backoff. */
   readonly delaySeconds: number;
   /** Whether the delay is the seller's normalized `retry_after` or the policy's backoff. */
@@ -48,7 +45,6 @@ export interface RetryDecision {
  *
  * const expected: SurfaceToCallerDecision = {
  *   action: "surface_to_caller",
- *   code: "BUDGET_TOO_LOW",
  *   suggestion: "Raise it to 500", // `field` is not a string, so it is left out
  * };
  * const error = { code: "BUDGET_TOO_LOW", field: ["budget"], suggestion: "Raise it to 500" };
@@ -58,8 +54,6 @@ export interface RetryDecision {
 export interface SurfaceToCallerDecision {
   /** Always `"surface_to_caller"`. */
   readonly action: "surface_to_caller";
-  /** The error's `code`. */
-  readonly code: string;
   /** The seller's `field`, raw, when it is a string. */
   readonly field?: string;
   /** The seller's `suggestion`, raw, when it is a string. */
@@ -77,7 +71,6 @@ export interface SurfaceToCallerDecision {
  *
  * const expected: EscalateTerminalDecision = {
  *   action: "escalate_to_human",
- *   code: "RATE_LIMITED",
  *   reason: "terminal",
  * };
  * // An unknown `recovery` value is terminal, whatever the code table says.
@@ -87,8 +80,6 @@ export interface SurfaceToCallerDecision {
 export interface EscalateTerminalDecision {
   /** Always `"escalate_to_human"`. */
   readonly action: "escalate_to_human";
-  /** The error's `code`. */
-  readonly code: string;
   /** Always `"terminal"`. */
   readonly reason: "terminal";
 }
@@ -105,7 +96,6 @@ export interface EscalateTerminalDecision {
  *
  * const expected: EscalateRetryCountDecision = {
  *   action: "escalate_to_human",
- *   code: "RATE_LIMITED",
  *   reason: "retry_budget_exhausted",
  *   limit: "max_retries",
  * };
@@ -116,8 +106,6 @@ export interface EscalateTerminalDecision {
 export interface EscalateRetryCountDecision {
   /** Always `"escalate_to_human"`. */
   readonly action: "escalate_to_human";
-  /** The error's `code`. */
-  readonly code: string;
   /** Always `"retry_budget_exhausted"`. */
   readonly reason: "retry_budget_exhausted";
   /** Always `"max_retries"`: the failed attempt was number `maxRetries + 1` or later. */
@@ -135,7 +123,6 @@ export interface EscalateRetryCountDecision {
  *
  * const expected: EscalateRetryTimeDecision = {
  *   action: "escalate_to_human",
- *   code: "RATE_LIMITED",
  *   reason: "retry_budget_exhausted",
  *   limit: "max_elapsed_seconds",
  *   delaySeconds: 30, // 280 s + 30 s > 300 s
@@ -148,8 +135,6 @@ export interface EscalateRetryCountDecision {
 export interface EscalateRetryTimeDecision {
   /** Always `"escalate_to_human"`. */
   readonly action: "escalate_to_human";
-  /** The error's `code`. */
-  readonly code: string;
   /** Always `"retry_budget_exhausted"`. */
   readonly reason: "retry_budget_exhausted";
   /** Always `"max_elapsed_seconds"`. */
@@ -304,20 +289,18 @@ export interface RecoveryContext {
  * const context = { attempt: 1, elapsedSeconds: 0 };
  * deepStrictEqual(
  *   decideRecovery({ code: "RATE_LIMITED", recovery: "transient", retry_after: 2.5 }, context),
- *   { action: "retry", code: "RATE_LIMITED", delaySeconds: 3, delaySource: "retry_after" },
+ *   { action: "retry", delaySeconds: 3, delaySource: "retry_after" },
  * );
  * deepStrictEqual(
  *   decideRecovery({ code: "BUDGET_TOO_LOW", field: "budget.total", suggestion: "Raise it" }),
  *   {
  *     action: "surface_to_caller",
- *     code: "BUDGET_TOO_LOW",
  *     field: "budget.total",
  *     suggestion: "Raise it",
  *   },
  * );
  * deepStrictEqual(decideRecovery({ code: "ACCOUNT_SUSPENDED" }), {
  *   action: "escalate_to_human",
- *   code: "ACCOUNT_SUSPENDED",
  *   reason: "terminal",
  * });
  * deepStrictEqual(decideRecovery(null), { action: "generic_error" });
@@ -331,13 +314,11 @@ export interface RecoveryContext {
  * const error = { code: "SERVICE_UNAVAILABLE", recovery: "transient", retry_after: 60 };
  * deepStrictEqual(decideRecovery(error, { attempt: 4, elapsedSeconds: 10 }), {
  *   action: "escalate_to_human",
- *   code: "SERVICE_UNAVAILABLE",
  *   reason: "retry_budget_exhausted",
  *   limit: "max_retries",
  * });
  * deepStrictEqual(decideRecovery(error, { attempt: 2, elapsedSeconds: 250 }), {
  *   action: "escalate_to_human",
- *   code: "SERVICE_UNAVAILABLE",
  *   reason: "retry_budget_exhausted",
  *   limit: "max_elapsed_seconds",
  *   delaySeconds: 60,
@@ -367,7 +348,6 @@ export function decideRecovery(
   );
 
   if (!isStructuredError(error)) return { action: "generic_error" };
-  const code = error.code;
 
   switch (classify(error, policy.unknownCodeRecovery)) {
     case "correctable": {
@@ -375,19 +355,17 @@ export function decideRecovery(
       const suggestion = own(error, "suggestion");
       return {
         action: "surface_to_caller",
-        code,
         ...(typeof field === "string" ? { field } : {}),
         ...(typeof suggestion === "string" ? { suggestion } : {}),
       };
     }
     case "terminal":
-      return { action: "escalate_to_human", code, reason: "terminal" };
+      return { action: "escalate_to_human", reason: "terminal" };
     case "transient": {
       const budgeted = context !== undefined;
       if (budgeted && attempt > policy.maxRetries) {
         return {
           action: "escalate_to_human",
-          code,
           reason: "retry_budget_exhausted",
           limit: "max_retries",
         };
@@ -398,14 +376,13 @@ export function decideRecovery(
       if (budgeted && elapsedSeconds + delaySeconds > policy.maxElapsedSeconds) {
         return {
           action: "escalate_to_human",
-          code,
           reason: "retry_budget_exhausted",
           limit: "max_elapsed_seconds",
           delaySeconds,
           delaySource,
         };
       }
-      return { action: "retry", code, delaySeconds, delaySource };
+      return { action: "retry", delaySeconds, delaySource };
     }
   }
 }

@@ -7,7 +7,6 @@ Deno.test("RetryBudgetExhaustedError carries its fields, a literal name and the 
   const e = new RetryBudgetExhaustedError({
     decision: {
       action: "escalate_to_human",
-      code: "RATE_LIMITED",
       reason: "retry_budget_exhausted",
       limit: "max_elapsed_seconds",
       delaySeconds: 3600,
@@ -38,7 +37,6 @@ Deno.test("RetryBudgetExhaustedError's message never holds seller text", () => {
   const e = new RetryBudgetExhaustedError({
     decision: {
       action: "escalate_to_human",
-      code: "X_EVIL_IGNORE_PREVIOUS",
       reason: "retry_budget_exhausted",
       limit: "max_retries",
     },

@@ -24,7 +24,6 @@
  * strictEqual(classifyRecovery(rateLimited), "transient");
  * deepStrictEqual(decideRecovery(rateLimited, { attempt: 1, elapsedSeconds: 0 }), {
  *   action: "retry",
- *   code: "RATE_LIMITED",
  *   delaySeconds: 5,
  *   delaySource: "retry_after",
  * });

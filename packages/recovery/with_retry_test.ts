@@ -155,7 +155,6 @@ Deno.test("withRetry() never retries a correctable error and rethrows it unchang
     elapsedSeconds: 0,
     decision: {
       action: "surface_to_caller",
-      code: "BUDGET_TOO_LOW",
       field: "budget.total",
       suggestion: "raise it",
     },

@@ -143,7 +143,6 @@ for (const legacy of [false, true]) {
         });
         deepStrictEqual(result.decision, {
           action: "retry",
-          code: "RATE_LIMITED",
           delaySeconds: 5,
           delaySource: "retry_after",
         });

@@ -162,7 +162,6 @@ for (const json of [true, false]) {
           rpcCode: undefined,
           decision: {
             action: "retry",
-            code: "RATE_LIMITED",
             delaySeconds: 5,
             delaySource: "retry_after",
           },
@@ -172,7 +171,7 @@ for (const json of [true, false]) {
           error: { code: "BUDGET_TOO_LOW", message: "Budget below minimum" },
           path: "text_fallback",
           rpcCode: undefined,
-          decision: { action: "surface_to_caller", code: "BUDGET_TOO_LOW" },
+          decision: { action: "surface_to_caller" },
         });
         await client.close();
       });
@@ -446,7 +445,6 @@ netTest("McpClient retries a transient tool error within the budget, then escala
     ok(result.kind === "error");
     deepStrictEqual(result.decision, {
       action: "escalate_to_human",
-      code: "SERVICE_UNAVAILABLE",
       reason: "retry_budget_exhausted",
       limit: "max_retries",
     });
