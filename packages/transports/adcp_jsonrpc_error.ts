@@ -113,7 +113,8 @@ const DEFAULT_MESSAGES = {
  * `AUTH_MISSING`, so every buyer still classifies it), with a `deprecated_code` warning; prefer
  * `AUTH_MISSING`. The error goes through {@linkcode checkOutgoingAdcpError} first.
  *
- * @param error The error (`code` and `message` required).
+ * @param error The error (`code` required; a missing `message` is filled with the JSON-RPC text, with a
+ * `message_filled` warning, since the spec's example of this path has none and `core/error.json` requires one).
  * @param options The JSON-RPC message, strict mode, and a warning callback.
  * @returns The JSON-RPC error object.
  * @throws {TypeError} When the code is not one of the three, or the error is refused.
@@ -164,6 +165,17 @@ export function adcpJsonRpcError(
         }`,
     );
   }
+  // Middleware often has no more to say than the code: the spec's own example of this path carries no
+  // `message`, while `core/error.json` requires one. Fill it with the fixed JSON-RPC text and say so.
+  let adcpError = error as Record<string, unknown>;
+  if (own(adcpError, "message") === undefined) {
+    adcpError = { ...adcpError, message: DEFAULT_MESSAGES[rpcCode] };
+    onWarning?.({
+      kind: "message_filled",
+      field: "message",
+      message: `Filled the missing message of ${code} with "${DEFAULT_MESSAGES[rpcCode]}"`,
+    });
+  }
   let message: string = DEFAULT_MESSAGES[rpcCode];
   if (options.message !== undefined) {
     message = checkSummary("options.message", options.message);
@@ -181,5 +193,5 @@ export function adcpJsonRpcError(
       message = scan.text;
     }
   }
-  return { code: rpcCode, message, data: { adcp_error: preparedError(error, options) } };
+  return { code: rpcCode, message, data: { adcp_error: preparedError(adcpError, options) } };
 }

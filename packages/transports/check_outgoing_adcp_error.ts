@@ -128,6 +128,7 @@ export interface OutgoingErrorWarning {
     | "details_size"
     | "retry_after_adjusted"
     | "recovery_filled"
+    | "message_filled"
     | "deprecated_code"
     | "field_dropped";
   /** The field concerned (`message`, `details.reason`, ...). */
