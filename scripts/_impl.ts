@@ -5,11 +5,13 @@
  * @module
  */
 import {
+  detectWebhookFormat,
   extractAdcpErrorFromA2A,
   extractAdcpErrorFromMcp,
   extractAdcpErrorFromMcpError,
   extractAdcpResponseFromA2A,
   extractAdcpResponseFromMcp,
+  extractAdcpResponseFromWebhook,
 } from "@adcp-wire/core";
 import { decideRecovery } from "@adcp-wire/recovery";
 import { sanitizeSellerString, validateSellerUrl } from "@adcp-wire/security";
@@ -59,6 +61,17 @@ function answer(request: VectorRequest): unknown {
         allowedHosts: field(input, "allowed_hosts") as string[],
       });
       return r.valid ? { valid: true, url: r.url } : { valid: false };
+    }
+    case "webhook-payload-extraction": {
+      const payload = field(input, "payload");
+      const format = field(input, "format");
+      return {
+        detected_format: detectWebhookFormat(payload),
+        data: extractAdcpResponseFromWebhook(
+          payload,
+          format === null ? undefined : format as never,
+        ),
+      };
     }
     case "retry-decisions": {
       const d = decideRecovery(field(input, "error") as never, {

@@ -28,6 +28,7 @@ export const SUITE_NAMES = [
   "seller-strings",
   "seller-urls",
   "retry-decisions",
+  "webhook-payload-extraction",
 ] as const;
 
 /** A suite the runner knows how to run. */
@@ -231,6 +232,50 @@ function checkDelay(
 }
 
 const SUITES: Record<SuiteName, SuiteDef> = {
+  "webhook-payload-extraction": {
+    required: ["payload", "expected_data"],
+    input: (v) => ({ payload: v.payload, format: Object.hasOwn(v, "format") ? v.format : null }),
+    judge: (v, reply) => {
+      const r = resultOf(reply);
+      if (Object.hasOwn(v, "expected_error_type")) {
+        const want = v.expected_error_type;
+        if (r.ok) {
+          return {
+            reason: `expected an error with code ${pretty(want)}`,
+            expected: { error: { code: want } },
+            actual: reply,
+          };
+        }
+        return r.code === want
+          ? undefined
+          : { reason: "error code differs", expected: want, actual: r.code };
+      }
+      if (!r.ok) {
+        return { reason: `threw an error with code ${JSON.stringify(r.code)}`, actual: reply };
+      }
+      if (!isObject(r.value)) {
+        return { reason: "the reply's result is not an object", actual: r.value };
+      }
+      if (!jsonEqual(v.expected_data, r.value.data)) {
+        return {
+          reason: "extracted data differs",
+          expected: v.expected_data,
+          actual: r.value.data,
+        };
+      }
+      if (
+        Object.hasOwn(v, "expected_format") &&
+        !jsonEqual(v.expected_format, r.value.detected_format)
+      ) {
+        return {
+          reason: "detected format differs",
+          expected: v.expected_format,
+          actual: r.value.detected_format,
+        };
+      }
+      return undefined;
+    },
+  },
   "mcp-response-extraction": {
     required: ["response", "expected_data"],
     input: (v) => v.response,

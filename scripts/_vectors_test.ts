@@ -16,7 +16,8 @@ Deno.test("suiteOf() picks the suite by the file name's prefix", () => {
   strictEqual(suiteOf("vectors/upstream/mcp-response-extraction.json"), "mcp-response-extraction");
   strictEqual(suiteOf("a2a-response-extraction-envelopes.json"), "a2a-response-extraction");
   strictEqual(suiteOf("seller-urls.json"), "seller-urls");
-  strictEqual(suiteOf("webhook-payload-extraction.json"), null);
+  strictEqual(suiteOf("webhook-payload-extraction.json"), "webhook-payload-extraction");
+  strictEqual(suiteOf("adagents-discovery-redirects.json"), null);
   strictEqual(suiteOf("seller-stringsx.json"), null);
   strictEqual(suiteOf("mcp-response-extraction.txt"), null);
 });
@@ -61,7 +62,7 @@ Deno.test("runFile() fails a vector that lacks its expected value instead of com
 
 Deno.test("runFile() reports a file of an unimplemented suite as skipped, never passed", async () => {
   const doc = { vectors: [{ id: "a", description: "d" }, { id: "b", description: "e" }] };
-  const report = await runFile("webhook-payload-extraction.json", doc, echo(null));
+  const report = await runFile("adagents-discovery-redirects.json", doc, echo(null));
   deepStrictEqual([report.total, report.passed, report.failed, report.skipped], [2, 0, 0, 2]);
 });
 

@@ -40,7 +40,6 @@
  *
  * @module
  */
-
 export * from "./detect_adcp_error.ts";
 export * from "./errors.ts";
 export * from "./extract_adcp_error_from_a2a.ts";
@@ -48,6 +47,7 @@ export * from "./extract_adcp_error_from_mcp.ts";
 export * from "./extract_adcp_error_from_mcp_error.ts";
 export * from "./extract_adcp_response_from_a2a.ts";
 export * from "./extract_adcp_response_from_mcp.ts";
+export * from "./extract_adcp_response_from_webhook.ts";
 export * from "./handle_a2a_response.ts";
 export * from "./handle_mcp_response.ts";
 export * from "./validate_adcp_error.ts";
