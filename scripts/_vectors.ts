@@ -185,6 +185,21 @@ function expectResult(expected: unknown, reply: VectorReply) {
     : { reason: "result differs", expected, actual: r.value };
 }
 
+/** Checks that the implementation threw an error whose `code` is `want`. */
+function expectErrorCode(want: unknown, reply: VectorReply) {
+  const r = resultOf(reply);
+  if (r.ok) {
+    return {
+      reason: `expected an error with code ${pretty(want)}`,
+      expected: { error: { code: want } },
+      actual: reply,
+    };
+  }
+  return r.code === want
+    ? undefined
+    : { reason: "error code differs", expected: want, actual: r.code };
+}
+
 /** Bounds a conforming backoff delay lies in, for 1-based `attempt` under `options` (see vectors/README.md). */
 export function backoffBounds(
   attempt: number,
@@ -236,20 +251,10 @@ const SUITES: Record<SuiteName, SuiteDef> = {
     required: ["payload", "expected_data"],
     input: (v) => ({ payload: v.payload, format: Object.hasOwn(v, "format") ? v.format : null }),
     judge: (v, reply) => {
-      const r = resultOf(reply);
       if (Object.hasOwn(v, "expected_error_type")) {
-        const want = v.expected_error_type;
-        if (r.ok) {
-          return {
-            reason: `expected an error with code ${pretty(want)}`,
-            expected: { error: { code: want } },
-            actual: reply,
-          };
-        }
-        return r.code === want
-          ? undefined
-          : { reason: "error code differs", expected: want, actual: r.code };
+        return expectErrorCode(v.expected_error_type, reply);
       }
+      const r = resultOf(reply);
       if (!r.ok) {
         return { reason: `threw an error with code ${JSON.stringify(r.code)}`, actual: reply };
       }
@@ -286,18 +291,7 @@ const SUITES: Record<SuiteName, SuiteDef> = {
     input: (v) => v.response,
     judge: (v, reply) => {
       if (Object.hasOwn(v, "expected_error_type")) {
-        const r = resultOf(reply);
-        const want = v.expected_error_type;
-        if (r.ok) {
-          return {
-            reason: `expected an error with code ${pretty(want)}`,
-            expected: { error: { code: want } },
-            actual: reply,
-          };
-        }
-        return r.code === want
-          ? undefined
-          : { reason: "error code differs", expected: want, actual: r.code };
+        return expectErrorCode(v.expected_error_type, reply);
       }
       return expectResult(v.expected_data, reply);
     },
