@@ -1,25 +1,15 @@
 import { rejects, strictEqual } from "node:assert/strict";
 import { sleep } from "./_sleep.ts";
-import { trackTimers } from "./testdata/track_timers.ts";
+import { countListeners, trackTimers } from "./testdata/track_timers.ts";
 
 Deno.test("sleep() resolves after its timer and removes its abort listener", async () => {
   using timers = trackTimers();
   const signal = new AbortController().signal;
-  let listeners = 0;
-  const add = signal.addEventListener.bind(signal);
-  const remove = signal.removeEventListener.bind(signal);
-  signal.addEventListener = ((...args: Parameters<typeof add>) => {
-    listeners++;
-    add(...args);
-  }) as typeof add;
-  signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
-    listeners--;
-    remove(...args);
-  }) as typeof remove;
+  const listeners = countListeners(signal);
   const pending = sleep(0, signal);
-  strictEqual(listeners, 1);
+  strictEqual(listeners.count, 1);
   strictEqual(await pending, undefined);
-  strictEqual(listeners, 0);
+  strictEqual(listeners.count, 0);
   strictEqual(timers.pending, 0);
 });
 

@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { RetryBudgetExhaustedError } from "./errors.ts";
-import { trackTimers } from "./testdata/track_timers.ts";
+import { countListeners, trackTimers } from "./testdata/track_timers.ts";
 import type { RetryPolicyOptions } from "./retry_policy.ts";
 import { type RetryEvent, withRetry } from "./with_retry.ts";
 
@@ -387,21 +387,11 @@ Deno.test("withRetry() treats a clock going backwards as no time elapsed", async
 Deno.test("withRetry() leaves no abort listener on the caller's signal", async () => {
   const { policy } = fakeClock();
   const signal = new AbortController().signal;
-  let listeners = 0;
-  const add = signal.addEventListener.bind(signal);
-  const remove = signal.removeEventListener.bind(signal);
-  signal.addEventListener = ((...args: Parameters<typeof add>) => {
-    listeners++;
-    add(...args);
-  }) as typeof add;
-  signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
-    listeners--;
-    remove(...args);
-  }) as typeof remove;
+  const listeners = countListeners(signal);
   const result = await withRetry(
     (attempt) => attempt < 4 ? Promise.reject(failure(RATE_LIMITED)) : Promise.resolve(attempt),
     { policy, signal },
   );
   strictEqual(result, 4);
-  strictEqual(listeners, 0);
+  strictEqual(listeners.count, 0);
 });

@@ -36,3 +36,23 @@ export function trackTimers(): TimerTracker {
     },
   };
 }
+
+/** Counts the listeners currently added to `signal` (added minus removed) from now on. */
+export function countListeners(signal: AbortSignal): { readonly count: number } {
+  let count = 0;
+  const add = signal.addEventListener.bind(signal);
+  const remove = signal.removeEventListener.bind(signal);
+  signal.addEventListener = ((...args: Parameters<typeof add>) => {
+    count++;
+    add(...args);
+  }) as typeof add;
+  signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
+    count--;
+    remove(...args);
+  }) as typeof remove;
+  return {
+    get count() {
+      return count;
+    },
+  };
+}
