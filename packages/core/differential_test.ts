@@ -17,7 +17,11 @@ const text = fc.oneof(
   fc.string(),
   fc.jsonValue().map((v) => JSON.stringify(v)),
   fc.record({
-    adcp_error: fc.oneof(fc.record({ code: fc.oneof(fc.string(), fc.integer()) }), fc.jsonValue()),
+    adcp_error: fc.oneof(
+      fc.record({ code: fc.oneof(fc.string(), fc.integer()) }),
+      fc.constantFrom(false, 0, "", null),
+      fc.jsonValue(),
+    ),
   }).map((v) => JSON.stringify(v)),
 );
 const item = fc.oneof(fc.record({ type: fc.constantFrom("text", "image"), text }), fc.jsonValue());
@@ -28,6 +32,7 @@ const result = fc.record({
     fc.record({
       adcp_error: fc.oneof(
         fc.record({ code: fc.oneof(fc.string(), fc.integer()), message: fc.string() }),
+        fc.constantFrom(false, 0, "", null),
         fc.jsonValue(),
       ),
     }),
@@ -75,7 +80,7 @@ function refMcpErr(response: Any) {
   const sc = response.structuredContent;
   if (
     sc && typeof sc === "object" && !Array.isArray(sc) && Object.hasOwn(sc, "adcp_error") &&
-    sc.adcp_error != null
+    sc.adcp_error
   ) return validateRef(sc.adcp_error);
   if (Array.isArray(response.content)) {
     for (const item of response.content) {
@@ -84,7 +89,7 @@ function refMcpErr(response: Any) {
           const parsed = JSON.parse(item.text);
           if (
             parsed && typeof parsed === "object" && !Array.isArray(parsed) &&
-            Object.hasOwn(parsed, "adcp_error") && parsed.adcp_error != null
+            Object.hasOwn(parsed, "adcp_error") && parsed.adcp_error
           ) return validateRef(parsed.adcp_error);
         } catch { /* not JSON: skip the item */ }
       }
