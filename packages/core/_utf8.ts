@@ -3,7 +3,16 @@
 // A string of n UTF-16 code units encodes to at least n and at most 3n UTF-8 bytes (a surrogate
 // pair is 2 units and 4 bytes; a lone surrogate is 1 unit and 3 bytes, as TextEncoder writes
 // U+FFFD). `utf8LengthExceeds` answers from those bounds when it can and otherwise counts exactly,
-// allocating nothing that grows with the input. Two exact counters, picked by content:
+// allocating nothing that grows with the input.
+//
+// The exact count uses the runtime's native counter when there is one: `Buffer.byteLength`, a
+// global in Deno 2, Node.js and Bun, which measures without encoding (Deno 2.9: about 0.04 ms for
+// 4 MiB of Latin-1 text, 0.3 ms with units above U+00FF, against 2 ms for the portable counters
+// below and 10 ms for a JSON.parse of the same text). It is used only after it has measured a
+// probe of every kind of unit (ASCII, two- and three-byte units, a surrogate pair, lone
+// surrogates) exactly as TextEncoder does, so a polyfill that counts differently is never used.
+//
+// Without it (browsers), two portable counters, picked by content:
 //
 // - Text with no unit above U+00FF (which V8 stores one byte per unit): TextEncoder#encodeInto on
 //   32 Ki-unit chunks into one reused 64 KiB scratch buffer, native and about 0.1 ms for 4 MiB of
@@ -15,8 +24,29 @@
 //   char-code loop over every unit about 6 ms (half of a JSON.parse of the same text).
 //
 // The test for a unit above U+00FF costs nothing on one-byte strings (the regular expression
-// cannot match one) and stops at the first such unit otherwise. Both counters are exact for any
-// string; `_utf8_test.ts` checks them against TextEncoder and a reference loop.
+// cannot match one) and stops at the first such unit otherwise. All counters are exact for any
+// string; `_utf8_test.ts` checks each of them against TextEncoder and a reference loop.
+
+/** Probe for the native counter: 1 + 2 + 3 + 4 bytes, a lone low and a lone high surrogate. */
+const PROBE = "a\u00e9\u20ac\u{1F600}\udc00\ud800b";
+const PROBE_BYTES = 1 + 2 + 3 + 4 + 3 + 3 + 1;
+
+/** The runtime's exact UTF-8 counter, or `undefined` when there is none we can trust. */
+export const nativeUtf8Length: ((text: string) => number) | undefined = findNativeCounter(
+  globalThis,
+);
+
+/** `scope.Buffer.byteLength` as a UTF-8 counter, if it measures the probe exactly (exported for tests). */
+export function findNativeCounter(scope: object): ((text: string) => number) | undefined {
+  const byteLength = (scope as { Buffer?: { byteLength?: unknown } }).Buffer?.byteLength;
+  if (typeof byteLength !== "function") return undefined;
+  const count = (text: string): number => byteLength(text, "utf8");
+  try {
+    return count(PROBE) === PROBE_BYTES && count("\u00e9".repeat(3)) === 6 ? count : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** UTF-16 code units encoded per chunk: at most 2 bytes each on this path, so it fits the scratch buffer. */
 const CHUNK_UNITS = 32_768;
@@ -46,6 +76,13 @@ export function utf8LengthExceeds(text: string, limit: number): boolean {
  * `stopAfter` (counting stops early). Pass `Infinity` for the full length.
  */
 export function utf8LengthUpTo(text: string, stopAfter: number): number {
+  return nativeUtf8Length === undefined
+    ? portableUtf8LengthUpTo(text, stopAfter)
+    : nativeUtf8Length(text);
+}
+
+/** {@linkcode utf8LengthUpTo} without the native counter (exported for tests). */
+export function portableUtf8LengthUpTo(text: string, stopAfter: number): number {
   return WIDE_UNIT.test(text) ? countWide(text, stopAfter) : countNarrow(text, stopAfter);
 }
 
