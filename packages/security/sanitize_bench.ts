@@ -4,14 +4,18 @@
 //
 // Cases per input kind (ASCII, mixed CJK/Latin, hostile with strip-set characters):
 // - no truncation: a cap of 3 bytes per code unit, which provably cannot bind (no UTF-8 counting);
-// - 8 KiB cap: binds near the end of the non-ASCII inputs, so most of the string must be counted
-//   in UTF-8 bytes; work the regex baseline does not do;
+// - 8 KiB cap: above the size of every input, but not provably so without counting UTF-8 bytes;
+// - cap near the end: 64 bytes below the smallest sanitized input, so a few code points go;
+// - cap in the middle: half the smallest sanitized input, so the string is cut halfway;
 // - 256 B cap (the `message` preset): only a prefix of the input is sanitized.
+// Deno 2.9, 2 cores: every case within 1.3x of the baseline but the cut in the middle of the
+// non-ASCII inputs (about 1.5x: the prefix must be encoded to find the cut).
 import { sanitizeSellerString } from "./sanitize_seller_string.ts";
 
 // deno-lint-ignore no-control-regex -- the baseline removes control characters on purpose
 const STRIP_REGEX = /[\u0000-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2066-\u2069\uFEFF]/g;
 const SIZE = 4096;
+const encoder = new TextEncoder();
 const VARIANTS = 64;
 
 function build(seed: string, sprinkle: string): string[] {
@@ -63,6 +67,25 @@ for (const [kind, strings] of Object.entries(inputs)) {
       sink += sanitizeSellerString(strings[i++ & (VARIANTS - 1)]!, { maxBytes: 8192 }).length;
     },
   });
+  const smallest = Math.min(
+    ...strings.map((text) =>
+      encoder.encode(sanitizeSellerString(text, { maxBytes: 3 * SIZE })).length
+    ),
+  );
+  for (
+    const [label, maxBytes] of [["near the end", smallest - 64], [
+      "in the middle",
+      smallest >> 1,
+    ]] as const
+  ) {
+    Deno.bench({
+      name: `sanitizeSellerString, cap ${label} (${kind})`,
+      group: kind,
+      fn() {
+        sink += sanitizeSellerString(strings[i++ & (VARIANTS - 1)]!, { maxBytes }).length;
+      },
+    });
+  }
   Deno.bench({
     name: `sanitizeSellerString, message cap 256 B (${kind})`,
     group: kind,
