@@ -17,6 +17,8 @@
 
 const LF = 10;
 const CR = 13;
+/** Tails up to this many bytes are checked for CR in the bytes; longer ones in the text. */
+const SHORT_TAIL = 1024;
 
 /** Per-event byte counter for one SSE stream. */
 export class SseEventSizer {
@@ -40,17 +42,20 @@ export class SseEventSizer {
    * the first event past it, measured up to its end or the end of the chunk, whichever comes first.
    * After an overflow the sizer must not be used again.
    *
-   * `crFree` promises that `chunk` holds no CR byte (the SSE reader learns it from the decoded
-   * text, where `indexOf("\r")` is a fast native scan): the last boundary is then found with the
-   * native `lastIndexOf`, several times faster than a loop over the bytes.
+   * `text`, the chunk as decoded text, lets the sizer use native string scans: a CR byte is never
+   * part of a multi-byte sequence, so the text has a CR iff the chunk does. Without CRs, the last
+   * boundary is found with the native `lastIndexOf`, several times faster than a loop over the
+   * bytes.
    */
-  push(chunk: Uint8Array, crFree = false): number {
+  push(chunk: Uint8Array, text?: string): number {
     const n = chunk.length;
     if (n === 0) return -1;
     const limit = this.#limit;
     if (this.#since + n <= limit) {
       // No event can pass the limit inside this chunk: only the position of the last boundary matters.
-      const end = crFree ? this.#lastLfBoundaryEnd(chunk) : this.#lastBoundaryEnd(chunk);
+      const end = text === undefined
+        ? this.#lastBoundaryEnd(chunk)
+        : this.#lastBoundaryEndOf(chunk, text);
       this.#since = end < 0 ? this.#since + n : n - end;
     } else {
       let since = this.#since;
@@ -71,7 +76,22 @@ export class SseEventSizer {
     return -1;
   }
 
-  /** `#lastBoundaryEnd` for a chunk without CR bytes: the last LF preceded by an LF. */
+  /**
+   * `#lastBoundaryEnd`, from the last LF-started boundary when no CR follows it. That boundary is a
+   * boundary whatever CRs come before it (an LF after an LF always starts a blank line's
+   * terminator), and a later one would need a CR after it. The CR check scans the short tail after
+   * it in the bytes, or, when there is no such boundary or the tail is long, the whole text with
+   * the native string scan (typed-array scans are several times slower than string scans).
+   */
+  #lastBoundaryEndOf(chunk: Uint8Array, text: string): number {
+    const end = this.#lastLfBoundaryEnd(chunk);
+    const crFree = end >= 0 && chunk.length - end <= SHORT_TAIL
+      ? chunk.indexOf(CR, end) === -1
+      : text.indexOf("\r") === -1;
+    return crFree ? end : this.#lastBoundaryEnd(chunk);
+  }
+
+  /** The end of the last LF preceded by an LF (or -1): the last boundary if no CR follows it. */
   #lastLfBoundaryEnd(chunk: Uint8Array): number {
     let i = chunk.lastIndexOf(LF);
     while (i >= 0) {

@@ -375,13 +375,19 @@ async function* iterateBatches(
     let batch: SseEvent[] = [];
     let overflow = false;
     let lastUnit = -1;
+    // The last event ID, kept here during a feed and written to the budget after it (a field per
+    // event is measurably cheaper than a method call and a getter on 200-byte events).
+    let lastId = budget.lastEventId;
+    let sawId = false;
     const parser = createParser({
       onEvent(message) {
-        if (message.id !== undefined) budget.recordEventId(message.id);
-        // The parser hands out a fresh object per event: extend it rather than copy it (copying
-        // cost about a fifth of the parse time on 200-byte events).
+        if (message.id !== undefined) {
+          lastId = message.id === "" ? undefined : message.id;
+          sawId = true;
+        }
+        // The parser hands out a fresh object per event: extend it rather than copy it.
         const event = message as { -readonly [K in keyof SseEvent]: SseEvent[K] };
-        event.lastEventId = budget.lastEventId;
+        event.lastEventId = lastId;
         batch.push(event);
       },
       onRetry(ms) {
@@ -401,8 +407,7 @@ async function* iterateBatches(
       let text: string;
       try {
         text = decoder.decode(chunk);
-        // A CR byte is never part of a multi-byte sequence, so the text has one iff the chunk does.
-        const over = sizer.push(chunk, text.indexOf("\r") === -1);
+        const over = sizer.push(chunk, text);
         if (over >= 0) throw new ResponseTooLargeError(cap, over, "event");
         budget.charge(chunk.length);
       } catch (error) {
@@ -411,6 +416,10 @@ async function* iterateBatches(
       if (text.length > 0) {
         parser.feed(settleTrailingCr(text, lastUnit));
         lastUnit = text.charCodeAt(text.length - 1);
+        if (sawId) {
+          budget.recordEventId(lastId ?? "");
+          sawId = false;
+        }
       }
       if (overflow) throw await reader.fail(new ResponseTooLargeError(cap, cap + 1, "event"));
       if (batch.length > 0) {
