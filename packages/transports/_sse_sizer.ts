@@ -45,9 +45,9 @@ export class SseEventSizer {
    * `text`, the chunk as decoded text, lets the sizer use native string scans: a CR byte is never
    * part of a multi-byte sequence, so the text has a CR iff the chunk does. Without CRs, the last
    * boundary is found with the native `lastIndexOf`, several times faster than a loop over the
-   * bytes.
+   * bytes. `ascii` promises that the chunk is all ASCII (text and byte indexes agree).
    */
-  push(chunk: Uint8Array, text?: string): number {
+  push(chunk: Uint8Array, text?: string, ascii = false): number {
     const n = chunk.length;
     if (n === 0) return -1;
     const limit = this.#limit;
@@ -55,7 +55,7 @@ export class SseEventSizer {
       // No event can pass the limit inside this chunk: only the position of the last boundary matters.
       const end = text === undefined
         ? this.#lastBoundaryEnd(chunk)
-        : this.#lastBoundaryEndOf(chunk, text);
+        : this.#lastBoundaryEndOf(chunk, text, ascii);
       this.#since = end < 0 ? this.#since + n : n - end;
     } else {
       let since = this.#since;
@@ -79,13 +79,17 @@ export class SseEventSizer {
   /**
    * `#lastBoundaryEnd`, from the last LF-started boundary when no CR follows it. That boundary is a
    * boundary whatever CRs come before it (an LF after an LF always starts a blank line's
-   * terminator), and a later one would need a CR after it. The CR check scans the short tail after
-   * it in the bytes, or, when there is no such boundary or the tail is long, the whole text with
-   * the native string scan (typed-array scans are several times slower than string scans).
+   * terminator), and a later one would need a CR after it. The CR check scans only the tail after
+   * it, in the text when the chunk is ASCII (indexes agree) or in the bytes when the tail is short;
+   * otherwise the whole text (typed-array scans are several times slower than string scans).
    */
-  #lastBoundaryEndOf(chunk: Uint8Array, text: string): number {
+  #lastBoundaryEndOf(chunk: Uint8Array, text: string, ascii: boolean): number {
     const end = this.#lastLfBoundaryEnd(chunk);
-    const crFree = end >= 0 && chunk.length - end <= SHORT_TAIL
+    const crFree = end < 0
+      ? text.indexOf("\r") === -1
+      : ascii
+      ? text.indexOf("\r", end) === -1
+      : chunk.length - end <= SHORT_TAIL
       ? chunk.indexOf(CR, end) === -1
       : text.indexOf("\r") === -1;
     return crFree ? end : this.#lastBoundaryEnd(chunk);

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { createParser } from "eventsource-parser";
 import { settleTrailingCr, SseEventSizer } from "./_sse_sizer.ts";
 import { splitAt } from "./_test_utils.ts";
+import { Utf8StreamDecoder } from "./_utf8.ts";
 
 const LF = 10;
 const CR = 13;
@@ -131,10 +132,10 @@ Deno.test("SseEventSizer fires no later than eventsource-parser's own buffer bou
 });
 
 Deno.test("SseEventSizer gives the same counts when it scans the decoded text", () => {
-  // Short pieces and long runs (tails past the 1,024-byte byte scan), CRs included, and a two-byte
-  // character that chunk cuts may split (the text then differs from the bytes, but never in CRs).
+  // Short pieces and long runs (tails past the 1,024-byte byte scan), CRs included, and two- and
+  // four-byte characters that chunk cuts may split (text and byte indexes then differ).
   const piece = fc.oneof(
-    fc.constantFrom([LF], [CR], [0x61], [0x3a], [0xc3, 0xa9]),
+    fc.constantFrom([LF], [CR], [0x61], [0x3a], [0xc3, 0xa9], [0xf0, 0x9f, 0x98, 0x80]),
     fc.integer({ min: 1, max: 1_500 }).map((count) => new Array<number>(count).fill(0x61)),
   );
   const bytes = fc.array(piece, { maxLength: 40 }).map((pieces) => new Uint8Array(pieces.flat()));
@@ -146,9 +147,11 @@ Deno.test("SseEventSizer gives the same counts when it scans the decoded text", 
       (all, cuts, limit) => {
         const slow = new SseEventSizer(limit);
         const fast = new SseEventSizer(limit);
+        const decoder = new Utf8StreamDecoder();
         for (const chunk of splitAt(all, cuts)) {
           const expected = slow.push(chunk);
-          strictEqual(fast.push(chunk, new TextDecoder().decode(chunk)), expected);
+          const text = decoder.decode(chunk);
+          strictEqual(fast.push(chunk, text, decoder.lastWasAscii), expected);
           if (expected >= 0) return;
           strictEqual(fast.pending, slow.pending);
         }

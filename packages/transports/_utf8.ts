@@ -38,6 +38,7 @@ function decodeChecked(bytes: Uint8Array): string {
 export class Utf8StreamDecoder {
   #carry: Uint8Array | undefined;
   #first = true;
+  #ascii = false;
 
   /** Decodes the complete code points of `chunk` (plus any carried bytes). @throws {MalformedUtf8Error} */
   decode(chunk: Uint8Array): string {
@@ -55,11 +56,25 @@ export class Utf8StreamDecoder {
       bytes = bytes.subarray(0, cut);
     }
     let text = bytes.length === 0 ? "" : decodeChecked(bytes);
+    let stripped = false;
     if (this.#first && text.length > 0) {
       this.#first = false;
-      if (text.charCodeAt(0) === BOM) text = text.slice(1);
+      stripped = text.charCodeAt(0) === BOM;
+      if (stripped) text = text.slice(1);
     }
+    // With nothing carried in or out and no BOM dropped, every code point of the chunk is whole and
+    // takes at least as many bytes as UTF-16 units (1:1, 2:1, 3:1, 4:2): equal totals mean ASCII.
+    this.#ascii = carry === undefined && bytes === chunk && !stripped &&
+      text.length === chunk.length;
     return text;
+  }
+
+  /**
+   * Whether the last `decode` call's chunk was all ASCII, so that each index of the text it
+   * returned is also the index of that character's byte in the chunk.
+   */
+  get lastWasAscii(): boolean {
+    return this.#ascii;
   }
 
   /** Bytes of an unfinished code point held back so far (0 to 3). */

@@ -97,3 +97,29 @@ Deno.test("decoders drop a byte order mark only at the very start", () => {
     ["", "a", "\uFEFF"],
   );
 });
+
+Deno.test("Utf8StreamDecoder.lastWasAscii holds exactly when the chunk is all ASCII", () => {
+  const encoder = new TextEncoder();
+  const decoder = new Utf8StreamDecoder();
+  decoder.decode(encoder.encode("\uFEFFdata")); // BOM dropped: indexes shifted
+  strictEqual(decoder.lastWasAscii, false);
+  decoder.decode(encoder.encode("data: x\n\n"));
+  strictEqual(decoder.lastWasAscii, true);
+  // A four-byte character carried in (2 units from 1 byte) and a two-byte one (1 unit from 2
+  // bytes): as many units as bytes, yet not ASCII.
+  decoder.decode(new Uint8Array([0x61, 0xf0, 0x9f, 0x98]));
+  strictEqual(decoder.lastWasAscii, false); // carried out
+  const text = decoder.decode(new Uint8Array([0x80, 0xc3, 0xa9, 0x61]));
+  strictEqual(text.length, 4);
+  strictEqual(decoder.lastWasAscii, false);
+  decoder.decode(encoder.encode("é"));
+  strictEqual(decoder.lastWasAscii, false);
+  fc.assert(
+    fc.property(fc.uint8Array({ max: 0x7f, maxLength: 64 }), (bytes) => {
+      const fresh = new Utf8StreamDecoder();
+      fresh.decode(encoder.encode("x")); // past the BOM check
+      fresh.decode(bytes);
+      strictEqual(fresh.lastWasAscii, true);
+    }),
+  );
+});
