@@ -8,8 +8,7 @@
 // - cap near the end: 64 bytes below the smallest sanitized input, so a few code points go;
 // - cap in the middle: half the smallest sanitized input, so the string is cut halfway;
 // - 256 B cap (the `message` preset): only a prefix of the input is sanitized.
-// Deno 2.9, 2 cores: every case within 1.3x of the baseline but the cut in the middle of the
-// non-ASCII inputs (about 1.5x: the prefix must be encoded to find the cut).
+// Deno 2.9, 2 cores: every case within 1.35x of the baseline.
 import { sanitizeSellerString } from "./sanitize_seller_string.ts";
 
 // deno-lint-ignore no-control-regex -- the baseline removes control characters on purpose
