@@ -274,7 +274,7 @@ export function readSseEvents(
   response: Response,
   options: ReadSseEventsOptions = {},
 ): AsyncGenerator<SseEvent, void, undefined> {
-  return flatten(iterateBatches(...sseArguments(response, options)));
+  return new EventIterator(iterateBatches(...sseArguments(response, options)));
 }
 
 /**
@@ -341,11 +341,95 @@ function sseArguments(response: Response, options: ReadSseEventsOptions): SseArg
   return [response, budget ?? new SseBudget(limits), contentDecoding, onProgress];
 }
 
-async function* flatten(
-  batches: AsyncGenerator<SseEvent[], void, undefined>,
-): AsyncGenerator<SseEvent, void, undefined> {
-  for await (const batch of batches) {
-    for (let i = 0; i < batch.length; i++) yield batch[i]!;
+/**
+ * The events of a batch generator one at a time, as an async generator object. Hand-written because
+ * an async generator function costs about three times as much per event (Deno 2.9: about 90 ns
+ * against 30 ns, as much as parsing a 200-byte event): an event already in the current batch is
+ * handed out as an already-resolved promise. Calls made while a batch is being read wait for it in
+ * order, as a generator queues them. `return()` (a `break` out of `for await`) and `throw()` close
+ * the batch generator, which cancels the body; after an error or the end, every call reports done.
+ */
+class EventIterator implements AsyncGenerator<SseEvent, void, undefined> {
+  readonly #batches: AsyncGenerator<SseEvent[], void, undefined>;
+  #batch: SseEvent[] = [];
+  #index = 0;
+  #done = false;
+  /** The last queued operation, while one is pending. */
+  #pending: Promise<unknown> | undefined;
+
+  constructor(batches: AsyncGenerator<SseEvent[], void, undefined>) {
+    this.#batches = batches;
+  }
+
+  next(): Promise<IteratorResult<SseEvent, void>> {
+    if (this.#pending === undefined && this.#index < this.#batch.length) {
+      return Promise.resolve({ value: this.#batch[this.#index++]!, done: false });
+    }
+    return this.#queue(() => this.#pull());
+  }
+
+  return(): Promise<IteratorResult<SseEvent, void>> {
+    return this.#queue(() => this.#close());
+  }
+
+  throw(error: unknown): Promise<IteratorResult<SseEvent, void>> {
+    return this.#queue(async () => {
+      await this.#close();
+      throw error;
+    });
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.return();
+  }
+
+  /** Runs `step` after every operation queued before it. */
+  #queue<T>(step: () => Promise<T>): Promise<T> {
+    const result = this.#pending === undefined ? step() : this.#pending.then(step, step);
+    const settled: Promise<unknown> = result.then(() => {
+      if (this.#pending === settled) this.#pending = undefined;
+    }, () => {
+      if (this.#pending === settled) this.#pending = undefined;
+    });
+    this.#pending = settled;
+    return result;
+  }
+
+  async #pull(): Promise<IteratorResult<SseEvent, void>> {
+    while (this.#index >= this.#batch.length) {
+      if (this.#done) return { value: undefined, done: true };
+      let next: IteratorResult<SseEvent[], void>;
+      try {
+        next = await this.#batches.next();
+      } catch (error) {
+        this.#finish();
+        throw error;
+      }
+      if (next.done === true) {
+        this.#finish();
+        return { value: undefined, done: true };
+      }
+      this.#batch = next.value;
+      this.#index = 0;
+    }
+    return { value: this.#batch[this.#index++]!, done: false };
+  }
+
+  async #close(): Promise<IteratorResult<SseEvent, void>> {
+    const open = !this.#done;
+    this.#finish();
+    if (open) await this.#batches.return();
+    return { value: undefined, done: true };
+  }
+
+  #finish(): void {
+    this.#done = true;
+    this.#batch = [];
+    this.#index = 0;
   }
 }
 

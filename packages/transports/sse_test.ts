@@ -151,6 +151,66 @@ Deno.test("readSseEvents() cancels the body when the consumer stops early", asyn
   strictEqual(state.cancelled, true);
 });
 
+Deno.test("readSseEvents() answers calls made without waiting in order, then done", async () => {
+  const { stream } = streamOf([
+    encoder.encode("data: 0\n\ndata: 1\n\n"),
+    encoder.encode("data: 2\n\n"),
+  ]);
+  const events = readSseEvents(new Response(stream));
+  const results = await Promise.all(Array.from({ length: 5 }, () => events.next()));
+  deepStrictEqual(results.map((result) => result.done ? "done" : result.value.data), [
+    "0",
+    "1",
+    "2",
+    "done",
+    "done",
+  ]);
+});
+
+Deno.test("readSseEvents() reports an error once, then done, and cancels the body", async () => {
+  const { stream, state } = streamOf([
+    encoder.encode("data: 0\n\n"),
+    encoder.encode(`data: ${"x".repeat(64)}\n\n`),
+    encoder.encode("data: 2\n\n"),
+  ]);
+  const events = readSseEvents(new Response(stream), { limits: { maxResponseBytes: 32 } });
+  deepStrictEqual(await events.next(), {
+    value: { data: "0", event: undefined, id: undefined, lastEventId: undefined },
+    done: false,
+  });
+  const error = await events.next().then(() => undefined, (reason: unknown) => reason);
+  ok(error instanceof ResponseTooLargeError);
+  strictEqual(error.phase, "event");
+  deepStrictEqual(await events.next(), { value: undefined, done: true });
+  strictEqual(state.cancelled, true);
+});
+
+Deno.test("readSseEvents() closes on throw() and on disposal, cancelling the body", async () => {
+  const chunks = () => Array.from({ length: 4 }, (_, i) => encoder.encode(`data: ${i}\n\n`));
+  const thrown = streamOf(chunks());
+  const events = readSseEvents(new Response(thrown.stream));
+  strictEqual((await events.next()).value?.data, "0");
+  const reason = new Error("consumer gave up");
+  strictEqual(await events.throw(reason).catch((error: unknown) => error), reason);
+  strictEqual(thrown.state.cancelled, true);
+  deepStrictEqual(await events.next(), { value: undefined, done: true });
+
+  const disposed = streamOf(chunks());
+  {
+    await using scoped = readSseEvents(new Response(disposed.stream));
+    strictEqual((await scoped.next()).value?.data, "0");
+  }
+  strictEqual(disposed.state.cancelled, true);
+});
+
+Deno.test("readSseEvents() reads nothing before the first call", async () => {
+  const { stream, state } = streamOf([encoder.encode("data: 0\n\n")]);
+  const events = readSseEvents(new Response(stream));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  strictEqual(state.pulled, 0);
+  strictEqual((await events.next()).value?.data, "0");
+});
+
 Deno.test("readSseEvents() is fatal on malformed UTF-8", async () => {
   const bytes = new Uint8Array([...encoder.encode("data: "), 0xff, 0x0a, 0x0a]);
   const { error } = await drain(readSseEvents(new Response(bytes)));
