@@ -6,6 +6,12 @@ import { sleep } from "./_sleep.ts";
 import { RETRY_AFTER_MAX_SECONDS } from "./normalize_retry_after.ts";
 import type { RetryPolicy, RetryPolicyOptions } from "./retry_policy.ts";
 
+/**
+ * Smallest `initialDelaySeconds`: 1 ms. Any smaller positive figure could make a jittered delay
+ * underflow to 0 (`Number.MIN_VALUE * 0.1` is 0), and a backoff delay is always `> 0`.
+ */
+const MIN_INITIAL_DELAY_SECONDS = 0.001;
+
 /** Policies made by buildPolicy(): already valid and frozen. */
 const built = new WeakSet<object>();
 
@@ -65,8 +71,8 @@ export function buildPolicy(
     o,
     "initialDelaySeconds",
     2,
-    `a number of seconds > 0 and <= ${RETRY_AFTER_MAX_SECONDS}`,
-    (n) => n > 0 && n <= RETRY_AFTER_MAX_SECONDS,
+    `a number of seconds >= ${MIN_INITIAL_DELAY_SECONDS} and <= ${RETRY_AFTER_MAX_SECONDS}`,
+    (n) => n >= MIN_INITIAL_DELAY_SECONDS && n <= RETRY_AFTER_MAX_SECONDS,
   );
   const maxDelaySeconds = number(
     o,
@@ -85,7 +91,8 @@ export function buildPolicy(
     unknownCodeRecovery: resolveUnknownCodeRecovery(
       Object.hasOwn(o, "unknownCodeRecovery") ? o["unknownCodeRecovery"] : undefined,
     ),
-    random: fn<() => number>(o, "random", Math.random),
+    // Read at each call, not bound once: a test that replaces Math.random is seen by later calls.
+    random: fn<() => number>(o, "random", () => Math.random()),
     now: fn<() => number>(o, "now", () => performance.now()),
     sleep: fn<(ms: number, signal: AbortSignal) => Promise<void>>(o, "sleep", sleep),
   });

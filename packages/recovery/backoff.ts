@@ -44,7 +44,7 @@ function baseDelay(attempt: number, policy: RetryPolicy): number {
  * gives the base exactly; jitter spreads the delay over `[base × (1 − jitter), base × (1 +
  * jitter))`, and the cap is a hard ceiling applied after jitter, so at the cap the jitter only
  * shortens the delay (45 to 60 s by default). The delay is not rounded; it is always `> 0`
- * because `initialDelaySeconds > 0` and `jitter < 1`. {@linkcode backoffBounds} gives the range.
+ * because `initialDelaySeconds >= 0.001` and `jitter < 1`. {@linkcode backoffBounds} gives the range.
  *
  * Calls `policy.random()` exactly once.
  *

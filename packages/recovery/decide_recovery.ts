@@ -246,6 +246,25 @@ export interface RecoveryContext {
 }
 
 /**
+ * Codes that a buyer must never retry automatically, whatever `recovery` the seller sends: a seller
+ * (or a compromised one) claiming `transient` must not turn them into a retry loop.
+ * - `CONFIGURATION_ERROR`: Error Handling, "Configuration Error Patterns": "the buyer MUST surface
+ *   to a human at the seller and MUST NOT auto-retry".
+ * - `AGENT_SUSPENDED`, `AGENT_BLOCKED`: Error Handling, per-agent gate: "Buyer agents MUST surface
+ *   to a human at the buyer rather than auto-retrying on any of the three" (the third,
+ *   `PERMISSION_DENIED` with `details.scope: "agent"`, is `correctable`, never retried anyway;
+ *   decisions never read `details`).
+ * - `CREDENTIAL_IN_ARGS`: Error Handling, the code table: "Do NOT auto-retry — auto-retry re-logs
+ *   the credential".
+ */
+const NEVER_AUTO_RETRIED: ReadonlySet<string> = new Set([
+  "CONFIGURATION_ERROR",
+  "AGENT_SUSPENDED",
+  "AGENT_BLOCKED",
+  "CREDENTIAL_IN_ARGS",
+]);
+
+/**
  * Decides what to do about a failure from its extracted AdCP error (Transport Error Mapping,
  * "Recovery Behavior"; Error Handling, "Retry Logic"), routing on `code` and `recovery` only:
  * `message`, `suggestion` and `details` never influence the action ("Buyer Agent Requirements":
@@ -258,8 +277,10 @@ export interface RecoveryContext {
  *    `unknownCodeRecovery`.
  * 3. `correctable` → `surface_to_caller` with `field` and `suggestion` when they are strings; never
  *    retried, not even on the first attempt.
- * 4. `terminal` → `escalate_to_human` with reason `terminal`.
- * 5. `transient` → `retry`, within the budget. The delay is the `retry_after` as
+ * 4. `terminal` → `escalate_to_human` with reason `terminal`. So is `transient` for the codes the
+ *    spec forbids to retry automatically (`CONFIGURATION_ERROR`, `AGENT_SUSPENDED`,
+ *    `AGENT_BLOCKED`, `CREDENTIAL_IN_ARGS`), whatever `recovery` the seller sent.
+ * 5. Any other `transient` → `retry`, within the budget. The delay is the `retry_after` as
  *    {@linkcode normalizeRetryAfter} makes it (ceiling, then clamp to [1, 3600]; no jitter), or,
  *    when that is absent, the policy's {@linkcode backoffDelay} for `attempt` (jittered).
  *    When `context` is given, the retry is allowed only if `attempt <= maxRetries` and
@@ -362,6 +383,9 @@ export function decideRecovery(
     case "terminal":
       return { action: "escalate_to_human", reason: "terminal" };
     case "transient": {
+      if (NEVER_AUTO_RETRIED.has(own(error, "code") as string)) {
+        return { action: "escalate_to_human", reason: "terminal" };
+      }
       const budgeted = context !== undefined;
       if (budgeted && attempt > policy.maxRetries) {
         return {

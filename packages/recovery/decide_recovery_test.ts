@@ -401,3 +401,31 @@ Deno.test("decideRecovery() classifies standard codes without recovery by the ta
     }),
   );
 });
+
+Deno.test("decideRecovery() never retries the codes the spec forbids to auto-retry, whatever recovery says", () => {
+  for (
+    const code of ["CONFIGURATION_ERROR", "AGENT_SUSPENDED", "AGENT_BLOCKED", "CREDENTIAL_IN_ARGS"]
+  ) {
+    ok(lookupErrorCode(code) !== undefined, `${code} is a standard code`);
+    for (const context of [undefined, first]) {
+      deepStrictEqual(
+        decideRecovery({ code, recovery: "transient", retry_after: 1 }, context),
+        { action: "escalate_to_human", reason: "terminal" },
+        code,
+      );
+    }
+    // The wire classification is still what the seller sent; only the action is overridden.
+    strictEqual(classifyRecovery({ code, recovery: "transient" }), "transient");
+    // A correctable claim is surfaced, which is not an automatic retry either.
+    strictEqual(decideRecovery({ code, recovery: "correctable" }).action, "surface_to_caller");
+  }
+  // Neighbouring codes are untouched.
+  strictEqual(
+    decideRecovery({ code: "SERVICE_UNAVAILABLE", recovery: "transient" }).action,
+    "retry",
+  );
+  strictEqual(
+    decideRecovery({ code: "CONFIGURATION_ERRORS", recovery: "transient" }).action,
+    "retry",
+  );
+});

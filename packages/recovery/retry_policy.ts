@@ -43,8 +43,8 @@ export interface RetryPolicyOptions extends ClassifyRecoveryOptions {
    */
   maxElapsedSeconds?: number;
   /**
-   * Backoff delay of the first retry before jitter, in seconds: `> 0` and `<= 3600`. Used only
-   * when the error has no usable `retry_after`.
+   * Backoff delay of the first retry before jitter, in seconds: `>= 0.001` and `<= 3600`. Used
+   * only when the error has no usable `retry_after`.
    *
    * @default {2}
    */
@@ -68,7 +68,7 @@ export interface RetryPolicyOptions extends ClassifyRecoveryOptions {
    * Random source of the jitter; must return a number in `[0, 1)`. Inject a constant for
    * deterministic delays: `() => 0.5` gives the base delay exactly.
    *
-   * @default {Math.random}
+   * @default {() => Math.random()} (looked up at each call)
    */
   random?: () => number;
   /**

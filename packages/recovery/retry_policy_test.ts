@@ -21,7 +21,14 @@ Deno.test("createRetryPolicy() fills in the spec's defaults and freezes the poli
   strictEqual(p.maxDelaySeconds, 60);
   strictEqual(p.jitter, 0.25);
   strictEqual(p.unknownCodeRecovery, "terminal");
-  strictEqual(p.random, Math.random);
+  // The default random source reads Math.random at each call, so a replacement is seen later.
+  const original = Math.random;
+  try {
+    Math.random = () => 0.125;
+    strictEqual(p.random(), 0.125);
+  } finally {
+    Math.random = original;
+  }
   strictEqual(typeof p.now(), "number");
   strictEqual(typeof p.sleep, "function");
   ok(Object.isFrozen(p));
@@ -93,12 +100,17 @@ Deno.test("createRetryPolicy() rejects out-of-range numbers with a RangeError na
   rejects(
     { initialDelaySeconds: 0 },
     RangeError,
-    "Invalid initialDelaySeconds: expected a number of seconds > 0 and <= 3600, received 0",
+    "Invalid initialDelaySeconds: expected a number of seconds >= 0.001 and <= 3600, received 0",
+  );
+  rejects(
+    { initialDelaySeconds: Number.MIN_VALUE }, // a jittered delay could underflow to 0
+    RangeError,
+    "Invalid initialDelaySeconds: expected a number of seconds >= 0.001 and <= 3600, received 5e-324",
   );
   rejects(
     { initialDelaySeconds: Number.NaN },
     RangeError,
-    "Invalid initialDelaySeconds: expected a number of seconds > 0 and <= 3600, received NaN",
+    "Invalid initialDelaySeconds: expected a number of seconds >= 0.001 and <= 3600, received NaN",
   );
   rejects(
     { initialDelaySeconds: 10, maxDelaySeconds: 5 },

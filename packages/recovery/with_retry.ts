@@ -99,8 +99,8 @@ function defaultExtractError(thrown: unknown): RecoveryInput | null {
 }
 
 /** Settles like `promise`, or rejects with `signal.reason` as soon as `signal` aborts. */
-function untilAbort(promise: Promise<void>, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
+function untilAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
     if (signal.aborted) {
       promise.catch(() => {});
@@ -109,9 +109,9 @@ function untilAbort(promise: Promise<void>, signal: AbortSignal): Promise<void> 
     }
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(
-      () => {
+      (value) => {
         signal.removeEventListener("abort", onAbort);
-        resolve();
+        resolve(value);
       },
       (e: unknown) => {
         signal.removeEventListener("abort", onAbort);
@@ -146,10 +146,17 @@ function checkFunction(value: unknown, name: string): void {
  *   error persisted beyond the budget, escalate it as terminal" from an ordinary failure.
  *
  * Each decision is reported to `onDecision` first. An abort of `signal` (before the first attempt,
- * after a failed attempt, or during a wait) rejects at once with `signal.reason`, even when a
- * custom `sleep` ignores the signal; the default sleep also clears its timer, so nothing is left
- * pending. An attempt still running when the signal aborts is not interrupted by `withRetry`: the
- * operation receives the signal and is expected to honour it.
+ * during an attempt, after a failed attempt, or during a wait) rejects at once with
+ * `signal.reason`, even when the operation or a custom `sleep` ignores the signal; the default
+ * sleep also clears its timer, so nothing is left pending. The operation receives the signal and
+ * should stop on it; what a running attempt settles with after the abort is ignored.
+ *
+ * The wait always ends within `maxElapsedSeconds` of the first attempt's start: the clock is read
+ * again after `onDecision`, and a retry whose wait would end past the budget throws
+ * {@linkcode RetryBudgetExhaustedError} instead (after `onDecision` reported the retry). A
+ * `RetryBudgetExhaustedError` thrown by the operation itself (an inner `withRetry`, such as a
+ * client's own retries) is rethrown at once, after `onDecision` reports its escalation: nested
+ * budgets never multiply.
  *
  * So the returned promise rejects with exactly one of: what the last attempt threw (not retried),
  * a {@linkcode RetryBudgetExhaustedError}, `signal.reason`, a `TypeError`/`RangeError` for bad
@@ -235,11 +242,20 @@ export async function withRetry<T>(
   for (let attempt = 1;; attempt++) {
     let thrown: unknown;
     try {
-      return await operation(attempt, signal);
+      // Promise.resolve() also accepts an operation that returns a plain value or a thenable.
+      return await untilAbort(Promise.resolve(operation(attempt, signal)), signal);
     } catch (e) {
       thrown = e;
     }
     signal.throwIfAborted();
+    if (thrown instanceof RetryBudgetExhaustedError) {
+      // An inner withRetry (a client's own retries) already spent its budget: terminal here too,
+      // or nested budgets would multiply the attempts.
+      const elapsedSeconds = Math.max(0, (readClock() - start) / 1000);
+      const { decision, adcpError: error } = thrown;
+      onDecision?.({ attempt, elapsedSeconds, decision, error, thrown });
+      throw thrown;
+    }
     const extracted = extractError(thrown);
     const error = isStructuredError(extracted) ? extracted : null;
     const elapsedSeconds = Math.max(0, (readClock() - start) / 1000);
@@ -260,6 +276,24 @@ export async function withRetry<T>(
         }, thrown);
       }
       throw thrown;
+    }
+    // `onDecision` may have taken time: the wait must still end within the budget.
+    const decidedSeconds = Math.max(0, (readClock() - start) / 1000);
+    if (decidedSeconds + decision.delaySeconds > policy.maxElapsedSeconds && error !== null) {
+      throw new RetryBudgetExhaustedError({
+        decision: {
+          action: "escalate_to_human",
+          reason: "retry_budget_exhausted",
+          limit: "max_elapsed_seconds",
+          delaySeconds: decision.delaySeconds,
+          delaySource: decision.delaySource,
+        },
+        attempts: attempt,
+        elapsedSeconds: decidedSeconds,
+        maxRetries: policy.maxRetries,
+        maxElapsedSeconds: policy.maxElapsedSeconds,
+        adcpError: error,
+      }, thrown);
     }
     // Promise.resolve() also accepts a custom sleep that returns a thenable or nothing.
     await untilAbort(Promise.resolve(policy.sleep(decision.delaySeconds * 1000, signal)), signal);

@@ -395,3 +395,68 @@ Deno.test("withRetry() leaves no abort listener on the caller's signal", async (
   strictEqual(result, 4);
   strictEqual(listeners.count, 0);
 });
+
+Deno.test("withRetry() rejects at once when aborted during an attempt that ignores the signal", async () => {
+  const controller = new AbortController();
+  let settle: (value: string) => void = () => {};
+  const attempt = new Promise<string>((resolve) => settle = resolve);
+  const running = withRetry(() => attempt, { signal: controller.signal });
+  controller.abort("gone");
+  await rejects(running, (e: unknown) => e === "gone");
+  settle("late"); // what the attempt settles with after the abort is ignored
+  const listeners = countListeners(controller.signal);
+  strictEqual(listeners.count, 0);
+});
+
+Deno.test("withRetry() escalates when onDecision takes the wait past the budget", async () => {
+  const { state, policy } = fakeClock();
+  const events: RetryEvent[] = [];
+  let calls = 0;
+  const error = await withRetry(() => {
+    calls++;
+    state.now += 290_000; // the attempt takes 290 s
+    return Promise.reject(failure(RATE_LIMITED));
+  }, {
+    policy,
+    onDecision: (event) => {
+      events.push(event);
+      state.now += 10_000; // a slow observer: 290 + 10 + 5 > 300
+    },
+  }).then(() => undefined, (e: unknown) => e);
+  ok(error instanceof RetryBudgetExhaustedError);
+  strictEqual(error.limit, "max_elapsed_seconds");
+  strictEqual(error.elapsedSeconds, 300);
+  deepStrictEqual(error.decision, {
+    action: "escalate_to_human",
+    reason: "retry_budget_exhausted",
+    limit: "max_elapsed_seconds",
+    delaySeconds: 5,
+    delaySource: "retry_after",
+  });
+  strictEqual(calls, 1);
+  deepStrictEqual(state.waits, []);
+  strictEqual(events[0]?.decision.action, "retry");
+});
+
+Deno.test("withRetry() rethrows an inner RetryBudgetExhaustedError at once: nested budgets do not multiply", async () => {
+  const { policy } = fakeClock();
+  const events: RetryEvent[] = [];
+  let calls = 0;
+  const error = await withRetry(
+    () =>
+      withRetry(() => {
+        calls++;
+        return Promise.reject(failure(UNAVAILABLE));
+      }, { policy }),
+    { policy, onDecision: (event) => events.push(event) },
+  ).then(() => undefined, (e: unknown) => e);
+  ok(error instanceof RetryBudgetExhaustedError);
+  strictEqual(calls, 4); // the inner budget: 1 attempt + 3 retries, once
+  strictEqual(events.length, 1);
+  deepStrictEqual(events[0]?.decision, {
+    action: "escalate_to_human",
+    reason: "retry_budget_exhausted",
+    limit: "max_retries",
+  });
+  strictEqual(events[0]?.thrown, error);
+});
