@@ -90,9 +90,31 @@ export function taskStateOf(task: JsonObject): KnownTaskState | null {
   return status === undefined ? null : knownTaskState(own(status, "state"));
 }
 
-/** The DataPart's `data` when `part` is a DataPart, else `undefined`. */
+/**
+ * The other content fields of a Part: A2A 1.0 `text`, `raw`, `url`; v0.3 `text`, `file`.
+ */
+const OTHER_CONTENT_FIELDS = ["text", "raw", "url", "file"] as const;
+
+/**
+ * The DataPart's `data` when `part` is a DataPart, else `undefined`.
+ *
+ * A DataPart is a Part whose own `data` is a non-null, non-array object, with or without `kind`
+ * (A2A Response Extraction, step 2a), and which sets no other content field: "a Part is a strict
+ * `oneof` — exactly one of `text`, `raw`, `url`, or `data` is set. Clients receiving a Part with
+ * multiple content fields SHOULD treat it as malformed" (A2A Response Extraction, Wire-Format
+ * Compatibility). A malformed Part is skipped like any Part that is not a DataPart, so a seller
+ * cannot slip data past a reader that shows the Part's text. A content field counts as set when
+ * it is an own property whose value is neither `undefined` nor `null` (ProtoJSON omits unset
+ * fields; `null` is read as unset).
+ */
 export function dataOf(part: unknown): JsonObject | undefined {
-  return isJsonObject(part) ? ownObject(part, "data") : undefined;
+  if (!isJsonObject(part)) return undefined;
+  const data = ownObject(part, "data");
+  if (data === undefined) return undefined;
+  for (const field of OTHER_CONTENT_FIELDS) {
+    if (own(part, field) != null) return undefined;
+  }
+  return data;
 }
 
 /** The own `parts` array of `artifacts[0]`, or `undefined`. */
@@ -177,7 +199,7 @@ function firstErrorIn(parts: readonly unknown[]): { value: unknown } | undefined
 /**
  * The first `adcp_error` carried by a DataPart of an (unwrapped) task: all `artifacts[].parts[]`
  * in order, then `status.message.parts[]` (Transport Error Mapping, "Client Detection Order"
- * steps 2 and 3). The first DataPart carrying an own, non-null `adcp_error` decides, valid or not.
+ * steps 2 and 3). The first DataPart carrying an own, truthy `adcp_error` decides, valid or not.
  */
 export function a2aErrorCandidate(task: JsonObject): A2AErrorCandidate | undefined {
   for (const parts of allArtifactParts(task)) {

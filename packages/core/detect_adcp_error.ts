@@ -1,5 +1,5 @@
 import { a2aErrorCandidate, unwrapStreamEnvelope } from "./_a2a.ts";
-import { isJsonObject, type JsonObject, ownArray, ownElement, ownObject } from "./_json.ts";
+import { isJsonObject, type JsonObject, own, ownArray, ownElement, ownObject } from "./_json.ts";
 import { jsonRpcErrorCandidate } from "./_jsonrpc.ts";
 import {
   findMcpSuccess,
@@ -72,7 +72,9 @@ interface Candidate {
 /**
  * Runs the full client detection order of Transport Error Mapping, "Client Detection Order", on a
  * response of any transport: an MCP tool result, an A2A Task or response envelope, a JSON-RPC
- * response, or a bare AdCP task response.
+ * response, or a bare AdCP task response. A JSON-RPC 2.0 success response (`jsonrpc: "2.0"` and
+ * an object `result`) is read through its `result`, the tool result or task it carries; a
+ * JSON-RPC error response is read at `error.data.adcp_error` (step 4).
  *
  * Steps 1 to 5 look for an `adcp_error` (see {@linkcode DetectionPath}); A2A steps 2 and 3 first
  * unwrap one response envelope as {@linkcode extractAdcpErrorFromA2A} does. Step 6, the payload
@@ -91,7 +93,7 @@ interface Candidate {
  * detection; check `path` before treating it as a failure.
  *
  * Validation is the same for every path, {@linkcode validateAdcpError}, `errors[0]` included.
- * The first location carrying an own, non-null `adcp_error` (or the first non-empty `errors`
+ * The first location carrying an own, truthy `adcp_error` (or the first non-empty `errors`
  * array) decides: if its value fails validation, the result is `null` ("If validation fails, treat
  * as no structured error found", step 7), and later steps are not tried.
  *
@@ -130,6 +132,11 @@ export function detectAdcpError(
 ): AdcpErrorDetection | null {
   const maxBytes = resolveMaxResponseBytes(options);
   if (!isJsonObject(response)) return null;
+  // One JSON-RPC envelope at most: a `result` that is itself an envelope is not unwrapped again.
+  return detectIn(jsonRpcResultOf(response) ?? response, maxBytes);
+}
+
+function detectIn(response: JsonObject, maxBytes: number): AdcpErrorDetection | null {
   const task = unwrapStreamEnvelope(response);
   const candidate: Candidate | undefined = structuredErrorCandidate(response) ??
     (isJsonObject(task) ? a2aErrorCandidate(task) : undefined) ??
@@ -139,6 +146,15 @@ export function detectAdcpError(
   if (candidate === undefined) return null;
   const error = validateAdcpError(candidate.value);
   return error === null ? null : { error, path: candidate.path };
+}
+
+/**
+ * The `result` of a JSON-RPC 2.0 success response (own `jsonrpc: "2.0"`, an object `result`, no
+ * own `error`), or `undefined`: the MCP tool result or A2A task that the transport carried.
+ */
+function jsonRpcResultOf(response: JsonObject): JsonObject | undefined {
+  if (own(response, "jsonrpc") !== "2.0" || Object.hasOwn(response, "error")) return undefined;
+  return ownObject(response, "result");
 }
 
 function jsonRpcCandidate(response: JsonObject): Candidate | undefined {

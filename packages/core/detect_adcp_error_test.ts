@@ -198,3 +198,44 @@ Deno.test("detectAdcpError() is total and pure on any JSON value", () => {
   );
   strictEqual(detectAdcpError(undefined), null);
 });
+
+Deno.test("detectAdcpError() reads a JSON-RPC success response through its result", () => {
+  const adcp_error = { code: "RATE_LIMITED", recovery: "transient" };
+  const toolResult = { isError: true, content: [], structuredContent: { adcp_error } };
+  deepStrictEqual(detectAdcpError({ jsonrpc: "2.0", id: 1, result: toolResult }), {
+    error: adcp_error,
+    path: "structured_content",
+  });
+  const task = {
+    id: "t",
+    status: { state: "failed" },
+    artifacts: [{ parts: [{ data: { adcp_error } }] }],
+  };
+  deepStrictEqual(detectAdcpError({ jsonrpc: "2.0", id: 2, result: task }), {
+    error: adcp_error,
+    path: "artifact",
+  });
+  // A2A 1.0: the result is a StreamResponse envelope, unwrapped once as usual.
+  deepStrictEqual(detectAdcpError({ jsonrpc: "2.0", id: 3, result: { task } }), {
+    error: adcp_error,
+    path: "artifact",
+  });
+  // Without the version marker, or with an error member, `result` is not read.
+  strictEqual(detectAdcpError({ id: 4, result: toolResult }), null);
+  strictEqual(
+    detectAdcpError({ jsonrpc: "2.0", id: 5, error: { code: -32603, message: "x" }, result: task }),
+    null,
+  );
+  // A success result carries no error.
+  strictEqual(detectAdcpError({ jsonrpc: "2.0", id: 6, result: { structuredContent: {} } }), null);
+});
+
+Deno.test("detectAdcpError() unwraps one JSON-RPC envelope only, so deep nesting cannot exhaust the stack", () => {
+  const adcp_error = { code: "A" };
+  let nested: Record<string, unknown> = { isError: true, structuredContent: { adcp_error } };
+  nested = { jsonrpc: "2.0", id: 1, result: { jsonrpc: "2.0", id: 2, result: nested } };
+  strictEqual(detectAdcpError(nested), null);
+  let deep: Record<string, unknown> = {};
+  for (let i = 0; i < 200_000; i++) deep = { jsonrpc: "2.0", id: i, result: deep };
+  strictEqual(detectAdcpError(deep), null);
+});

@@ -1,7 +1,8 @@
 // Differential property tests: each extractor agrees with an independent, straightforward
 // implementation of the spec's reference snippets as corrected by their prose (UTF-8 byte limits,
 // own properties, stream-envelope unwrapping once with smuggling refused, ASCII-only state
-// lowercasing, DataParts with or without `kind`, a truthy `adcp_error` as the carrier test).
+// lowercasing, DataParts with or without `kind` and with no other content field, a truthy
+// `adcp_error` as the carrier test).
 import fc from "fast-check";
 import { strictEqual } from "node:assert/strict";
 import {
@@ -113,7 +114,13 @@ function norm(s: Any) {
   if (typeof s !== "string") return null;
   return s.replace(/^TASK_STATE_/, "").replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/_/g, "-");
 }
-const isDataPart = (p: Any) => isObj(p) && Object.hasOwn(p, "data") && isObj(p.data);
+// A Part setting another content field besides `data` is malformed (A2A 1.0 strict oneof).
+const isDataPart = (p: Any) =>
+  isObj(p) && Object.hasOwn(p, "data") && isObj(p.data) &&
+  ["text", "raw", "url", "file"].every((k) =>
+    p[k] === undefined || p[k] === null ||
+    !Object.hasOwn(p, k)
+  );
 function fromMessage(task: Any) {
   const st = task.status;
   if (!isObj(st)) return null;
@@ -164,9 +171,12 @@ const data = fc.oneof(
   fc.record({ adcp_error: fc.record({ code: fc.string() }) }),
 );
 const part = fc.oneof(
-  fc.record({ kind: fc.constantFrom("data", "text"), data, text: fc.string() }, {
-    requiredKeys: [],
-  }),
+  fc.record({
+    kind: fc.constantFrom("data", "text"),
+    data,
+    text: fc.oneof(fc.string(), fc.constant(null)),
+    url: fc.oneof(fc.webUrl(), fc.constant(null)),
+  }, { requiredKeys: [] }),
   fc.jsonValue(),
 );
 const state = fc.oneof(

@@ -15,7 +15,7 @@ import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
  *   reference client filters on `kind` and would miss them).
  * - The task state is not consulted: an `adcp_error` counts in any state.
  *
- * The first DataPart whose `data` carries an own, non-null `adcp_error` decides: that value goes
+ * The first DataPart whose `data` carries an own, truthy `adcp_error` decides: that value goes
  * through {@linkcode validateAdcpError}, and if validation fails the result is `null` without
  * scanning further parts. This is the reference client's behaviour, and the safer reading: a
  * later part cannot override the first error signal the seller put on the wire.

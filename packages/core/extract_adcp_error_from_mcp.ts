@@ -16,7 +16,7 @@ import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
  *   (checked before parsing, as for success extraction), JSON-parses to a non-array object with an
  *   `adcp_error` key.
  *
- * The first location that carries an own, non-null `adcp_error` decides: its value goes through
+ * The first location that carries an own, truthy `adcp_error` decides: its value goes through
  * {@linkcode validateAdcpError}, and if that fails the result is `null` ("no structured error
  * found"), without trying later locations, as in the page's reference client. The error is
  * returned raw and unmodified (no schema validation, no clamping of `retry_after`).

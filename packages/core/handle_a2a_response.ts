@@ -79,7 +79,8 @@ export type A2AResponseOutcome =
  * @param input An A2A response: any JSON value, or `undefined`.
  * @returns The classified outcome.
  * @throws {WrapperDetectedError} When a final state's last DataPart is a `{ response: {...} }`
- * wrapper; nothing else is thrown, whatever the input.
+ * wrapper; nothing else is thrown on any JSON value (objects with throwing getters or revoked
+ * proxies are not JSON and may throw).
  *
  * @example Dispatching on the outcome
  * ```ts

@@ -75,7 +75,8 @@ export type McpResponseOutcome =
  *
  * @param result The MCP tool result: any JSON value, or `undefined`.
  * @param options Text-fallback size limit, for both extractors.
- * @returns The classified outcome; never throws on `result`.
+ * @returns The classified outcome; never throws on a JSON value `result` (objects with throwing
+ * getters or revoked proxies are not JSON and may throw).
  * @throws {TypeError} When `options` is neither an object nor `undefined`.
  * @throws {RangeError} When `options.maxResponseBytes` is not a positive safe integer.
  *
