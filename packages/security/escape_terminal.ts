@@ -1,8 +1,16 @@
 import { STRIP_CLASS } from "./_strings.ts";
 
-// One code unit of the strip set, a backslash, or a lone surrogate.
+/**
+ * Invisible format characters outside the strip set that can still reorder or hide text: the
+ * Arabic letter mark U+061C (a bidi mark), the Mongolian vowel separator U+180E, the word joiner
+ * and invisible operators U+2060–U+2064, and the deprecated format characters U+206A–U+206F.
+ */
+const INVISIBLE_FORMAT_CLASS = "\\u061C\\u180E\\u2060-\\u2064\\u206A-\\u206F";
+
+// One code unit of the strip set or of the invisible format characters, a backslash, or a lone
+// surrogate.
 const TERMINAL_UNSAFE = new RegExp(
-  `[\\\\${STRIP_CLASS}]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]`,
+  `[\\\\${STRIP_CLASS}${INVISIBLE_FORMAT_CLASS}]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]`,
   "g",
 );
 
@@ -35,6 +43,8 @@ function escapeUnit(char: string): string {
  * - the rest of the strip set of {@linkcode sanitizeSellerString}: zero-width U+200B–U+200F,
  *   U+2028–U+202E (line/paragraph separators and bidi embeddings/overrides), bidi isolates
  *   U+2066–U+2069 and U+FEFF ("Trojan Source" style reordering);
+ * - other invisible format characters: the Arabic letter mark U+061C (a bidi mark), U+180E,
+ *   U+2060–U+2064 (word joiner, invisible operators) and U+206A–U+206F;
  * - lone surrogates;
  * - the backslash itself (as `\\`), so a seller cannot forge an escape that looks like one
  *   produced here: the output decodes unambiguously.
@@ -45,7 +55,8 @@ function escapeUnit(char: string): string {
  * unbounded; note that sanitizing first removes the characters this function would make visible.
  *
  * @param value The string to escape.
- * @returns The escaped string; it contains no C0/C1 control, no bidi or zero-width character.
+ * @returns The escaped string; it contains no C0/C1 control and none of the bidi, zero-width and
+ * invisible format characters listed above.
  * @throws {TypeError} When `value` is not a string.
  *
  * @example Neutralizing a colour code and an OSC 8 hyperlink

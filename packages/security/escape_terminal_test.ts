@@ -62,3 +62,21 @@ Deno.test("escapeTerminal() output has no control, bidi or zero-width character 
     }),
   );
 });
+
+Deno.test("escapeTerminal() makes invisible format characters outside the strip set visible", () => {
+  strictEqual(escapeTerminal("a\u061Cb"), "a\\u061cb");
+  strictEqual(
+    escapeTerminal("\u180E\u2060\u2064\u206A\u206F"),
+    "\\u180e\\u2060\\u2064\\u206a\\u206f",
+  );
+  // Neighbours are ordinary characters.
+  strictEqual(
+    escapeTerminal("\u061B\u061D\u180D\u180F\u205F\u2065\u2070"),
+    "\u061B\u061D\u180D\u180F\u205F\u2065\u2070",
+  );
+  for (const unit of [0x061c, 0x180e, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0x206a, 0x206f]) {
+    const escaped = escapeTerminal(String.fromCharCode(unit));
+    ok(!escaped.includes(String.fromCharCode(unit)));
+    strictEqual(unescapeTerminal(escaped), String.fromCharCode(unit));
+  }
+});

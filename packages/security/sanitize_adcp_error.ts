@@ -148,8 +148,12 @@ const STRING_FIELDS = [
  *   recovery is routed through `code` and `recovery` only, and intermediaries "MUST NOT strip
  *   `recovery`, `retry_after`, or `details`" (Error Translation in Agent Chains, Rule 3).
  *   They are not sanitized: validate them (e.g. `code` 1–64 characters, `recovery` one of the
- *   enum values) before use. An object or array there is invalid per the schema; it gets the
- *   `details` treatment so no seller structure passes through raw.
+ *   enum values) before use. Stripping characters from them would be unsafe, not safer: it could
+ *   turn an invalid code into a valid one (`RATE\u200B_LIMITED` into the transient
+ *   `RATE_LIMITED`) and so change the recovery decision; a code with a non-printable character
+ *   is simply unknown. To display or log one, pass it through {@linkcode sanitizeSellerString}
+ *   or an escaper. An object or array there is invalid per the schema; it gets the `details`
+ *   treatment so no seller structure passes through raw.
  * - `details` and `issues`: copied with every string and key sanitized (strings 512 bytes, keys
  *   64 bytes), `__proto__`, `constructor` and `prototype` keys dropped (checked after
  *   sanitizing, so `__pro\u200Bto__` is dropped too), keys that collide after sanitizing kept

@@ -191,6 +191,29 @@ export const CHALLENGE_REDIRECT_PARAMETERS: readonly string[] = Object.freeze([
 ]);
 
 const REDIRECT_NAMES: ReadonlySet<string> = new Set(CHALLENGE_REDIRECT_PARAMETERS);
+/**
+ * Parts of normalized parameter names that mark a redirect under any other name (`oauth_callback`,
+ * WS-Federation `wreply`, `post_login_redirect_uri`, `success_redirect_url`, SAML `RelayState`,
+ * OIDC `target_link_uri`).
+ */
+const REDIRECT_NAME_MARKERS: readonly string[] = [
+  "redir",
+  "callback",
+  "return",
+  "reply",
+  "continue",
+  "goto",
+  "relaystate",
+  "target",
+  "forward",
+];
+/**
+ * A parameter value that is an absolute http(s) URL or a scheme-relative one (`//host`, `\\host`),
+ * after form-decoding and leading spaces or controls: whatever the parameter's name, the server may
+ * send the user there.
+ */
+// deno-lint-ignore no-control-regex -- leading controls are skipped on purpose
+const URL_LIKE_VALUE = /^[\u0000-\u0020]*(?:https?:|[/\\]{2})/i;
 const PURPOSES: ReadonlySet<string> = new Set([
   "setup_url",
   "policy_url",
@@ -241,15 +264,23 @@ interface AllowedHost {
  *    - IP literals (IPv4 in any form the parser accepts, and `[IPv6]`) match only an exact entry
  *      for the same address, never a wildcard.
  *    - A hostname ending in a dot (`example.com.`) is rejected: it names the same DNS host but
- *      can be treated as a different site by cookies, TLS and allow-lists downstream.
+ *      can be treated as a different site by cookies, TLS and allow-lists downstream. So is a
+ *      hostname with an empty label (`a..seller.example`, `.a.seller.example`).
  *
  * For `challenge_url`, the returned URL also has its fragment removed (an OAuth authorization
  * endpoint URL "MUST NOT include a fragment component", RFC 6749 §3.1) and every query parameter
- * whose name, after form-decoding, lowercasing and keeping only letters and digits, is in
- * {@linkcode CHALLENGE_REDIRECT_PARAMETERS} ("Any `redirect_uri`, `return_url`, or similar query
- * parameters MUST be dropped or overwritten by the client before navigation. Never forward a
- * seller-supplied redirect."). Matching is case-insensitive, the safer reading. Other parameters
- * keep their original encoding and order; empty `&&` segments are dropped.
+ * that is or may be a redirect ("Any `redirect_uri`, `return_url`, or similar query parameters
+ * MUST be dropped or overwritten by the client before navigation. Never forward a
+ * seller-supplied redirect."), the safer reading of "similar": a parameter whose name, after
+ * form-decoding, lowercasing and keeping only letters and digits, is in
+ * {@linkcode CHALLENGE_REDIRECT_PARAMETERS} or contains `redir`, `callback`, `return`, `reply`,
+ * `continue`, `goto`, `relaystate`, `target` or `forward`; or whose value is an absolute http(s)
+ * URL or starts with `//` or `\\`, whatever its name. Since some servers also split a query on
+ * `;`, an `&`-separated segment is dropped whole when any of its `;` parts is such a parameter.
+ * Other parameters keep their original encoding and order; empty `&&` segments are dropped.
+ *
+ * Also `too_long` when the normalized URL to return is longer than `maxLength` (the parser
+ * percent-encodes non-ASCII characters, so it can be several times longer than the input).
  *
  * @param url The untrusted URL.
  * @param options Purpose and allow-list (from configuration, never from the payload).
@@ -319,6 +350,9 @@ export function validateSellerUrl(
     parsed.hash = "";
     parsed.search = stripRedirectParameters(parsed.search);
   }
+  // The parser percent-encodes non-ASCII (one `€` becomes 9 characters): the URL returned is held
+  // to the same cap as the input.
+  if (parsed.href.length > maxLength) return reject("too_long");
   return { valid: true, url: parsed.href };
 }
 
@@ -350,7 +384,13 @@ function isIpLiteral(hostname: string): boolean {
 }
 
 function hostAllowed(hostname: string, port: string, allowed: readonly AllowedHost[]): boolean {
-  if (hostname === "" || hostname.endsWith(".")) return false;
+  // A trailing dot, a leading dot or an empty label between dots (`a..seller.example`): the
+  // parser keeps them, and they name no ordinary host.
+  if (
+    hostname === "" || hostname.endsWith(".") || hostname.startsWith(".") || hostname.includes("..")
+  ) {
+    return false;
+  }
   const ip = isIpLiteral(hostname);
   for (const entry of allowed) {
     if (entry.port !== port) continue;
@@ -370,14 +410,22 @@ function stripRedirectParameters(search: string): string {
   const kept: string[] = [];
   for (const segment of search.slice(1).split("&")) {
     if (segment === "") continue;
-    const equals = segment.indexOf("=");
-    const rawName = equals === -1 ? segment : segment.slice(0, equals);
-    // URLSearchParams applies form decoding ("+" is a space, lenient percent-decoding).
-    const decoded = new URLSearchParams(`${rawName}=`).keys().next().value ?? "";
-    const normalized = decoded.toLowerCase().replace(/[^a-z0-9]/g, "");
-    if (!REDIRECT_NAMES.has(normalized)) kept.push(segment);
+    // Some servers also split on ";" (Rails' Rack 2, Go before 1.17, Python before 3.9.2): a
+    // segment any of whose ";" parts is a redirect is dropped whole.
+    if (!segment.split(";").some(isRedirectParameter)) kept.push(segment);
   }
   return kept.length === 0 ? "" : `?${kept.join("&")}`;
+}
+
+/** Whether one `name=value` query part is, or may be, a redirect (see `validateSellerUrl`). */
+function isRedirectParameter(part: string): boolean {
+  const equals = part.indexOf("=");
+  // URLSearchParams applies form decoding ("+" is a space, lenient percent-decoding).
+  const [name, value] = new URLSearchParams(part).entries().next().value ?? ["", ""];
+  const normalized = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (REDIRECT_NAMES.has(normalized)) return true;
+  if (REDIRECT_NAME_MARKERS.some((marker) => normalized.includes(marker))) return true;
+  return equals !== -1 && URL_LIKE_VALUE.test(value);
 }
 
 function resolveOptions(options: ValidateSellerUrlOptions): {

@@ -214,3 +214,67 @@ Deno.test("validateSellerUrl() never accepts a non-https URL, userinfo, or a hos
   ok(accepted > 150, `accepted ${accepted}`);
   ok(rejected > 150, `rejected ${rejected}`);
 });
+
+Deno.test("validateSellerUrl() holds the normalized URL to maxLength too", () => {
+  const options = {
+    purpose: "setup_url",
+    allowedHosts: ["seller.example"],
+    maxLength: 100,
+  } as const;
+  const emoji = "https://seller.example/" + "\u{1F600}".repeat(38); // 99 UTF-16 units
+  ok(emoji.length <= 100);
+  deepStrictEqual(validateSellerUrl(emoji, options), { valid: false, reason: "too_long" });
+  const ascii = "https://seller.example/" + "a".repeat(77); // exactly 100 units, unchanged by parsing
+  deepStrictEqual(validateSellerUrl(ascii, options), { valid: true, url: ascii });
+});
+
+Deno.test("validateSellerUrl() drops every challenge parameter that is or may be a redirect", () => {
+  const options = { purpose: "challenge_url", allowedHosts: ["auth.seller.example"] } as const;
+  const base = "https://auth.seller.example/authorize?client_id=abc";
+  const dropped = [
+    "oauth_callback=https%3A%2F%2Fevil.example",
+    "wreply=x",
+    "RelayState=x",
+    "target_link_uri=x",
+    "success_redirect_url=x",
+    "login_redirect=x",
+    "redirect_uris=x",
+    "returnTo=x",
+    "forward=x",
+    "anything=https://evil.example",
+    "anything=HTTP%3A%2F%2Fevil.example",
+    "anything=%2F%2Fevil.example",
+    "anything=%5C%5Cevil.example",
+    "anything=+%20https://evil.example",
+    "state=1;redirect_uri=https%3A%2F%2Fevil.example",
+  ];
+  for (const parameter of dropped) {
+    const result = validateSellerUrl(`${base}&${parameter}&scope=read`, options);
+    deepStrictEqual(result, { valid: true, url: `${base}&scope=read` }, parameter);
+  }
+  const kept = "client_id=abc&scope=read%3Aproducts&state=x%2Fy&prompt=login&nonce=n-1" +
+    "&request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3A1&code_challenge=abc_-";
+  deepStrictEqual(
+    validateSellerUrl(`https://auth.seller.example/authorize?${kept}`, options),
+    { valid: true, url: `https://auth.seller.example/authorize?${kept}` },
+  );
+});
+
+Deno.test("validateSellerUrl() refuses hostnames with empty labels, even under a wildcard", () => {
+  const options = { purpose: "setup_url", allowedHosts: ["*.seller.example"] } as const;
+  for (
+    const host of [
+      "..seller.example",
+      "a..seller.example",
+      ".a.seller.example",
+      "a.%2E.seller.example",
+    ]
+  ) {
+    deepStrictEqual(
+      validateSellerUrl(`https://${host}/`, options),
+      { valid: false, reason: "host_not_allowed" },
+      host,
+    );
+  }
+  strictEqual(validateSellerUrl("https://a.b.seller.example/", options).valid, true);
+});
