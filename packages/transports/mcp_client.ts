@@ -1063,7 +1063,14 @@ export class McpClient {
         if (exchange.id === undefined) throw jsonRpcError(rpc.error);
         return rpc;
       }
-      if (exchange.method === "initialize") this.#takeSessionId(response);
+      if (exchange.method === "initialize") {
+        try {
+          this.#takeSessionId(response);
+        } catch (error) {
+          await discard(response); // refused before its body was read: release the connection
+          throw error;
+        }
+      }
       if (exchange.id === undefined) {
         // A notification: 202 Accepted, no body expected.
         await discard(response);

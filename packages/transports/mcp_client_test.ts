@@ -571,3 +571,33 @@ netTest("McpClient refuses an unsupported protocol version and a 404 session", a
     }),
   );
 });
+
+netTest(
+  "McpClient cancels the body of an initialize answer whose session id it refuses",
+  async () => {
+    let cancelled = false;
+    await withServer((request) => {
+      if (request.method !== "POST") return new Response(null, { status: 405 });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0",'));
+        },
+        pull: () => new Promise<void>((resolve) => timer = setTimeout(resolve, 10_000)),
+        cancel() {
+          cancelled = true;
+          clearTimeout(timer);
+        },
+      });
+      return new Response(body, {
+        headers: { "content-type": "application/json", "mcp-session-id": "bad id" },
+      });
+    }, async (base) => {
+      const client = new McpClient(`${base}/mcp`);
+      const error = await within(5_000, rejection(client.connect()));
+      ok(error instanceof AgentProtocolError, String(error));
+      for (let i = 0; i < 50 && !cancelled; i++) await delay(10);
+      strictEqual(cancelled, true);
+    });
+  },
+);

@@ -489,6 +489,11 @@ async function* iterateBatches(
       // characters of the bytes since the last boundary, and a character is at least one byte).
       maxBufferSize: cap,
     });
+    // The parser drops "\u00EF\u00BB\u00BF" (a UTF-8 BOM read as Latin-1) at the start of its first
+    // chunk; it is fed decoded text, whose real BOM (U+FEFF) the decoder has already dropped, so
+    // those three characters are text and must stay (the line is then an unknown field). An empty
+    // first chunk ends the parser's first-chunk check.
+    parser.feed("");
     for (;;) {
       const chunk = await reader.read();
       if (chunk === undefined) break;

@@ -354,3 +354,16 @@ Deno.test("readSseEvents() never holds more than the cap plus one chunk", async 
     { numRuns: 300 },
   );
 });
+
+Deno.test("readSseEvents() keeps Latin-1 look-alikes of a BOM: only U+FEFF is stripped", async () => {
+  // "ï»¿data: x" is a line whose field name is "ï»¿data": unknown, so ignored.
+  deepStrictEqual(
+    await Array.fromAsync(readSseEvents(sse("\u00EF\u00BB\u00BFdata: x\n\ndata: y\n\n"))),
+    [
+      { data: "y", event: undefined, id: undefined, lastEventId: undefined },
+    ],
+  );
+  deepStrictEqual(await Array.fromAsync(readSseEvents(sse("\uFEFFdata: x\n\n"))), [
+    { data: "x", event: undefined, id: undefined, lastEventId: undefined },
+  ]);
+});
