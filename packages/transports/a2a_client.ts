@@ -574,10 +574,15 @@ export class A2AClient {
    * Sends a message and reads the streamed answer (`SendStreamingMessage`, v0.3
    * `message/stream`) over bounded SSE until a final or interrupted state; see
    * {@linkcode A2AClient} for how frames are accumulated. Every frame is passed to `onEvent`.
+   * A bare Message frame is an out-of-band agent message and does not end the call ("task-facing
+   * clients SHOULD log and ignore bare `message` envelopes", A2A guide); it is the answer only
+   * when the stream ends without any task frame. A frame whose inner value is itself an envelope
+   * is refused (envelopes are unwrapped exactly once).
    *
    * @param message The wire message; a missing `messageId` is filled in.
    * @param options Limits for the whole stream, and `onEvent`.
-   * @returns The classified result of the final or interrupted state (or of a Message).
+   * @returns The classified result of the final or interrupted state (or of the Message, for a
+   * stream that carried no task).
    * @throws {AgentProtocolError} With reason `"stream_ended"` when the stream ends first.
    * @throws {AdcpTransportError} For size, deadline, JSON and protocol failures.
    * @throws {TypeError} When `message` is not an object.
@@ -742,6 +747,8 @@ export class A2AClient {
       const done = this.#finish(accumulator, this.#frame(rpc.result, false), onEvent);
       if (done !== undefined) return done;
     }
+    const message = accumulator.messageOnly();
+    if (message !== undefined) return messageResult(message);
     throw new AgentProtocolError(
       "stream_ended",
       "a final or interrupted task state before the SSE stream ended",
@@ -766,7 +773,14 @@ export class A2AClient {
         ? classifyA2A(frame.value)
         : undefined,
     });
-    if (frame.type === "message") return messageResult(frame.value);
+    // A bare Message is an out-of-band agent message: task-facing clients "SHOULD log and ignore"
+    // it (A2A guide, streaming), so it never ends the call; onEvent has reported it. It is the
+    // answer only when the stream ends without any task frame (an agent that replied with a
+    // Message instead of a task).
+    if (frame.type === "message") {
+      accumulator.message(frame.value);
+      return undefined;
+    }
     if (frame.type === "task") accumulator.task(frame.value);
     else if (frame.type === "statusUpdate") accumulator.status(frame.value);
     else accumulator.artifact(frame.value);
@@ -789,6 +803,11 @@ export class A2AClient {
           sendResult ? "a { task } or { message } result" : "a StreamResponse with one branch",
           "another shape",
         );
+      }
+      // Unwrapped exactly once: an inner value with an envelope key at its top level is nested
+      // envelope smuggling (A2A Response Extraction, step 0: "MUST be rejected").
+      if (ENVELOPE_KEYS.some((envelopeKey) => Object.hasOwn(inner, envelopeKey))) {
+        throw invalid("a StreamResponse with one branch", "a nested envelope");
       }
       return { type: key as Frame["type"], value: inner };
     }
@@ -894,7 +913,20 @@ function isEnvelope(value: JsonObject): boolean {
 class Accumulator {
   #task: JsonObject | undefined;
   #status: unknown;
+  #message: JsonObject | undefined;
   readonly #artifacts: { base: JsonObject; parts: unknown[] }[] = [];
+
+  /** Records an out-of-band Message. */
+  message(frame: JsonObject): void {
+    this.#message = frame;
+  }
+
+  /** The last Message, when no task frame of any kind has arrived; else `undefined`. */
+  messageOnly(): JsonObject | undefined {
+    return this.#task === undefined && this.#status === undefined && this.#artifacts.length === 0
+      ? this.#message
+      : undefined;
+  }
 
   task(frame: JsonObject): void {
     this.#task = frame;
@@ -964,7 +996,11 @@ function stateOf(value: JsonObject): string | null {
   const status = own(value, "status");
   const state = isObject(status) ? own(status, "state") : undefined;
   if (typeof state !== "string") return null;
-  const normalized = state.replace(/^TASK_STATE_/, "").toLowerCase().replace(/_/g, "-");
+  // ASCII letters only, as core does: toLowerCase() would fold U+212A KELVIN SIGN to "k".
+  const normalized = state.replace(/^TASK_STATE_/, "").replace(
+    /[A-Z]/g,
+    (letter) => letter.toLowerCase(),
+  ).replace(/_/g, "-");
   return KNOWN_STATES.has(normalized) ? normalized : normalized.slice(0, 64);
 }
 
