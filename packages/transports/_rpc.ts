@@ -3,6 +3,7 @@
 // strict checks of the JSON-RPC responses an agent sends back.
 import { sanitizeSellerString } from "@adcp-wire/security";
 import { extractAdcpErrorFromMcpError } from "@adcp-wire/core";
+import { parseContentCodings } from "./_body.ts";
 import { Deadline } from "./_deadline.ts";
 import { describe } from "./_describe.ts";
 import { parseJsonWithin } from "./_json.ts";
@@ -10,7 +11,7 @@ import { resolveLayers } from "./_limits.ts";
 import { readBody } from "./_read_body.ts";
 import { decodeUtf8 } from "./_utf8.ts";
 import type { FetchLike } from "./bounded_fetch.ts";
-import { AgentProtocolError, JsonRpcError } from "./errors.ts";
+import { AgentProtocolError, ContentEncodingError, JsonRpcError } from "./errors.ts";
 import type { ResolvedLimits, ResponseLimits } from "./limits.ts";
 import { SseBudget } from "./sse.ts";
 
@@ -72,7 +73,15 @@ export function callLimits(
   ]);
 }
 
-/** `fetch` under the call's deadline: an abort by the deadline is reported as its error. */
+/**
+ * `fetch` under the call's deadline: an abort by the deadline is reported as its error.
+ *
+ * Unless the caller's headers set `Accept-Encoding`, the request asks for `identity`, so that the
+ * bytes the readers count are the bytes on the wire (MCP Response Extraction, Size Limits: "bound
+ * raw and decoded bytes"; a runtime that decodes a body itself shows only decoded bytes). An
+ * answer in a content coding anyway is refused, its body cancelled unread, with
+ * {@linkcode ContentEncodingError} reason `"not_requested"`.
+ */
 export async function fetchWithin(
   fetchImpl: FetchLike | undefined,
   url: string,
@@ -80,11 +89,27 @@ export async function fetchWithin(
   call: Call,
 ): Promise<Response> {
   call.deadline.throwIfExpired();
+  const headers = new Headers(init.headers);
+  const identity = !headers.has("accept-encoding");
+  if (identity) headers.set("accept-encoding", "identity");
+  let response: Response;
   try {
-    return await (fetchImpl ?? globalThis.fetch)(url, { ...init, signal: call.deadline.signal });
+    response = await (fetchImpl ?? globalThis.fetch)(url, {
+      ...init,
+      headers,
+      signal: call.deadline.signal,
+    });
   } catch (error) {
     throw call.deadline.expired ? call.deadline.error : error;
   }
+  if (identity) {
+    const codings = parseContentCodings(response.headers.get("content-encoding"));
+    if (codings.length > 0) {
+      await discard(response);
+      throw new ContentEncodingError(codings.join(", "), "not_requested");
+    }
+  }
+  return response;
 }
 
 /** Cancels a body that will not be read. */

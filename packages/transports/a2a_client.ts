@@ -131,7 +131,8 @@ export type A2AProtocolVersion = A2AWireVersion;
 export interface A2AClientOptions {
   /**
    * Headers sent with every request (for example `Authorization`). The client sets
-   * `Content-Type`, `Accept`, `A2A-Version` and the extensions header itself.
+   * `Content-Type`, `Accept`, `A2A-Version` and the extensions header itself, and
+   * `Accept-Encoding: identity` unless this sets `Accept-Encoding`.
    * @default {{}}
    */
   readonly headers?: HeadersInit | undefined;
@@ -401,7 +402,10 @@ const NO_TASK: A2ATaskContext = {
  * - Auth challenges: the allow-list is seeded from the card ({@linkcode agentCardAuthHosts}) and
  *   the `authHosts` option, never from the payload; see {@linkcode A2ACallResult}.
  * - Bounds: every response is read under the call over the agent over the client limits, an SSE
- *   stream per event and cumulatively, one deadline per call.
+ *   stream per event and cumulatively, one deadline per call. Requests ask for
+ *   `Accept-Encoding: identity` (unless `headers` sets it), so the bytes counted are the bytes
+ *   received; a compressed answer anyway is refused ({@linkcode ContentEncodingError},
+ *   `"not_requested"`).
  * - Errors: JSON-RPC errors are result members; transport failures throw the
  *   {@linkcode AdcpTransportError} family.
  *

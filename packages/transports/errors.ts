@@ -414,7 +414,8 @@ export class MalformedUtf8Error extends AdcpTransportError {
 
 /**
  * Why a content coding could not be applied: `"unsupported"` when the runtime has no decoder for
- * it, `"corrupt"` when the compressed bytes are invalid.
+ * it, `"corrupt"` when the compressed bytes are invalid, `"not_requested"` when a client asked for
+ * `identity` and the agent used a coding anyway.
  *
  * @example An unknown coding, and bytes that are not the coding they claim
  * ```ts
@@ -436,11 +437,14 @@ export class MalformedUtf8Error extends AdcpTransportError {
  * deepStrictEqual(reasons, ["unsupported", "corrupt"]);
  * ```
  */
-export type ContentEncodingReason = "unsupported" | "corrupt";
+export type ContentEncodingReason = "unsupported" | "corrupt" | "not_requested";
 
 /**
- * A body in a content coding that could not be decoded: only raised when the caller asked to
- * decode the body itself (`contentDecoding: "manual"`).
+ * A body in a content coding that could not be decoded: raised when the caller asked to decode
+ * the body itself (`contentDecoding: "manual"`, reasons `"unsupported"` and `"corrupt"`), and by
+ * {@linkcode McpClient}, {@linkcode A2AClient} and {@linkcode fetchAgentCard} when an agent answers
+ * in a content coding although the request asked for `Accept-Encoding: identity` (reason
+ * `"not_requested"`: its raw bytes could not be bounded).
  *
  * `encoding` is the seller's `Content-Encoding` token, reduced to printable ASCII and at most 64
  * characters so that it is safe to log.
@@ -475,6 +479,8 @@ export class ContentEncodingError extends AdcpTransportError {
     super(
       reason === "unsupported"
         ? `Cannot read response: expected gzip, deflate or br, saw Content-Encoding "${safe}"`
+        : reason === "not_requested"
+        ? `Cannot read response: expected no content coding (Accept-Encoding: identity), saw Content-Encoding "${safe}"`
         : `Cannot read response: body is not valid "${safe}" data`,
       { cause: { encoding: safe, reason } },
     );

@@ -161,7 +161,8 @@ export type RetryOption = boolean | RetryPolicy | RetryPolicyOptions;
 export interface McpClientOptions {
   /**
    * Headers sent with every request (for example `Authorization`). The client sets
-   * `Content-Type`, `Accept`, `Mcp-Session-Id`, `MCP-Protocol-Version` and `Last-Event-ID` itself.
+   * `Content-Type`, `Accept`, `Mcp-Session-Id`, `MCP-Protocol-Version` and `Last-Event-ID` itself,
+   * and `Accept-Encoding: identity` unless this sets `Accept-Encoding`.
    * @default {{}}
    */
   readonly headers?: HeadersInit | undefined;
@@ -574,7 +575,11 @@ interface Exchange {
  *   cumulatively for the SSE bytes of one request, carried across `Last-Event-ID` reconnects; one
  *   deadline (`timeoutMs`) covers the request, its response and its reconnects; JSON depth and node
  *   bounds apply to every body and SSE event. A `content[].text` item is also held to
- *   `maxResponseBytes` before `JSON.parse` (the same limit, not a tighter one).
+ *   `maxResponseBytes` before `JSON.parse` (the same limit, not a tighter one). Requests ask for
+ *   `Accept-Encoding: identity`, so the bytes counted are the bytes received, and an answer in a
+ *   content coding anyway is refused ({@linkcode ContentEncodingError}, `"not_requested"`); set
+ *   an `accept-encoding` header in `headers` to let the runtime decompress instead (then only
+ *   decoded bytes are bounded; `maxDecodedBytes` still caps them).
  * - Results: {@linkcode McpCallResult}. JSON-RPC errors of `tools/call`, the reserved `-32029`,
  *   `-32028`, `-32027` included, are result members, never thrown; other methods throw them as
  *   {@linkcode JsonRpcError} (with the `adcpError` they carry). Transport failures throw the

@@ -19,13 +19,14 @@ import { adcpJsonRpcError } from "./adcp_jsonrpc_error.ts";
 import { adcpSuccessResult } from "./adcp_success_result.ts";
 import {
   AgentProtocolError,
+  ContentEncodingError,
   DeadlineExceededError,
   JsonRpcError,
   ResponseTooLargeError,
 } from "./errors.ts";
 import { McpClient } from "./mcp_client.ts";
 import { delay, startMcpAgent, type TestAgent, TestEventStore } from "./_test_mcp.ts";
-import { netTest, rejection, within, withServer } from "./_test_utils.ts";
+import { gzip, netTest, rejection, within, withServer } from "./_test_utils.ts";
 
 const BOUND_MS = 20_000;
 
@@ -598,6 +599,76 @@ netTest(
       ok(error instanceof AgentProtocolError, String(error));
       for (let i = 0; i < 50 && !cancelled; i++) await delay(10);
       strictEqual(cancelled, true);
+    });
+  },
+);
+
+netTest(
+  "McpClient asks for identity and refuses a compressed answer it did not ask for",
+  async () => {
+    const seen: (string | null)[] = [];
+    let cancelled = false;
+    const result = {
+      jsonrpc: "2.0",
+      id: 0,
+      result: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        serverInfo: { name: "x", version: "1" },
+      },
+    };
+    const compressed = await gzip(new TextEncoder().encode(JSON.stringify(result)));
+    await withServer((request) => {
+      seen.push(request.headers.get("accept-encoding"));
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(compressed);
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      return new Response(body, {
+        headers: { "content-type": "application/json", "content-encoding": "gzip" },
+      });
+    }, async (base) => {
+      const client = new McpClient(`${base}/mcp`);
+      const error = await within(5_000, rejection(client.connect()));
+      ok(error instanceof ContentEncodingError, String(error));
+      strictEqual(error.reason, "not_requested");
+      strictEqual(error.encoding, "gzip");
+      deepStrictEqual(seen, ["identity"]);
+      for (let i = 0; i < 50 && !cancelled; i++) await delay(10);
+      strictEqual(cancelled, true);
+    });
+  },
+);
+
+netTest(
+  "McpClient leaves compression to the runtime when the caller sets Accept-Encoding",
+  async () => {
+    const seen: (string | null)[] = [];
+    await withServer(async (request) => {
+      seen.push(request.headers.get("accept-encoding"));
+      const message = await request.json();
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      const result = {
+        jsonrpc: "2.0",
+        id: message.id,
+        result: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          serverInfo: { name: "x", version: "1" },
+        },
+      };
+      return new Response(await gzip(new TextEncoder().encode(JSON.stringify(result))), {
+        headers: { "content-type": "application/json", "content-encoding": "gzip" },
+      });
+    }, async (base) => {
+      const client = new McpClient(`${base}/mcp`, { headers: { "accept-encoding": "gzip" } });
+      const init = await within(5_000, client.connect());
+      deepStrictEqual(init.serverInfo, { name: "x", version: "1" });
+      strictEqual(seen[0], "gzip");
     });
   },
 );
