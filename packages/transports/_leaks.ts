@@ -9,8 +9,10 @@ import type { LeakKind } from "./check_outgoing_adcp_error.ts";
 export const REDACTED = "[redacted]";
 
 // One stack frame per line: V8/Java/C# "at fn (file:1:2)" / "at pkg.Cls.m(Cls.java:10)" /
-// "at <anonymous>", SpiderMonkey/JSC "fn@file:1:2", Python 'File "x.py", line 3', Go goroutine
-// headers and "\tpath/file.go:12 +0x1d" lines, and the Python traceback header.
+// "at <anonymous>", C# "at Ns.Cls.M() in /path/File.cs:line 42", SpiderMonkey/JSC "fn@file:1:2",
+// Python 'File "x.py", line 3', Ruby "from /app/x.rb:12:in `m'" (and its first line, without
+// "from"), Go goroutine headers and "\tpath/file.go:12 +0x1d" lines, and the Python traceback
+// header.
 const FRAME_LINE = new RegExp(
   [
     String
@@ -19,6 +21,8 @@ const FRAME_LINE = new RegExp(
     String.raw`^\s*[\w$.<>\[\]]*@\S+:\d+:\d+\s*$`,
     String.raw`^\s*File\s+".*",\s+line\s+\d+`,
     String.raw`^\s*Traceback \(most recent call last\):?\s*$`,
+    String.raw`^\s*at\s+.*\s+in\s+\S+:line\s+\d+\s*$`,
+    String.raw`^\s*(?:from\s+)?\S+:\d+:in\s+[\x60'"]`,
     String.raw`^\s*goroutine\s+\d+\s+\[`,
     String.raw`^\s+\S+\.go:\d+(?:\s+\+0x[0-9a-f]+)?\s*$`,
   ].join("|"),
@@ -45,6 +49,8 @@ const PATH_CHARS = /^[\w.@~\/-]+(?::\d+){0,2}$/;
 /** A source or config file name at the end of a token, with an optional `:line[:column]`. */
 const SOURCE_TAIL = new RegExp(String.raw`\.(?:${SOURCE_EXTENSIONS})(?::\d+){0,2}$`, "i");
 const LINE_SUFFIX = /:\d+(?::\d+)?$/;
+/** What follows a location in Ruby and C# frames: `:in` and `:line`. */
+const FRAME_SUFFIX = /:(?:in|line)$/i;
 const UNIX_ROOT =
   /^(?:~|\/(?:home|usr|var|etc|opt|srv|tmp|app|apps|root|Users|private|proc|sys|mnt|lib|lib64|bin|sbin|workspace|code|data|run|dev|nix|snap|Volumes|Library|System))\//;
 const WINDOWS_PATH = /^(?:[a-z]:\\|\\\\[^\\]+\\)/i;
@@ -83,8 +89,10 @@ function urlLeak(token: string): LeakKind | undefined {
 }
 
 /** The leak one token (no whitespace, no trailing punctuation) holds, if any. */
-function tokenLeak(token: string): LeakKind | undefined {
-  if (URL_START.test(token)) return urlLeak(token);
+function tokenLeak(raw: string): LeakKind | undefined {
+  if (URL_START.test(raw)) return urlLeak(raw);
+  // Ruby "file.rb:12:in" and C# "File.cs:line" (before the line number): the path is the leak.
+  const token = raw.replace(FRAME_SUFFIX, "");
   if (WINDOWS_PATH.test(token)) return "file_path";
   if (token.length <= 4096 && PATH_CHARS.test(token)) {
     if (UNIX_ROOT.test(token)) return "file_path";

@@ -223,15 +223,17 @@ export type OutgoingErrorCheck =
  *   get the seller's intent; a vendor code without `recovery` is left as it is (buyers then treat
  *   it as terminal) and only warned about;
  * - fields outside `core/error.json` are dropped;
- * - leaks found in `message`, `suggestion` and every string value inside `details` (keys are not
- *   scanned) are replaced with `[redacted]` (outside `strict` mode).
+ * - leaks found in `message`, `field`, `suggestion`, `source`, `sdk_id` and every string value
+ *   inside `details` and `issues` (keys are not scanned) are replaced with `[redacted]` (outside
+ *   `strict` mode): "Every field is client-facing".
  *
  * Reported only: a deprecated standard code (for example `AUTH_REQUIRED`, alias of
  * `AUTH_MISSING`), and `details` of 500 serialized UTF-8 bytes or more.
  *
  * Leak heuristics ("Implementations MUST NOT include internal service names, hostnames, or IP
  * addresses [...] Stack traces or file paths"): stack-frame lines (V8, Java and C# `at ...`
- * frames with a location, `fn@file:1:2`, Python tracebacks, Go goroutine dumps); Windows paths
+ * frames with a location, C# `in File.cs:line 42`, `fn@file:1:2`, Python tracebacks, Ruby
+ * `file.rb:12:in` frames, Go goroutine dumps); Windows paths
  * and UNC shares; Unix paths under common system and application roots (`/home/`, `/usr/`,
  * `/var/`, `/app/`, `/srv/`, `~/`, ...); source and config files given with a directory or a line
  * number (`src/db.ts`, `db.ts:42`); host names under internal suffixes (`.internal`, `.local`,
@@ -395,7 +397,8 @@ export function checkOutgoingAdcpError(
     if (typeof value !== "string") {
       issue("type", field, `Expected ${field} to be a string, got ${describe(value)}`);
     } else {
-      out[field] = field === "suggestion" ? text(field, value) : value;
+      // "Every field is client-facing" (Seller Requirements): all of them are scanned.
+      out[field] = text(field, value);
     }
   }
 
@@ -424,7 +427,7 @@ export function checkOutgoingAdcpError(
     if (!Array.isArray(copy)) {
       issue("type", "issues", `Expected issues to be a JSON array, got ${describe(errorIssues)}`);
     } else {
-      out.issues = copy;
+      out.issues = redactStrings(copy, "issues", text);
     }
   }
 

@@ -220,3 +220,49 @@ Deno.test("checkOutgoingAdcpError() scans adversarial text in linear time", () =
     ok(!checked.valid);
   }
 });
+
+Deno.test("checkOutgoingAdcpError() scans field, source, sdk_id and issues for leaks too", () => {
+  const trace = "TypeError: x\n    at buy (/srv/app/src/handlers/buy.ts:42:7)\n    at 10.0.3.7";
+  const error = {
+    code: "INVALID_REQUEST",
+    message: "Bad request",
+    field: "/srv/app/src/handlers/buy.ts:42",
+    issues: [{ pointer: "/budget", message: trace, keyword: "minimum" }],
+  };
+  const strict = checkOutgoingAdcpError(error, { strict: true });
+  ok(!strict.valid);
+  deepStrictEqual(
+    strict.issues.map((issue) => [issue.kind, issue.field]),
+    [["leak", "field"], ["leak", "issues[0].message"]],
+  );
+  const lenient = checkOutgoingAdcpError(error);
+  ok(lenient.valid);
+  strictEqual(lenient.error.field, "[redacted]");
+  const issue = (lenient.error.issues as { message: string }[])[0]!;
+  ok(!issue.message.includes("/srv/app") && !issue.message.includes("10.0.3.7"), issue.message);
+  strictEqual(issue.message.startsWith("TypeError: x"), true);
+});
+
+Deno.test("checkOutgoingAdcpError() finds C# and Ruby stack frames", () => {
+  for (
+    const frame of [
+      "   at Acme.Db.Open() in /home/runner/work/Acme/Db.cs:line 42",
+      "from /app/models/user.rb:12:in `save'",
+      "/app/models/user.rb:12:in `save': undefined method `x' for nil (NoMethodError)",
+      "lib/tasks/import.rb:7:in 'run'",
+    ]
+  ) {
+    const checked = checkOutgoingAdcpError(
+      { code: "INVALID_REQUEST", message: `Failed\n${frame}` },
+      { strict: true },
+    );
+    ok(!checked.valid && checked.issues[0]?.kind === "leak", frame);
+    const lenient = checkOutgoingAdcpError({
+      code: "INVALID_REQUEST",
+      message: `Failed\n${frame}`,
+    });
+    ok(lenient.valid);
+    const message = String(lenient.error.message);
+    for (const file of ["user.rb", "Db.cs", "import.rb"]) ok(!message.includes(file), message);
+  }
+});
