@@ -281,7 +281,7 @@ export function readSseEvents(
  * {@linkcode readSseEvents}, delivering the events that each network chunk completes as one array:
  * the same bounds, errors and options, with one asynchronous step per chunk instead of per event.
  * Use it for throughput when a server streams many small events: in Deno 2.9, iterating 4 MiB of
- * 200-byte events one at a time cost about twice what the parsing itself did.
+ * 200-byte events one at a time with {@linkcode readSseEvents} took about 1.4 times as long.
  *
  * @param response The response; its body must not have been read.
  * @param options The budget (or limits for a new one) and reader options.
