@@ -265,13 +265,42 @@ export function advisoryDetailsVariant(doc: AnySchemaObject, id: string): AnySch
  * @returns The indices of the first duplicate found.
  */
 export function findDuplicateItem(items: readonly unknown[]): [number, number] | undefined {
-  const canonical = (v: unknown): string => {
-    if (typeof v === "number") return v === 0 ? "0" : String(v);
-    if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "undefined";
-    if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-    const o = v as Record<string, unknown>;
-    const keys = Object.keys(o).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(",")}}`;
+  // Iterative, with an explicit stack: callers may raise the depth limit far past what recursion survives
+  // (a recursive version overflowed the call stack between 1,000 and 3,000 levels).
+  const canonical = (root: unknown): string => {
+    const parts: string[] = [];
+    const stack: unknown[] = [root];
+    const isText: boolean[] = [false]; // whether the stack entry at the same index is text to emit as is
+    while (stack.length > 0) {
+      const v = stack.pop();
+      if (isText.pop() === true) {
+        parts.push(v as string);
+      } else if (typeof v === "number") {
+        parts.push(v === 0 ? "0" : String(v));
+      } else if (v === null || typeof v !== "object") {
+        parts.push(JSON.stringify(v) ?? "undefined");
+      } else if (Array.isArray(v)) {
+        // Pushed in reverse, popped as "[", item 0, ",", item 1, ..., "]".
+        stack.push("]"), isText.push(true);
+        for (let i = v.length - 1; i >= 0; i--) {
+          stack.push(v[i]), isText.push(false);
+          if (i > 0) stack.push(","), isText.push(true);
+        }
+        stack.push("["), isText.push(true);
+      } else {
+        const o = v as Record<string, unknown>;
+        const keys = Object.keys(o).sort();
+        stack.push("}"), isText.push(true);
+        for (let i = keys.length - 1; i >= 0; i--) {
+          const k = keys[i] as string;
+          stack.push(o[k]), isText.push(false);
+          stack.push(`${JSON.stringify(k)}:`), isText.push(true);
+          if (i > 0) stack.push(","), isText.push(true);
+        }
+        stack.push("{"), isText.push(true);
+      }
+    }
+    return parts.join("");
   };
   // Scalars are their own keys (a Map compares them by SameValueZero, so "1" is not 1 and -0 is 0); containers are
   // keyed by their canonical text in a second map, so the string "{}" is not the object {}.

@@ -1,4 +1,5 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import fc from "fast-check";
 import { ensureSynced } from "./_test_sync.ts";
 import { readSources, schemaDir } from "./_sources.ts";
 import {
@@ -227,4 +228,62 @@ Deno.test("the generated validators carry findDuplicateItem, not Ajv's pairwise 
 
 Deno.test("VALIDATORS_DIR is packages/schemas/validators", () => {
   ok(VALIDATORS_DIR.endsWith("/packages/schemas/validators"));
+});
+
+Deno.test("findDuplicateItem() handles items nested far deeper than recursion allows", () => {
+  const deep = (depth: number, leaf: unknown): unknown => {
+    let value = leaf;
+    for (let i = 0; i < depth; i++) value = i % 2 === 0 ? { k: value } : [value];
+    return value;
+  };
+  deepStrictEqual(findDuplicateItem([deep(200_000, 1), deep(200_000, 2), deep(200_000, 1)]), [
+    0,
+    2,
+  ]);
+  strictEqual(findDuplicateItem([deep(200_000, 1), deep(200_000, 2)]), undefined);
+});
+
+Deno.test("findDuplicateItem() agrees with a pairwise JSON Schema equality", () => {
+  const equal = (a: unknown, b: unknown): boolean => {
+    if (typeof a === "number" && typeof b === "number") return a === b; // -0 equals 0
+    if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return a === b;
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    if (Array.isArray(a) && Array.isArray(b)) {
+      return a.length === b.length && a.every((item, i) => equal(item, b[i]));
+    }
+    const ka = Object.keys(a).sort();
+    const kb = Object.keys(b).sort();
+    return ka.length === kb.length && ka.every((k, i) =>
+      k === kb[i] &&
+      equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
+    );
+  };
+  const pairwise = (items: readonly unknown[]): [number, number] | undefined => {
+    for (let j = 1; j < items.length; j++) {
+      for (let i = 0; i < j; i++) if (equal(items[i], items[j])) return [i, j];
+    }
+    return undefined;
+  };
+  const small = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      fc.constantFrom(0, -0, 1, 1.5, "1", "", true, false, null, "{}", "[]"),
+      fc.array(tie("value"), { maxLength: 3 }),
+      fc.dictionary(fc.constantFrom("a", "b", "__proto__"), tie("value"), { maxKeys: 3 }),
+    ),
+  })).value;
+  fc.assert(
+    fc.property(fc.array(small, { maxLength: 8 }), (items) => {
+      const json = JSON.parse(JSON.stringify(items)) as unknown[];
+      const found = findDuplicateItem(json);
+      const expected = pairwise(json);
+      // The same verdict; for a duplicate, the same later index and an equal earlier item.
+      strictEqual(found === undefined, expected === undefined);
+      if (found !== undefined && expected !== undefined) {
+        strictEqual(found[1], expected[1]);
+        ok(equal(json[found[0]], json[found[1]]));
+      }
+    }),
+    { numRuns: 3000 },
+  );
 });

@@ -35,7 +35,8 @@ export function resolveOptions(options: ValidateOptions | undefined, fn: string)
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
     throw new TypeError(`${fn}: expected options to be an object, got ${show(options)}`);
   }
-  const maxIssues = options.maxIssues ?? DEFAULT_MAX_ISSUES;
+  // `undefined` only: `null` is a malformed value, not an omitted option.
+  const maxIssues = options.maxIssues === undefined ? DEFAULT_MAX_ISSUES : options.maxIssues;
   if (!Number.isSafeInteger(maxIssues) || maxIssues < 1) {
     throw new RangeError(
       `${fn}: expected options.maxIssues to be a positive safe integer, got ${show(maxIssues)}`,

@@ -117,7 +117,8 @@ export async function validateErrorDetails(
   const entry = schema === undefined ? undefined : ERROR_DETAILS_VALIDATORS.get(schema);
   if (entry === undefined) return { valid: true, value: copy, schemas: [] };
   const { validate } = await entry.load();
-  const issues = check(validate, copy ?? {}, resolved);
+  // Only an absent `details` is checked as `{}`; `null` is a value, and not an object.
+  const issues = check(validate, copy === undefined ? {} : copy, resolved);
   return issues === undefined
     ? { valid: true, value: copy, schemas: [entry.schema] }
     : { valid: false, issues, schemas: [entry.schema] };

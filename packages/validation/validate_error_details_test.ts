@@ -158,3 +158,12 @@ Deno.test("validateErrorDetails() checks uniqueItems of many distinct objects in
     keyword: "uniqueItems",
   }]);
 });
+
+Deno.test("validateErrorDetails() checks null details as a value, not as absent details", async () => {
+  for (const code of ["RATE_LIMITED", "BUDGET_TOO_LOW"]) {
+    const result = await validateErrorDetails(code, null);
+    ok(!result.valid, code);
+    strictEqual(result.issues[0]?.keyword, "type");
+  }
+  strictEqual((await validateErrorDetails("RATE_LIMITED", undefined)).valid, true);
+});

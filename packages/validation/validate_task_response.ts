@@ -77,7 +77,8 @@ function resolveTaskOptions(
   fn: string,
 ): ResolvedOptions & { status: TaskStatus } {
   const base = resolveOptions(options, fn);
-  const status = options?.status ?? "completed";
+  // `undefined` only: `null` is a malformed status, not an omitted one.
+  const status = options?.status === undefined ? "completed" : options.status;
   if (!isTaskStatus(status)) {
     throw new TypeError(
       `${fn}: expected options.status to be a task status (${

@@ -458,3 +458,18 @@ Deno.test("every validator runs where code generation from strings is forbidden"
     worker.terminate();
   }
 });
+
+Deno.test("validateTaskResponse() refuses a null status or maxIssues instead of using the default", async () => {
+  await rejects(
+    validateTaskResponse("get_products", { products: [] }, {
+      status: null as unknown as "completed",
+    }),
+    TypeError,
+  );
+  await rejects(
+    validateTaskResponse("get_products", { products: [] }, {
+      maxIssues: null as unknown as number,
+    }),
+    RangeError,
+  );
+});
