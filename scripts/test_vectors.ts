@@ -20,24 +20,74 @@ import {
   type VectorReply,
 } from "./_vectors.ts";
 
-/** Reads replies line by line from a byte stream. */
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  let buf = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    buf += chunk;
-    let nl: number;
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      yield buf.slice(0, nl).replace(/\r$/, "");
-      buf = buf.slice(nl + 1);
+/** The longest reply line accepted: generous for any vector's answer, and a bound on memory. */
+export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+
+/** Reads reply lines from a text reader, each at most `maxChars` UTF-16 units long. */
+class LineReader {
+  readonly #reader: ReadableStreamDefaultReader<string>;
+  readonly #maxChars: number;
+  #buf = "";
+  #done = false;
+
+  constructor(reader: ReadableStreamDefaultReader<string>, maxChars: number) {
+    this.#reader = reader;
+    this.#maxChars = maxChars;
+  }
+
+  /** The next line, or `undefined` at the end of the output. */
+  async next(): Promise<string | undefined> {
+    for (;;) {
+      const nl = this.#buf.indexOf("\n");
+      if (nl >= 0) {
+        const line = this.#buf.slice(0, nl).replace(/\r$/, "");
+        this.#buf = this.#buf.slice(nl + 1);
+        return line;
+      }
+      if (this.#buf.length > this.#maxChars) {
+        throw new Error(`reply line longer than ${this.#maxChars} characters`);
+      }
+      if (this.#done) {
+        const rest = this.#buf;
+        this.#buf = "";
+        return rest.length > 0 ? rest : undefined;
+      }
+      const { done, value } = await this.#reader.read();
+      if (done) this.#done = true;
+      else this.#buf += value;
     }
   }
-  if (buf.length > 0) yield buf;
+
+  /** Stops reading at once, even when a read is pending (never waits for the end of the output). */
+  cancel(): Promise<void> {
+    return this.#reader.cancel().catch(() => {});
+  }
 }
 
-/** An implementation in a child process: one JSON request per line in, one JSON reply per line out. */
+/** Rejects with `message` after `ms`, unless the returned `clear` is called first. */
+function deadline(ms: number, message: string): { promise: Promise<never>; clear(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  promise.catch(() => {}); // a deadline nobody waits on any more is not an unhandled rejection
+  return { promise, clear: () => clearTimeout(timer) };
+}
+
+/**
+ * An implementation in a child process: one JSON request per line in, one JSON reply per line out.
+ *
+ * The command runs in its own process group (`sh -c CMD`, detached), so that ending it also ends
+ * whatever it started. Every write and every reply has `timeoutMs`; a reply line is at most
+ * {@linkcode MAX_REPLY_BYTES}. After a timeout, a too-long line or the end of the output, the
+ * implementation is broken: the replies that follow could belong to other requests, so every later
+ * vector fails without being sent. `close()` ends the input, gives the process `exitGraceMs` to
+ * exit, then kills its process group, and never waits for output the process does not close.
+ */
 export function childImplementation(
   command: string,
   timeoutMs = 30_000,
+  exitGraceMs = 5_000,
 ): { impl: Implementation; close(): Promise<void> } {
   const child = new Deno.Command("sh", {
     args: ["-c", command],
@@ -45,47 +95,71 @@ export function childImplementation(
     stdout: "piped",
     stderr: "inherit",
     cwd: ROOT,
+    detached: true,
   }).spawn();
   const writer = child.stdin.getWriter();
-  const replies = lines(child.stdout);
+  const replies = new LineReader(
+    child.stdout.pipeThrough(new TextDecoderStream()).getReader(),
+    MAX_REPLY_BYTES,
+  );
   const encoder = new TextEncoder();
   let broken: string | undefined;
+  let exited = false;
+  const status = child.status.then((s) => {
+    exited = true;
+    return s;
+  });
+  const killGroup = (): void => {
+    try {
+      Deno.kill(-child.pid, "SIGKILL"); // the whole group: sh and what it started
+    } catch { /* already gone */ }
+  };
   const impl: Implementation = async (request) => {
     if (broken) throw new Error(broken);
-    await writer.write(encoder.encode(JSON.stringify(request) + "\n"));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no reply within ${timeoutMs} ms`)), timeoutMs);
-    });
+    const limit = deadline(timeoutMs, `no reply within ${timeoutMs} ms`);
     try {
-      const next = await Promise.race([replies.next(), timeout]);
-      if (next.done) {
+      // A process that does not read its input fills the pipe: the write then waits, so it is
+      // bounded too.
+      await Promise.race([
+        writer.write(encoder.encode(JSON.stringify(request) + "\n")),
+        limit.promise,
+      ]);
+      const line = await Promise.race([replies.next(), limit.promise]);
+      if (line === undefined) {
         broken = "the implementation's process closed its output";
         throw new Error(broken);
       }
       try {
-        return JSON.parse(next.value) as VectorReply;
+        return JSON.parse(line) as VectorReply;
       } catch {
-        throw new Error(`reply is not JSON: ${next.value.slice(0, 200)}`);
+        throw new Error(`reply is not JSON: ${line.slice(0, 200)}`);
       }
     } catch (e) {
-      if (e instanceof Error && e.message.startsWith("no reply")) broken = e.message;
+      if (
+        broken === undefined && e instanceof Error && !e.message.startsWith("reply is not JSON")
+      ) {
+        broken = e.message;
+      }
       throw e;
     } finally {
-      clearTimeout(timer);
+      limit.clear();
     }
   };
   return {
     impl,
     async close() {
-      await writer.close().catch(() => {});
-      if (broken) {
-        try {
-          child.kill();
-        } catch { /* already gone */ }
+      const grace = deadline(exitGraceMs, "exit grace period over");
+      try {
+        await Promise.race([writer.close().catch(() => {}), grace.promise]);
+        if (broken === undefined) await Promise.race([status, grace.promise]);
+      } catch {
+        /* the grace period ran out */
+      } finally {
+        grace.clear();
       }
-      await child.status;
-      await replies.return(undefined);
+      if (!exited || broken !== undefined) killGroup();
+      await replies.cancel();
+      await status;
     },
   };
 }
@@ -99,15 +173,22 @@ export async function directImplementation(): Promise<Implementation> {
   };
 }
 
-/** Lists `*.json` files of a folder, sorted; a missing folder has none. */
+/**
+ * Lists the `*.json` files of a folder, sorted; symbolic links count as files. A missing
+ * folder is an error: a folder named on the command line that does not exist must not pass as an
+ * empty one.
+ */
 async function vectorFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   try {
     for await (const e of Deno.readDir(dir)) {
-      if (e.isFile && e.name.endsWith(".json")) out.push(`${dir}/${e.name}`);
+      if (!e.name.endsWith(".json")) continue;
+      // A link is followed; one that leads to no readable file is reported as a failed file.
+      if (e.isFile || e.isSymlink) out.push(`${dir}/${e.name}`);
     }
   } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    if (e instanceof Deno.errors.NotFound) throw new Error(`No such vectors folder: ${dir}`);
+    throw e;
   }
   return out.sort();
 }

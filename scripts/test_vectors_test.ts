@@ -98,3 +98,95 @@ Deno.test("a deliberately broken vector gives a readable failure and a non-zero 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** Runs one small vector file through a child implementation; returns the report and the time. */
+async function runWithChild(
+  command: string,
+  timeoutMs: number,
+): Promise<{ failed: number; passed: number; ms: number }> {
+  const dir = await Deno.makeTempDir();
+  const started = performance.now();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/mcp-response-extraction-two.json`,
+      JSON.stringify({
+        version: 1,
+        vectors: ["a", "b"].map((id) => ({
+          id,
+          description: id,
+          path: "structuredContent",
+          response: { structuredContent: { id } },
+          expected_data: { id },
+        })),
+      }),
+    );
+    const child = childImplementation(command, timeoutMs, 500);
+    let reports;
+    try {
+      reports = await runVectors([dir], child.impl);
+    } finally {
+      await child.close();
+    }
+    const t = totals(reports);
+    return { failed: t.failed, passed: t.passed, ms: performance.now() - started };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const ADAPTER = `"${Deno.execPath()}" run --quiet --allow-read scripts/impl_adapter.ts`;
+
+Deno.test("--impl: a port that answers but never exits is ended after a grace period", async () => {
+  const run = await runWithChild(`${ADAPTER}; sleep 60`, 5_000);
+  deepStrictEqual([run.passed, run.failed], [2, 0]);
+  ok(run.ms < 20_000, `${run.ms} ms`);
+});
+
+Deno.test("--impl: a silent port fails its vectors and is killed with what it started", async () => {
+  const run = await runWithChild("sleep 60", 300);
+  deepStrictEqual([run.passed, run.failed], [0, 2]);
+  ok(run.ms < 10_000, `${run.ms} ms`);
+});
+
+Deno.test("--impl: a port that floods output without reading its input is bounded", async () => {
+  const run = await runWithChild(`exec yes '{"result": null}'`, 300);
+  strictEqual(run.passed, 0);
+  strictEqual(run.failed, 2);
+  ok(run.ms < 10_000, `${run.ms} ms`);
+});
+
+Deno.test("test-vectors refuses a vectors folder that does not exist", async () => {
+  let error: unknown;
+  try {
+    await runVectors([`${ROOT}/vectors/no-such-folder`], await directImplementation());
+  } catch (e) {
+    error = e;
+  }
+  ok(error instanceof Error && error.message.includes("No such vectors folder"), String(error));
+});
+
+Deno.test("test-vectors follows a symlinked vector file", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const target = `${dir}/target.txt`;
+    await Deno.writeTextFile(
+      target,
+      JSON.stringify({
+        version: 1,
+        vectors: [{
+          id: "linked",
+          description: "a failing vector behind a link",
+          path: "structuredContent",
+          response: { structuredContent: { a: 1 } },
+          expected_data: { a: 2 },
+        }],
+      }),
+    );
+    await Deno.mkdir(`${dir}/v`);
+    await Deno.symlink(target, `${dir}/v/mcp-response-extraction-linked.json`);
+    const reports = await runVectors([`${dir}/v`], await directImplementation());
+    deepStrictEqual(reports.map((r) => [r.file.endsWith("linked.json"), r.failed]), [[true, 1]]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
