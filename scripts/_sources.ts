@@ -116,10 +116,15 @@ export async function pinVersion(version: string): Promise<void> {
   await writeFileAtomic(SOURCES_PATH, new TextEncoder().encode(applyEdits(text, edits)));
 }
 
-/** A relative path that cannot climb out of its folder. */
+/**
+ * A relative path that cannot climb out of its folder. A `%` is refused too: paths are compared
+ * decoded, and one still holding a `%` was encoded twice (`%252e%252e`), which an HTTP server would
+ * decode once more into `..`.
+ */
 export function checkRelativePath(p: string, where: string): void {
   if (
     p.length === 0 || p.startsWith("/") || p.includes("\\") || p.includes("\0") ||
+    p.includes("%") ||
     p.split("/").some((seg) => seg === "" || seg === "." || seg === "..")
   ) {
     fail(`${where}: unsafe relative path ${JSON.stringify(p)}`);
@@ -137,9 +142,49 @@ export async function readLock(): Promise<Lock> {
     }
     throw e;
   }
-  const lock = JSON.parse(text) as Lock;
-  if (lock.lockfile_version !== 1) fail(`spec/sources.lock.json: unknown lockfile_version`);
+  let lock: Lock;
+  try {
+    lock = JSON.parse(text) as Lock;
+  } catch (e) {
+    fail(`spec/sources.lock.json is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  checkLock(lock);
   return lock;
+}
+
+/**
+ * Checks a lock's shape, and that every key is a safe relative path: keys are paths the sync reads
+ * and writes, so a tampered lock must not point outside the project or the mirror.
+ */
+export function checkLock(lock: Lock): void {
+  if ((lock as Lock | null)?.lockfile_version !== 1) {
+    fail(`spec/sources.lock.json: unknown lockfile_version`);
+  }
+  const isDigestMap = (v: unknown): v is Record<string, string> =>
+    v !== null && typeof v === "object" && !Array.isArray(v) &&
+    Object.values(v).every((d) => typeof d === "string" && /^[0-9a-f]{64}$/.test(d));
+  if (
+    lock.test_vectors === null || typeof lock.test_vectors !== "object" ||
+    typeof lock.test_vectors.commit !== "string" || !isDigestMap(lock.test_vectors.files) ||
+    lock.schemas === null || typeof lock.schemas !== "object" || Array.isArray(lock.schemas) ||
+    !Object.values(lock.schemas).every(isDigestMap)
+  ) {
+    fail(
+      "spec/sources.lock.json: expected test_vectors {commit, files} and schemas of sha256 digests",
+    );
+  }
+  // Keys are paths the sync writes to: a tampered lock must not point outside the project.
+  for (const name of Object.keys(lock.test_vectors.files)) {
+    checkRelativePath(name, "spec/sources.lock.json test_vectors.files");
+  }
+  for (const [version, files] of Object.entries(lock.schemas)) {
+    if (!isVersion(version)) {
+      fail(`spec/sources.lock.json: bad schema version ${JSON.stringify(version)}`);
+    }
+    for (const p of Object.keys(files)) {
+      checkRelativePath(p, `spec/sources.lock.json schemas.${version}`);
+    }
+  }
 }
 
 function sortKeys(o: Record<string, string>): Record<string, string> {

@@ -8,8 +8,9 @@
  *   `ADCP_UPSTREAM` environment variable points at a directory laid out like the site (`schemas/<v>/…`,
  *   `test-vectors/…`): the offline/air-gapped mode; `--from URL` at another copy of the site.
  * - Every file's sha256 must equal the lock's. A mismatch, local or fetched, is refused with both digests; nothing
- *   is overwritten. A file the lock does not know is refused too. `--update` re-fetches everything and rewrites the
- *   lock; `--check` verifies the synced files against the lock and writes nothing.
+ *   is overwritten. A synced file the lock does not know is removed by a sync and refused by `--check`. `--update`
+ *   re-fetches everything and rewrites the lock, writing nothing until the whole closure is fetched and checked;
+ *   `--check` verifies the synced files against the lock and writes nothing.
  * - Files already synced and matching the lock are not fetched again, so a second run does no I/O but reading.
  * - Bounded: a size cap per file, a timeout per request, https only (plain http only to a loopback host), and
  *   redirects only to the same origin.
@@ -17,6 +18,7 @@
  * @module
  */
 import {
+  checkLock,
   checkRelativePath,
   isVersion,
   listFiles,
@@ -54,8 +56,23 @@ export class NotFoundError extends SyncError {
 /** A directory laid out like the site. */
 export function directorySource(dir: string, maxBytes: number): Source {
   const root = dir.replace(/\/+$/, "");
+  let realRoot: Promise<string> | undefined;
   async function read(rel: string): Promise<Uint8Array> {
     const path = `${root}/${rel}`;
+    // A link anywhere on the way (a linked folder) must not lead out of the mirror.
+    realRoot ??= Deno.realPath(root);
+    let real: string;
+    try {
+      real = await Deno.realPath(path);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) {
+        throw new NotFoundError(`Not found in ${root}: ${rel}`);
+      }
+      throw e;
+    }
+    if (!real.startsWith(`${await realRoot}/`)) {
+      throw new SyncError(`Cannot read ${path}: it leads outside ${root}`);
+    }
     let info: Deno.FileInfo;
     try {
       info = await Deno.lstat(path);
@@ -250,7 +267,13 @@ export function referencedPaths(
             if (url.origin !== canonical.origin || !url.pathname.startsWith(prefix)) {
               throw new SyncError(`${version}/${fromPath}: $ref outside the ${version} tree: ${x}`);
             }
-            addVersionRelative(decodeURIComponent(url.pathname.slice(prefix.length)), required);
+            let decoded: string;
+            try {
+              decoded = decodeURIComponent(url.pathname.slice(prefix.length));
+            } catch {
+              throw new SyncError(`${version}/${fromPath}: malformed $ref ${JSON.stringify(x)}`);
+            }
+            addVersionRelative(decoded, required);
           }
         } else if (pathKeys.has(k)) {
           addStrings(x);
@@ -355,10 +378,24 @@ async function runPool<T>(
   await Promise.all(workers);
 }
 
-async function removeStale(dir: string, keep: Set<string>, label: string): Promise<string[]> {
+/**
+ * Files of `dir` outside `keep`: removed by a sync (the synced set is exactly the lock's), refused
+ * by `--check` (which writes nothing and must not pass a tree the lock does not describe).
+ */
+async function removeStale(
+  dir: string,
+  keep: Set<string>,
+  label: string,
+  check: boolean,
+): Promise<string[]> {
   const removed: string[] = [];
   for (const f of await listFiles(dir)) {
     if (!keep.has(f)) {
+      if (check) {
+        throw new SyncError(
+          `${label}/${f} is not in the lock; remove it, or run \`deno task sync\` (which removes it)`,
+        );
+      }
       await Deno.remove(`${dir}/${f}`);
       removed.push(`${label}/${f}`);
     }
@@ -383,6 +420,7 @@ export async function sync(
   },
 ): Promise<SyncReport> {
   const { version, source, update, check } = opts;
+  checkLock(lock);
   const root = opts.root ?? ROOT;
   const vectorsDir = `${root}/vectors/upstream`;
   const progress = opts.progress ?? new Progress(true);
@@ -403,6 +441,11 @@ export async function sync(
     );
   }
   const newVectors: Record<string, string> = {};
+  // With --update, nothing is written until every vector and the whole schema closure are fetched
+  // and checked: a refused update leaves the tree as it was.
+  const pending: [string, Uint8Array][] = [];
+  const put = (path: string, bytes: Uint8Array): Promise<void> | number =>
+    update ? pending.push([path, bytes]) : writeFileAtomic(path, bytes);
   let n = 0;
   for (const name of sources.test_vectors.files) {
     n++;
@@ -435,18 +478,9 @@ export async function sync(
         "The source differs from the lock.",
       );
     }
-    await writeFileAtomic(path, bytes);
+    await put(path, bytes);
     report.fetched++;
     newVectors[name] = actual;
-  }
-  if (!check) {
-    report.removed.push(
-      ...await removeStale(
-        vectorsDir,
-        new Set(sources.test_vectors.files),
-        "vectors/upstream",
-      ),
-    );
   }
 
   // Schemas.
@@ -492,27 +526,37 @@ export async function sync(
     });
     digests = slock;
   } else {
-    digests = await fetchClosure(sources, version, source, progress, dir);
+    const closure = await fetchClosure(sources, version, source, progress);
+    digests = closure.digests;
+    for (const [p, bytes] of closure.files) pending.push([`${dir}/${p}`, bytes]);
     report.fetched += Object.keys(digests).length;
+    for (const [path, bytes] of pending) await writeFileAtomic(path, bytes);
     lock.schemas[version] = digests;
     lock.test_vectors = { commit: sources.test_vectors.commit, files: newVectors };
   }
-  if (!check) {
-    report.removed.push(
-      ...await removeStale(dir, new Set(Object.keys(digests)), `spec/schemas/${version}`),
-    );
-  }
+  report.removed.push(
+    ...await removeStale(
+      vectorsDir,
+      new Set(sources.test_vectors.files),
+      "vectors/upstream",
+      check,
+    ),
+  );
+  report.removed.push(
+    ...await removeStale(dir, new Set(Object.keys(digests)), `spec/schemas/${version}`, check),
+  );
   return report;
 }
 
+/** Fetches the schema closure of `version`: the digests and the bytes of every file, nothing written. */
 async function fetchClosure(
   sources: Sources,
   version: string,
   source: Source,
   progress: Progress,
-  dir: string,
-): Promise<Record<string, string>> {
+): Promise<{ digests: Record<string, string>; files: Map<string, Uint8Array> }> {
   const digests: Record<string, string> = {};
+  const files = new Map<string, Uint8Array>();
   const seen = new Set<string>();
   const optional = new Set<string>();
   const needed = new Set<string>(sources.schemas.roots);
@@ -544,7 +588,7 @@ async function fetchClosure(
         );
       }
       digests[p] = await sha256Hex(bytes);
-      await writeFileAtomic(`${dir}/${p}`, bytes);
+      files.set(p, bytes);
       const { required, mentioned } = referencedPaths(doc, p, version, sources);
       for (const r of required) {
         needed.add(r);
@@ -568,7 +612,7 @@ async function fetchClosure(
       throw new SyncError(`Not found at ${source.label}: ${version}/${r} (needed by the closure)`);
     }
   }
-  return digests;
+  return { digests, files };
 }
 
 async function main(): Promise<void> {
@@ -610,10 +654,9 @@ if (import.meta.main) {
   try {
     await main();
   } catch (e) {
-    if (e instanceof SyncError) {
-      console.error(`sync: ${e.message}`);
-      Deno.exit(1);
-    }
-    throw e;
+    // One line, whatever went wrong: hostile input (a tampered lock, mirror or $ref) must not
+    // surface as a stack trace.
+    console.error(`sync: ${e instanceof Error ? e.message : String(e)}`);
+    Deno.exit(1);
   }
 }

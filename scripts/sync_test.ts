@@ -316,3 +316,104 @@ Deno.test("fetchBounded() refuses plain http beyond loopback before any request"
   await rejects(fetchBounded("http://example.com/x.json", sources().limits), /only https URLs/);
   await rejects(fetchBounded("file:///etc/passwd", sources().limits), /only https URLs/);
 });
+
+/** Runs a sync of the test site into `out` and returns its error, or `undefined`. */
+function syncError(
+  mirror: string,
+  out: string,
+  lock: Lock,
+  mode: { update?: boolean; check?: boolean },
+): Promise<unknown> {
+  return sync(sources(), lock, {
+    version: V,
+    source: directorySource(mirror, 4096),
+    update: mode.update ?? false,
+    check: mode.check ?? false,
+    root: out,
+  }).then(() => undefined, (e) => e);
+}
+
+Deno.test("sync() refuses a twice-encoded $ref, which a server would decode into '..'", async () => {
+  const mirror = await makeMirror();
+  const out = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${mirror}/schemas/${V}/core/a.json`,
+    JSON.stringify({ $ref: "%252e%252e/%252e%252e/%252e%252e/outside.json" }),
+  );
+  const err = await syncError(mirror, out, emptyLock(), { update: true });
+  ok(err instanceof Error && err.message.includes("unsafe relative path"), String(err));
+  const malformed = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${mirror}/schemas/${V}/core/a.json`,
+    JSON.stringify({ $ref: "%zz.json" }),
+  );
+  const err2 = await syncError(mirror, malformed, emptyLock(), { update: true });
+  ok(err2 instanceof SyncError && err2.message.includes("malformed $ref"), String(err2));
+  for (const dir of [mirror, out, malformed]) await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("sync() refuses a mirror folder that links outside the mirror", async () => {
+  const mirror = await makeMirror();
+  const elsewhere = await Deno.makeTempDir();
+  const out = await Deno.makeTempDir();
+  await Deno.mkdir(`${elsewhere}/enums`);
+  await Deno.rename(`${mirror}/schemas/${V}/enums/b.json`, `${elsewhere}/enums/b.json`);
+  await Deno.remove(`${mirror}/schemas/${V}/enums`, { recursive: true });
+  await Deno.symlink(`${elsewhere}/enums`, `${mirror}/schemas/${V}/enums`);
+  const err = await syncError(mirror, out, emptyLock(), { update: true });
+  ok(err instanceof SyncError && err.message.includes("leads outside"), String(err));
+  for (const dir of [mirror, elsewhere, out]) await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("sync() --update refused half-way writes nothing", async () => {
+  const { mirror, out, lock } = await synced();
+  const vector = `${out}/vectors/upstream/mcp-response-extraction.json`;
+  const before = await Deno.readTextFile(vector);
+  await Deno.writeTextFile(`${mirror}/test-vectors/mcp-response-extraction.json`, '{"changed":1}');
+  await Deno.remove(`${mirror}/schemas/${V}/enums/b.json`); // the closure now fails
+  const err = await syncError(mirror, out, structuredClone(lock), { update: true });
+  ok(err instanceof SyncError && err.message.includes("enums/b.json"), String(err));
+  strictEqual(await Deno.readTextFile(vector), before);
+  strictEqual(await syncError(mirror, out, lock, {}), undefined); // the tree still matches the lock
+  for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("sync() --check refuses a synced file the lock does not know; a sync removes it", async () => {
+  const { mirror, out, lock } = await synced();
+  await Deno.writeTextFile(`${out}/spec/schemas/${V}/error-details/zz-extra.json`, "{}");
+  const err = await syncError(mirror, out, lock, { check: true });
+  ok(
+    err instanceof SyncError && err.message.includes("zz-extra.json is not in the lock"),
+    String(err),
+  );
+  strictEqual(await syncError(mirror, out, lock, {}), undefined);
+  await rejects(
+    Deno.stat(`${out}/spec/schemas/${V}/error-details/zz-extra.json`),
+    Deno.errors.NotFound,
+  );
+  for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("sync() refuses a lock whose keys would lead outside the project", async () => {
+  const { mirror, out, lock } = await synced();
+  const digest = Object.values(lock.schemas[V]!)[0]!;
+  for (
+    const tamper of [
+      (l: Lock) => l.schemas[V]!["../../../../escaped.json"] = digest,
+      (l: Lock) => l.test_vectors.files["../escaped.json"] = digest,
+      (l: Lock) => l.schemas[V]!["/etc/passwd"] = digest,
+      (l: Lock) => l.schemas[V]!["core/%2e%2e/x.json"] = digest,
+    ]
+  ) {
+    const tampered = structuredClone(lock);
+    tamper(tampered);
+    const err = await syncError(mirror, out, tampered, {});
+    ok(err instanceof Error && err.message.includes("unsafe relative path"), String(err));
+  }
+  const bad = structuredClone(lock) as unknown as { schemas: unknown };
+  bad.schemas = null;
+  const err = await syncError(mirror, out, bad as unknown as Lock, {});
+  ok(err instanceof Error && err.message.includes("expected test_vectors"), String(err));
+  await rejects(Deno.stat(`${out}/../../../escaped.json`), Deno.errors.NotFound);
+  for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+});
