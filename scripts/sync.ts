@@ -59,29 +59,23 @@ export function directorySource(dir: string, maxBytes: number): Source {
   let realRoot: Promise<string> | undefined;
   async function read(rel: string): Promise<Uint8Array> {
     const path = `${root}/${rel}`;
+    const found = async <T>(op: Promise<T>): Promise<T> => {
+      try {
+        return await op;
+      } catch (e) {
+        if (e instanceof Deno.errors.NotFound) {
+          throw new NotFoundError(`Not found in ${root}: ${rel}`);
+        }
+        throw e;
+      }
+    };
     // A link anywhere on the way (a linked folder) must not lead out of the mirror.
     realRoot ??= Deno.realPath(root);
-    let real: string;
-    try {
-      real = await Deno.realPath(path);
-    } catch (e) {
-      if (e instanceof Deno.errors.NotFound) {
-        throw new NotFoundError(`Not found in ${root}: ${rel}`);
-      }
-      throw e;
-    }
+    const real = await found(Deno.realPath(path));
     if (!real.startsWith(`${await realRoot}/`)) {
       throw new SyncError(`Cannot read ${path}: it leads outside ${root}`);
     }
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.lstat(path);
-    } catch (e) {
-      if (e instanceof Deno.errors.NotFound) {
-        throw new NotFoundError(`Not found in ${root}: ${rel}`);
-      }
-      throw e;
-    }
+    const info = await found(Deno.lstat(path));
     if (!info.isFile) throw new SyncError(`Cannot read ${path}: not a regular file`);
     if (info.size > maxBytes) {
       throw new SyncError(
