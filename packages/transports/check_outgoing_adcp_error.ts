@@ -130,7 +130,8 @@ export interface OutgoingErrorWarning {
     | "recovery_filled"
     | "message_filled"
     | "deprecated_code"
-    | "field_dropped";
+    | "field_dropped"
+    | "field_filled";
   /** The field concerned (`message`, `details.reason`, ...). */
   readonly field: string;
   /** A sentence for the seller's logs; it never repeats the redacted text. */
@@ -210,8 +211,8 @@ export type OutgoingErrorCheck =
  * - a `message` that is not a non-empty string (`core/error.json` requires it), a `field` or
  *   `suggestion` that is not a string, a `recovery` outside `transient`/`correctable`/`terminal`,
  *   a `retry_after` that is not a finite number, `details` that is not a JSON object, `issues`
- *   that is not an array, `source` or `sdk_id` that is not a string, or JSON that does not
- *   serialize (`type`);
+ *   that is not an array of objects with string `pointer`, `message` and `keyword`, `source` or
+ *   `sdk_id` that is not a string, or JSON that does not serialize (`type`);
  * - in `strict` mode, any leak the heuristics below find (`leak`);
  * - a result that our own extraction would discard: `validateAdcpError` of `@adcp-wire/core`
  *   (code at most 64 characters, at most 4096 serialized UTF-8 bytes) (`too_large`).
@@ -223,6 +224,9 @@ export type OutgoingErrorCheck =
  *   get the seller's intent; a vendor code without `recovery` is left as it is (buyers then treat
  *   it as terminal) and only warned about;
  * - fields outside `core/error.json` are dropped;
+ * - a missing `field` is filled from `issues[0].pointer`, in the JSONPath-lite form
+ *   (`/packages/0/targeting` → `packages[0].targeting`): "When `issues` is present, sellers MUST
+ *   also populate `field` from `issues[0]`" (`core/error.json`);
  * - leaks found in `message`, `field`, `suggestion`, `source`, `sdk_id` and every string value
  *   inside `details` and `issues` (keys are not scanned) are replaced with `[redacted]` (outside
  *   `strict` mode): "Every field is client-facing".
@@ -427,7 +431,31 @@ export function checkOutgoingAdcpError(
     if (!Array.isArray(copy)) {
       issue("type", "issues", `Expected issues to be a JSON array, got ${describe(errorIssues)}`);
     } else {
+      copy.forEach((item, index) => {
+        const missing = ["pointer", "message", "keyword"].filter((key) =>
+          !isObject(item) || typeof own(item, key) !== "string"
+        );
+        if (missing.length > 0) {
+          issue(
+            "type",
+            `issues[${index}]`,
+            `Expected issues[${index}] to be an object with string ${missing.join(", ")}`,
+          );
+        }
+      });
       out.issues = redactStrings(copy, "issues", text);
+      // "When `issues` is present, sellers MUST also populate `field` from `issues[0]`",
+      // translating the RFC 6901 pointer to the JSONPath-lite form (core/error.json, issues).
+      const first = copy[0];
+      const pointer = isObject(first) ? own(first, "pointer") : undefined;
+      if (out.field === undefined && typeof pointer === "string" && pointer.startsWith("/")) {
+        out.field = text("field", pointerToField(pointer));
+        warn({
+          kind: "field_filled",
+          field: "field",
+          message: "Filled field from issues[0].pointer, as core/error.json requires",
+        });
+      }
     }
   }
 
@@ -455,6 +483,19 @@ export function checkOutgoingAdcpError(
 
 function fail(issues: readonly OutgoingErrorIssue[]): OutgoingErrorCheck {
   return { valid: false, issues };
+}
+
+/**
+ * An RFC 6901 JSON Pointer in the JSONPath-lite form of `field`: `/packages/0/targeting` is
+ * `packages[0].targeting` (array indexes in brackets, `~1` and `~0` unescaped).
+ */
+function pointerToField(pointer: string): string {
+  let field = "";
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    field += /^(?:0|[1-9]\d*)$/.test(token) ? `[${token}]` : field === "" ? token : `.${token}`;
+  }
+  return field;
 }
 
 /** A JSON copy (own enumerable data only), or `undefined` when the value does not serialize. */

@@ -266,3 +266,38 @@ Deno.test("checkOutgoingAdcpError() finds C# and Ruby stack frames", () => {
     for (const file of ["user.rb", "Db.cs", "import.rb"]) ok(!message.includes(file), message);
   }
 });
+
+Deno.test("checkOutgoingAdcpError() fills field from issues[0].pointer and checks issue items", () => {
+  const warnings: OutgoingErrorWarning[] = [];
+  const checked = checkOutgoingAdcpError({
+    code: "VALIDATION_ERROR",
+    message: "Invalid request",
+    issues: [
+      { pointer: "/packages/0/targeting/geo~1countries/2", message: "Unknown", keyword: "enum" },
+      { pointer: "/budget", message: "Too low", keyword: "minimum" },
+    ],
+  }, { onWarning: (warning) => warnings.push(warning) });
+  ok(checked.valid);
+  strictEqual(checked.error.field, "packages[0].targeting.geo/countries[2]");
+  deepStrictEqual(warnings.map((w) => w.kind), ["recovery_filled", "field_filled"]);
+  // A field the seller set is kept.
+  const kept = checkOutgoingAdcpError({
+    code: "VALIDATION_ERROR",
+    message: "Invalid request",
+    field: "budget",
+    issues: [{ pointer: "/packages/0", message: "x", keyword: "type" }],
+  });
+  ok(kept.valid);
+  strictEqual(kept.error.field, "budget");
+  // Items must carry the three required strings.
+  const refused = checkOutgoingAdcpError({
+    code: "VALIDATION_ERROR",
+    message: "Invalid request",
+    issues: [{ pointer: "/a", message: "x", keyword: "type" }, { pointer: "/b" }, "oops"],
+  });
+  ok(!refused.valid);
+  deepStrictEqual(refused.issues.map((issue) => [issue.kind, issue.field]), [
+    ["type", "issues[1]"],
+    ["type", "issues[2]"],
+  ]);
+});
