@@ -1,6 +1,6 @@
 import { type AdcpError, validateAdcpError } from "@adcp-wire/core";
 import { isStandardErrorCode, isVendorErrorCode } from "@adcp-wire/recovery";
-import { lookupErrorCode, type RecoveryClass } from "@adcp-wire/schemas";
+import { ADCP_VERSION, lookupErrorCode, type RecoveryClass } from "@adcp-wire/schemas";
 import { describe } from "./_describe.ts";
 import { checkOptions } from "./_outgoing.ts";
 import { redactLeaks } from "./_leaks.ts";
@@ -43,6 +43,8 @@ const KNOWN_FIELDS: readonly string[] = [
   "sdk_id",
 ];
 const RECOVERY_CLASSES: readonly string[] = ["transient", "correctable", "terminal"];
+/** The shape of standard codes: upper-case words joined by underscores (`RATE_LIMITED`). */
+const STANDARD_CODE_SHAPE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 const encoder = new TextEncoder();
 
 /**
@@ -131,7 +133,8 @@ export interface OutgoingErrorWarning {
     | "message_filled"
     | "deprecated_code"
     | "field_dropped"
-    | "field_filled";
+    | "field_filled"
+    | "unlisted_code";
   /** The field concerned (`message`, `details.reason`, ...). */
   readonly field: string;
   /** A sentence for the seller's logs; it never repeats the redacted text. */
@@ -207,7 +210,13 @@ export type OutgoingErrorCheck =
  * Refused (an issue each):
  * - a value that is not an object (`shape`), a `code` that is neither a standard code
  *   (`isStandardErrorCode`, deprecated aliases included) nor a vendor code `X_{VENDOR}_{CODE}`
- *   (`isVendorErrorCode`) (`code_format`);
+ *   (`isVendorErrorCode`) (`code_format`); a code of the standard shape (`NEWER_CODE`) that is in
+ *   neither is accepted with an `unlisted_code` warning, since the vocabulary is open (a newer
+ *   AdCP version, or an intermediary passing an upstream error through), and refused in `strict`
+ *   mode;
+ * - a code outside the standard table without `recovery` ("Senders MUST populate
+ *   `error.recovery` on every error", Error Handling), and `FIELD_NOT_PERMITTED` without `field`
+ *   ("MUST populate `error.field` with the exact offending field path") (`type`);
  * - a `message` that is not a non-empty string (`core/error.json` requires it), a `field` or
  *   `suggestion` that is not a string, a `recovery` outside `transient`/`correctable`/`terminal`,
  *   a `retry_after` that is not a finite number, `details` that is not a JSON object, `issues`
@@ -221,8 +230,7 @@ export type OutgoingErrorCheck =
  * - `retry_after` is rounded up, then clamped to [1, 3600] ("A producer converting a computed
  *   fractional delay MUST round up before clamping");
  * - a missing `recovery` of a standard code is filled from the code table, so Level 1 clients
- *   get the seller's intent; a vendor code without `recovery` is left as it is (buyers then treat
- *   it as terminal) and only warned about;
+ *   get the seller's intent;
  * - fields outside `core/error.json` are dropped;
  * - a missing `field` is filled from `issues[0].pointer`, in the JSONPath-lite form
  *   (`/packages/0/targeting` → `packages[0].targeting`): "When `issues` is present, sellers MUST
@@ -301,16 +309,33 @@ export function checkOutgoingAdcpError(
   }
   const out: JsonObject = {};
   const code = own(error, "code");
-  if (typeof code !== "string" || (!isStandardErrorCode(code) && !isVendorErrorCode(code))) {
+  // A code shaped like a standard one but not in this version's table: a newer standard code
+  // ("The error-code vocabulary is open [...] Senders MAY emit codes outside the receiver's pinned
+  // vocabulary", Error Handling), or an intermediary passing an upstream error through unchanged.
+  const unlisted = typeof code === "string" && !code.startsWith("X_") &&
+    STANDARD_CODE_SHAPE.test(code) && !isStandardErrorCode(code);
+  if (
+    typeof code !== "string" ||
+    (!isStandardErrorCode(code) && !isVendorErrorCode(code) && !(unlisted && !strict))
+  ) {
     issue(
       "code_format",
       "code",
       `Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got ${
-        typeof code === "string" ? "another string" : describe(code)
+        typeof code === "string"
+          ? unlisted ? "a code that is in neither (refused in strict mode)" : "another string"
+          : describe(code)
       }`,
     );
   } else {
     out.code = code;
+    if (unlisted) {
+      warn({
+        kind: "unlisted_code",
+        field: "code",
+        message: `Code ${code} is not in the AdCP ${ADCP_VERSION} table nor a vendor code`,
+      });
+    }
     if (lookupErrorCode(code)?.deprecated === true) {
       warn({
         kind: "deprecated_code",
@@ -355,12 +380,15 @@ export function checkOutgoingAdcpError(
         field: "recovery",
         message: `Filled recovery "${fromTable}" from the standard code table`,
       });
-    } else if (typeof code === "string" && isVendorErrorCode(code)) {
-      warn({
-        kind: "recovery_filled",
-        field: "recovery",
-        message: "A vendor code without recovery is treated as terminal by buyers",
-      });
+    } else if (out.code !== undefined) {
+      // "Senders MUST populate `error.recovery` on every error" (Error Handling, Forward-compatible
+      // decoding): only the seller knows what its own (or a newer) code means.
+      issue(
+        "type",
+        "recovery",
+        "Expected recovery (transient, correctable or terminal) for a code outside the standard " +
+          "table: senders MUST populate it",
+      );
     }
   } else if (typeof recovery !== "string" || !RECOVERY_CLASSES.includes(recovery)) {
     issue(
@@ -404,6 +432,11 @@ export function checkOutgoingAdcpError(
       // "Every field is client-facing" (Seller Requirements): all of them are scanned.
       out[field] = text(field, value);
     }
+  }
+
+  if (out.code === "FIELD_NOT_PERMITTED" && typeof own(error, "field") !== "string") {
+    // "FIELD_NOT_PERMITTED MUST populate `error.field` with the exact offending field path".
+    issue("type", "field", "Expected field with the offending field path for FIELD_NOT_PERMITTED");
   }
 
   const details = own(error, "details");

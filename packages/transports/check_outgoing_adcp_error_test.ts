@@ -71,10 +71,44 @@ Deno.test("checkOutgoingAdcpError() fills recovery from the code table and warns
     "deprecated_code",
     "recovery_filled",
   ]);
+  // "Senders MUST populate error.recovery on every error": a vendor code has no table entry.
   const vendor = checkOutgoingAdcpError({ code: "X_ACME_FLOOR_NOT_MET", message: "Floor" });
-  ok(vendor.valid);
-  strictEqual(vendor.error.recovery, undefined);
-  deepStrictEqual(vendor.warnings.map((warning) => warning.kind), ["recovery_filled"]);
+  ok(!vendor.valid);
+  deepStrictEqual(vendor.issues.map((issue) => [issue.kind, issue.field]), [["type", "recovery"]]);
+  const given = checkOutgoingAdcpError({
+    code: "X_ACME_FLOOR_NOT_MET",
+    message: "Floor",
+    recovery: "correctable",
+  });
+  ok(given.valid);
+  deepStrictEqual(given.warnings, []);
+});
+
+Deno.test("checkOutgoingAdcpError() passes a newer standard-shaped code through, except in strict mode", () => {
+  const newer = { code: "PROPOSAL_SUPERSEDED", message: "Superseded", recovery: "correctable" };
+  const checked = checkOutgoingAdcpError(newer);
+  ok(checked.valid);
+  strictEqual(checked.error.code, "PROPOSAL_SUPERSEDED");
+  deepStrictEqual(checked.warnings.map((warning) => warning.kind), ["unlisted_code"]);
+  const strict = checkOutgoingAdcpError(newer, { strict: true });
+  ok(!strict.valid);
+  deepStrictEqual(strict.issues.map((issue) => issue.kind), ["code_format"]);
+  // Without recovery it cannot be sent: only the sender knows what the code means.
+  const bare = checkOutgoingAdcpError({ code: "PROPOSAL_SUPERSEDED", message: "Superseded" });
+  ok(!bare.valid);
+  deepStrictEqual(bare.issues.map((issue) => issue.field), ["recovery"]);
+});
+
+Deno.test("checkOutgoingAdcpError() requires field on FIELD_NOT_PERMITTED", () => {
+  const missing = checkOutgoingAdcpError({ code: "FIELD_NOT_PERMITTED", message: "No" });
+  ok(!missing.valid);
+  deepStrictEqual(missing.issues.map((issue) => [issue.kind, issue.field]), [["type", "field"]]);
+  const given = checkOutgoingAdcpError({
+    code: "FIELD_NOT_PERMITTED",
+    message: "No",
+    field: "packages[0].pricing_option_id",
+  });
+  ok(given.valid);
 });
 
 Deno.test("checkOutgoingAdcpError() redacts leaks, or refuses them in strict mode", () => {

@@ -22,6 +22,7 @@ function errorFor(code: string): Record<string, unknown> {
   return {
     code,
     message: `The request failed with ${code}`,
+    ...(info === undefined ? { recovery: "terminal" } : {}), // senders MUST populate recovery
     ...(info?.recovery === "transient" ? { retry_after: 7 } : {}),
     ...(info?.recovery === "correctable"
       ? { field: "packages[0].budget", suggestion: "Fix it" }
@@ -41,7 +42,7 @@ for (const code of [...STANDARD_ERROR_CODES, "X_STREAMHAUS_FLOOR_NOT_MET"]) {
     ok(checked.valid, `refused: ${JSON.stringify(!checked.valid && checked.issues)}`);
     const sent = checked.error;
     const expectedRecovery = lookupErrorCode(code)?.recovery;
-    strictEqual(sent.recovery, expectedRecovery);
+    strictEqual(sent.recovery, expectedRecovery ?? "terminal");
     strictEqual(classifyRecovery(sent), expectedRecovery ?? "terminal");
 
     // MCP tool level: structuredContent first, then the text fallback alone.
