@@ -11,6 +11,7 @@ import {
   type RetryPolicyOptions,
 } from "@adcp-wire/recovery";
 import { describe } from "./_describe.ts";
+import { checkJsonTextBounds } from "./_json.ts";
 import {
   asRpcInbound,
   asRpcResponse,
@@ -575,7 +576,8 @@ interface Exchange {
  *   cumulatively for the SSE bytes of one request, carried across `Last-Event-ID` reconnects; one
  *   deadline (`timeoutMs`) covers the request, its response and its reconnects; JSON depth and node
  *   bounds apply to every body and SSE event. A `content[].text` item is also held to
- *   `maxResponseBytes` before `JSON.parse` (the same limit, not a tighter one). Requests ask for
+ *   `maxResponseBytes` before `JSON.parse` (the same limit, not a tighter one), and its JSON to
+ *   the depth and node bounds (for a text-only server, that item is the whole response). Requests ask for
  *   `Accept-Encoding: identity`, so the bytes counted are the bytes received, and an answer in a
  *   content coding anyway is refused ({@linkcode ContentEncodingError}, `"not_requested"`); set
  *   an `accept-encoding` header in `headers` to let the runtime decompress instead (then only
@@ -801,7 +803,7 @@ export class McpClient {
         await this.connect(options);
         return classifyToolResult(
           await this.#request("tools/call", { name, arguments: args }, options),
-          this.#textLimit(options),
+          this.#textLimits(options),
         );
       },
       this.#retry,
@@ -850,7 +852,7 @@ export class McpClient {
     if (response.ok && isObject(response.result) && Object.hasOwn(response.result, "task")) {
       return { kind: "task", task: checkTask(own(response.result, "task")) };
     }
-    return { kind: "result", result: classifyToolResult(response, this.#textLimit(options)) };
+    return { kind: "result", result: classifyToolResult(response, this.#textLimits(options)) };
   }
 
   /**
@@ -937,7 +939,7 @@ export class McpClient {
     await this.connect(options);
     return classifyToolResult(
       await this.#request("tasks/result", { taskId }, options),
-      this.#textLimit(options),
+      this.#textLimits(options),
     );
   }
 
@@ -977,8 +979,9 @@ export class McpClient {
     return callLimits(this.#defaults, this.#agent, options?.limits);
   }
 
-  #textLimit(options: McpCallOptions | undefined): number {
-    return Math.max(1, this.#limits(options).maxResponseBytes);
+  #textLimits(options: McpCallOptions | undefined): TextLimits {
+    const { maxResponseBytes, maxJsonDepth, maxJsonNodes } = this.#limits(options);
+    return { maxResponseBytes: Math.max(1, maxResponseBytes), maxJsonDepth, maxJsonNodes };
   }
 
   async #initialize(options: McpCallOptions | undefined): Promise<McpInitializeResult> {
@@ -1248,9 +1251,32 @@ function checkTask(value: unknown): McpTask {
   };
 }
 
-/** Classifies a `tools/call` or `tasks/result` answer. */
-function classifyToolResult(response: RpcResponse, maxResponseBytes: number): McpCallResult {
+/** The limits that apply to the JSON inside a tool result's text items. */
+interface TextLimits {
+  readonly maxResponseBytes: number;
+  readonly maxJsonDepth: number;
+  readonly maxJsonNodes: number;
+}
+
+/**
+ * Classifies a `tools/call` or `tasks/result` answer. The JSON of `content[].text` items is held
+ * to the call's depth and node bounds too, before the extraction parses it: for a server that
+ * returns only text, "that item is the entire response" (MCP Response Extraction, Size Limits).
+ *
+ * @throws {JsonDepthLimitError | JsonNodeLimitError} When a text item's JSON passes a bound.
+ */
+function classifyToolResult(response: RpcResponse, limits: TextLimits): McpCallResult {
   if (!response.ok) return classifyRpcError(response.error);
+  const content = isObject(response.result) ? own(response.result, "content") : undefined;
+  if (Array.isArray(content)) {
+    for (const item of content) {
+      const text = isObject(item) && own(item, "type") === "text" ? own(item, "text") : undefined;
+      if (typeof text === "string" && text.length <= limits.maxResponseBytes) {
+        checkJsonTextBounds(text, limits.maxJsonDepth, limits.maxJsonNodes);
+      }
+    }
+  }
+  const { maxResponseBytes } = limits;
   const outcome = handleMcpResponse(response.result, { maxResponseBytes });
   if (outcome.kind !== "error") return outcome;
   return {
