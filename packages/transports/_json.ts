@@ -20,6 +20,12 @@ export function parseJsonWithin(text: string, maxDepth: number, maxNodes: number
   // hold more than maxNodes values: a text of n values has at least 2n - 1 characters (a scalar
   // needs one; a container of k values its two brackets, k - 1 commas and the values).
   if ((text.length + 1) / 2 <= maxNodes) return value;
+  checkValueBounds(value, maxDepth, maxNodes);
+  return value;
+}
+
+/** Walks a parsed value. @throws {JsonDepthLimitError | JsonNodeLimitError} */
+function checkValueBounds(value: unknown, maxDepth: number, maxNodes: number): void {
   const bounds = checkJsonBounds(value, { maxDepth, maxNodes });
   if (!bounds.valid) {
     const { error } = bounds;
@@ -27,7 +33,6 @@ export function parseJsonWithin(text: string, maxDepth: number, maxNodes: number
       ? new JsonDepthLimitError(error.limit, error.observed)
       : new JsonNodeLimitError(error.limit, error.observed);
   }
-  return value;
 }
 
 /**
@@ -48,11 +53,5 @@ export function checkJsonTextBounds(text: string, maxDepth: number, maxNodes: nu
     return;
   }
   if (!scan.valid) throw new JsonDepthLimitError(scan.error.limit, scan.error.observed);
-  const bounds = checkJsonBounds(value, { maxDepth, maxNodes });
-  if (!bounds.valid) {
-    const { error } = bounds;
-    throw error.code === "JSON_DEPTH_LIMIT"
-      ? new JsonDepthLimitError(error.limit, error.observed)
-      : new JsonNodeLimitError(error.limit, error.observed);
-  }
+  checkValueBounds(value, maxDepth, maxNodes);
 }
