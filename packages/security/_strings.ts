@@ -161,6 +161,24 @@ export function utf8ByteLength(value: string): number {
   return bytes;
 }
 
+/** @throws {TypeError} When `value` is not a string (the message names its type, never its content). */
+export function assertString(value: unknown): asserts value is string {
+  if (typeof value !== "string") {
+    throw new TypeError(
+      `Expected value to be a string, got ${value === null ? "null" : typeof value}`,
+    );
+  }
+}
+
+/** @throws {TypeError} When `options` is not a non-null object. */
+export function assertOptionsObject(options: unknown): asserts options is object {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError(
+      `Expected options to be an object, got ${options === null ? "null" : typeof options}`,
+    );
+  }
+}
+
 /**
  * Validates a byte-count option: a non-negative safe integer.
  *

@@ -1,3 +1,5 @@
+import { assertString } from "./_strings.ts";
+
 const HTML_SPECIAL = /[&<>"']/g;
 const HTML_ENTITIES: Readonly<Record<string, string>> = {
   "&": "&amp;",
@@ -36,10 +38,6 @@ const HTML_ENTITIES: Readonly<Record<string, string>> = {
  * ```
  */
 export function escapeHtml(value: string): string {
-  if (typeof value !== "string") {
-    throw new TypeError(
-      `Expected value to be a string, got ${value === null ? "null" : typeof value}`,
-    );
-  }
+  assertString(value);
   return value.replace(HTML_SPECIAL, (char) => HTML_ENTITIES[char] ?? char);
 }

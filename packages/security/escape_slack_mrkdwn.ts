@@ -1,3 +1,5 @@
+import { assertString } from "./_strings.ts";
+
 const SLACK_SPECIAL = /[&<>@]/g;
 const SLACK_REPLACEMENTS: Readonly<Record<string, string>> = {
   "&": "&amp;",
@@ -44,10 +46,6 @@ const SLACK_REPLACEMENTS: Readonly<Record<string, string>> = {
  * ```
  */
 export function escapeSlackMrkdwn(value: string): string {
-  if (typeof value !== "string") {
-    throw new TypeError(
-      `Expected value to be a string, got ${value === null ? "null" : typeof value}`,
-    );
-  }
+  assertString(value);
   return value.replace(SLACK_SPECIAL, (char) => SLACK_REPLACEMENTS[char] ?? char);
 }

@@ -1,4 +1,4 @@
-import { STRIP_CLASS } from "./_strings.ts";
+import { assertString, STRIP_CLASS } from "./_strings.ts";
 
 /**
  * Invisible format characters outside the strip set that can still reorder or hide text: the
@@ -72,10 +72,6 @@ function escapeUnit(char: string): string {
  * ```
  */
 export function escapeTerminal(value: string): string {
-  if (typeof value !== "string") {
-    throw new TypeError(
-      `Expected value to be a string, got ${value === null ? "null" : typeof value}`,
-    );
-  }
+  assertString(value);
   return value.replace(TERMINAL_UNSAFE, escapeUnit);
 }

@@ -1,4 +1,9 @@
-import { assertByteCount, sanitizeUnchecked } from "./_strings.ts";
+import {
+  assertByteCount,
+  assertOptionsObject,
+  assertString,
+  sanitizeUnchecked,
+} from "./_strings.ts";
 
 /**
  * Options for {@linkcode sanitizeLogLine}.
@@ -75,16 +80,8 @@ const LINE_BREAKS = /\r\n|[\t\n\v\f\r\u0085\u2028\u2029]/g;
  * ```
  */
 export function sanitizeLogLine(value: string, options: SanitizeLogLineOptions = {}): string {
-  if (typeof value !== "string") {
-    throw new TypeError(
-      `Expected value to be a string, got ${value === null ? "null" : typeof value}`,
-    );
-  }
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(
-      `Expected options to be an object, got ${options === null ? "null" : typeof options}`,
-    );
-  }
+  assertString(value);
+  assertOptionsObject(options);
   const maxBytes = options.maxBytes ?? DEFAULT_LOG_LINE_MAX_BYTES;
   assertByteCount("options.maxBytes", maxBytes);
   return sanitizeUnchecked(value.replace(LINE_BREAKS, " "), maxBytes);

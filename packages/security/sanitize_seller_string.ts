@@ -1,4 +1,9 @@
-import { assertByteCount, sanitizeUnchecked } from "./_strings.ts";
+import {
+  assertByteCount,
+  assertOptionsObject,
+  assertString,
+  sanitizeUnchecked,
+} from "./_strings.ts";
 
 /**
  * Options for {@linkcode sanitizeSellerString}.
@@ -151,16 +156,8 @@ export function sanitizeSellerString(
   value: string,
   options: SanitizeSellerStringOptions,
 ): string {
-  if (typeof value !== "string") {
-    throw new TypeError(
-      `Expected value to be a string, got ${value === null ? "null" : typeof value}`,
-    );
-  }
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(
-      `Expected options to be an object, got ${options === null ? "null" : typeof options}`,
-    );
-  }
+  assertString(value);
+  assertOptionsObject(options);
   const maxBytes = options.maxBytes;
   assertByteCount("options.maxBytes", maxBytes);
   return sanitizeUnchecked(value, maxBytes);
