@@ -25,7 +25,7 @@ export function parseJsonWithin(text: string, maxDepth: number, maxNodes: number
 }
 
 /** Walks a parsed value. @throws {JsonDepthLimitError | JsonNodeLimitError} */
-function checkValueBounds(value: unknown, maxDepth: number, maxNodes: number): void {
+export function checkValueBounds(value: unknown, maxDepth: number, maxNodes: number): void {
   const bounds = checkJsonBounds(value, { maxDepth, maxNodes });
   if (!bounds.valid) {
     const { error } = bounds;
@@ -33,25 +33,4 @@ function checkValueBounds(value: unknown, maxDepth: number, maxNodes: number): v
       ? new JsonDepthLimitError(error.limit, error.observed)
       : new JsonNodeLimitError(error.limit, error.observed);
   }
-}
-
-/**
- * Throws the bound's error when `text` is JSON that passes `maxDepth` or `maxNodes`; returns for
- * text within the bounds and for text that is not JSON (which an extraction skips anyway). The
- * check is cheap unless the text could pass a bound: a depth pre-scan, and the node walk only for
- * texts long enough to hold more than `maxNodes` values.
- *
- * @throws {JsonDepthLimitError | JsonNodeLimitError}
- */
-export function checkJsonTextBounds(text: string, maxDepth: number, maxNodes: number): void {
-  const scan = scanJsonDepth(text, maxDepth);
-  if (scan.valid && (text.length + 1) / 2 <= maxNodes) return;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return;
-  }
-  if (!scan.valid) throw new JsonDepthLimitError(scan.error.limit, scan.error.observed);
-  checkValueBounds(value, maxDepth, maxNodes);
 }

@@ -11,7 +11,7 @@ import {
   type RetryPolicyOptions,
 } from "@adcp-wire/recovery";
 import { describe } from "./_describe.ts";
-import { checkJsonTextBounds } from "./_json.ts";
+import { checkValueBounds } from "./_json.ts";
 import {
   asRpcInbound,
   asRpcResponse,
@@ -1259,26 +1259,28 @@ interface TextLimits {
 }
 
 /**
- * Classifies a `tools/call` or `tasks/result` answer. The JSON of `content[].text` items is held
- * to the call's depth and node bounds too, before the extraction parses it: for a server that
- * returns only text, "that item is the entire response" (MCP Response Extraction, Size Limits).
+ * Classifies a `tools/call` or `tasks/result` answer. What the extraction parsed out of a
+ * `content[].text` item is held to the call's depth and node bounds too: for a server that returns
+ * only text, "that item is the entire response" (MCP Response Extraction, Size Limits). The check
+ * walks the extracted value (V8's `JSON.parse` is not recursive, so any depth parses); data from
+ * `structuredContent` was bounded with the body.
  *
- * @throws {JsonDepthLimitError | JsonNodeLimitError} When a text item's JSON passes a bound.
+ * @throws {JsonDepthLimitError | JsonNodeLimitError} When text-item JSON passes a bound.
  */
 function classifyToolResult(response: RpcResponse, limits: TextLimits): McpCallResult {
   if (!response.ok) return classifyRpcError(response.error);
-  const content = isObject(response.result) ? own(response.result, "content") : undefined;
-  if (Array.isArray(content)) {
-    for (const item of content) {
-      const text = isObject(item) && own(item, "type") === "text" ? own(item, "text") : undefined;
-      if (typeof text === "string" && text.length <= limits.maxResponseBytes) {
-        checkJsonTextBounds(text, limits.maxJsonDepth, limits.maxJsonNodes);
-      }
-    }
-  }
-  const { maxResponseBytes } = limits;
+  const { maxResponseBytes, maxJsonDepth, maxJsonNodes } = limits;
   const outcome = handleMcpResponse(response.result, { maxResponseBytes });
+  const structured = isObject(response.result)
+    ? own(response.result, "structuredContent")
+    : undefined;
+  if (outcome.kind === "success" && outcome.data !== structured) {
+    checkValueBounds(outcome.data, maxJsonDepth, maxJsonNodes);
+  }
   if (outcome.kind !== "error") return outcome;
+  if (outcome.path === "text_fallback") {
+    checkValueBounds(outcome.error, maxJsonDepth, maxJsonNodes);
+  }
   return {
     kind: "error",
     error: outcome.error,
