@@ -576,12 +576,13 @@ interface Exchange {
  *   cumulatively for the SSE bytes of one request, carried across `Last-Event-ID` reconnects; one
  *   deadline (`timeoutMs`) covers the request, its response and its reconnects; JSON depth and node
  *   bounds apply to every body and SSE event. A `content[].text` item is also held to
- *   `maxResponseBytes` before `JSON.parse` (the same limit, not a tighter one), and its JSON to
- *   the depth and node bounds (for a text-only server, that item is the whole response). Requests ask for
- *   `Accept-Encoding: identity`, so the bytes counted are the bytes received, and an answer in a
- *   content coding anyway is refused ({@linkcode ContentEncodingError}, `"not_requested"`); set
- *   an `accept-encoding` header in `headers` to let the runtime decompress instead (then only
- *   decoded bytes are bounded; `maxDecodedBytes` still caps them).
+ *   `maxResponseBytes` before `JSON.parse` (the same limit, not a tighter one), and the value
+ *   extracted from it to the depth and node bounds (for a text-only server, that item is the whole
+ *   response). Requests ask for `Accept-Encoding: identity`, so the bytes counted are the bytes
+ *   received, and an answer in a content coding anyway is refused
+ *   ({@linkcode ContentEncodingError}, `"not_requested"`); set an `accept-encoding` header in
+ *   `headers` to let the runtime decompress instead (then only decoded bytes are bounded;
+ *   `maxDecodedBytes` still caps them).
  * - Results: {@linkcode McpCallResult}. JSON-RPC errors of `tools/call`, the reserved `-32029`,
  *   `-32028`, `-32027` included, are result members, never thrown; other methods throw them as
  *   {@linkcode JsonRpcError} (with the `adcpError` they carry). Transport failures throw the
