@@ -239,6 +239,8 @@ export async function withRetry<T>(
 
   signal.throwIfAborted();
   const start = readClock();
+  /** Seconds since the first attempt started (a clock going backwards counts as none). */
+  const elapsed = (): number => Math.max(0, (readClock() - start) / 1000);
   for (let attempt = 1;; attempt++) {
     let thrown: unknown;
     try {
@@ -251,49 +253,52 @@ export async function withRetry<T>(
     if (thrown instanceof RetryBudgetExhaustedError) {
       // An inner withRetry (a client's own retries) already spent its budget: terminal here too,
       // or nested budgets would multiply the attempts.
-      const elapsedSeconds = Math.max(0, (readClock() - start) / 1000);
+      const elapsedSeconds = elapsed();
       const { decision, adcpError: error } = thrown;
       onDecision?.({ attempt, elapsedSeconds, decision, error, thrown });
       throw thrown;
     }
     const extracted = extractError(thrown);
     const error = isStructuredError(extracted) ? extracted : null;
-    const elapsedSeconds = Math.max(0, (readClock() - start) / 1000);
+    const elapsedSeconds = elapsed();
     const decision = decideRecovery(error, { attempt, elapsedSeconds, policy });
     onDecision?.({ attempt, elapsedSeconds, decision, error, thrown });
+    const exhausted = (
+      refused: RetryBudgetExhaustedError["decision"],
+      seconds: number,
+      adcpError: RecoveryInput,
+    ) =>
+      new RetryBudgetExhaustedError({
+        decision: refused,
+        attempts: attempt,
+        elapsedSeconds: seconds,
+        maxRetries: policy.maxRetries,
+        maxElapsedSeconds: policy.maxElapsedSeconds,
+        adcpError,
+      }, thrown);
     if (decision.action !== "retry") {
       if (
         decision.action === "escalate_to_human" && decision.reason === "retry_budget_exhausted" &&
         error !== null
       ) {
-        throw new RetryBudgetExhaustedError({
-          decision,
-          attempts: attempt,
-          elapsedSeconds,
-          maxRetries: policy.maxRetries,
-          maxElapsedSeconds: policy.maxElapsedSeconds,
-          adcpError: error,
-        }, thrown);
+        throw exhausted(decision, elapsedSeconds, error);
       }
       throw thrown;
     }
     // `onDecision` may have taken time: the wait must still end within the budget.
-    const decidedSeconds = Math.max(0, (readClock() - start) / 1000);
+    const decidedSeconds = elapsed();
     if (decidedSeconds + decision.delaySeconds > policy.maxElapsedSeconds && error !== null) {
-      throw new RetryBudgetExhaustedError({
-        decision: {
+      throw exhausted(
+        {
           action: "escalate_to_human",
           reason: "retry_budget_exhausted",
           limit: "max_elapsed_seconds",
           delaySeconds: decision.delaySeconds,
           delaySource: decision.delaySource,
         },
-        attempts: attempt,
-        elapsedSeconds: decidedSeconds,
-        maxRetries: policy.maxRetries,
-        maxElapsedSeconds: policy.maxElapsedSeconds,
-        adcpError: error,
-      }, thrown);
+        decidedSeconds,
+        error,
+      );
     }
     // Promise.resolve() also accepts a custom sleep that returns a thenable or nothing.
     await untilAbort(Promise.resolve(policy.sleep(decision.delaySeconds * 1000, signal)), signal);
