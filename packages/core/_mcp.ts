@@ -72,6 +72,8 @@ export function* textItems(result: JsonObject): Generator<string, void, undefine
  * parses to anything else.
  */
 export function parseTextObject(text: string, maxBytes: number): JsonObject | undefined {
+  // Only an object is taken: a text that does not open with `{` is not parsed at all.
+  if (!opensObject(text)) return undefined;
   if (utf8LengthExceeds(text, maxBytes)) return undefined;
   let parsed: unknown;
   try {
@@ -80,6 +82,16 @@ export function parseTextObject(text: string, maxBytes: number): JsonObject | un
     return undefined; // not JSON, or nested too deeply for the engine
   }
   return isJsonObject(parsed) ? parsed : undefined;
+}
+
+/** Whether the first character of `text` after JSON whitespace is `{`. */
+function opensObject(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit === 0x7b) return true;
+    if (unit !== 0x20 && unit !== 0x09 && unit !== 0x0a && unit !== 0x0d) return false;
+  }
+  return false;
 }
 
 /** What success extraction found: the data, or why there is none. */

@@ -55,6 +55,7 @@ export * from "./errors.ts";
 export * from "./escape_html.ts";
 export * from "./escape_slack_mrkdwn.ts";
 export * from "./escape_terminal.ts";
+export * from "./is_reserved_address.ts";
 export * from "./json_limits.ts";
 export * from "./merge_safe.ts";
 export * from "./sanitize_adcp_error.ts";

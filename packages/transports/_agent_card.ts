@@ -1,5 +1,7 @@
 // Picks the JSON-RPC interface of an A2A agent card: A2A 1.0 `supportedInterfaces[]`, or the v0.3
 // root `url` / `additionalInterfaces[]` (A2A Guide, "What Changed in 1.0").
+import { isReservedAddress } from "@adcp-wire/security";
+import { describe } from "./_describe.ts";
 import { isObject, own, ownString } from "./_rpc.ts";
 import { AgentProtocolError } from "./errors.ts";
 
@@ -13,23 +15,73 @@ export interface AgentInterface {
 }
 
 /**
- * Whether an interface URL may be used: `https:`, or `http:` on a loopback host (for local agents
- * and tests). The URL comes from the seller's card, so a plain-text remote endpoint is refused.
+ * Where a card's interfaces may point (Security, "Webhook URL validation (SSRF)", steps 1 and 2):
+ * the origin the card was fetched from, or an https host the caller listed, never a reserved
+ * address unless the caller allows it.
  */
-function usableUrl(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return undefined;
+export interface CardPolicy {
+  /** The origin the card was fetched from, or `undefined` when the caller gave a card only. */
+  readonly origin: string | undefined;
+  /** Other hosts the caller allows (`host`, `host:port` or `*.domain`), lowercase. */
+  readonly allowedHosts: readonly string[];
+  /** Whether `http:` is allowed for a listed host (local development). */
+  readonly allowHttp: boolean;
+  /** Whether loopback, private and link-local hosts are allowed (local development). */
+  readonly allowReservedAddresses: boolean;
+}
+
+/** Whether `url` is the card's origin or a host the caller listed, under `policy`. */
+export function allowedByPolicy(url: URL, policy: CardPolicy): boolean {
+  if (url.username !== "" || url.password !== "") return false;
+  if (policy.origin !== undefined && url.origin === policy.origin) return true;
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && policy.allowHttp)) return false;
+  if (!policy.allowReservedAddresses && isReservedAddress(url.hostname)) return false;
+  return policy.allowedHosts.some((entry) => hostMatches(entry, url));
+}
+
+/** Whether an allow-list entry (`host`, `host:port`, `*.domain`) covers the URL's host. */
+function hostMatches(entry: string, url: URL): boolean {
+  const hostname = url.hostname.endsWith(".") ? url.hostname.slice(0, -1) : url.hostname;
+  if (entry.startsWith("*.")) {
+    const domain = entry.slice(1); // ".domain"
+    return hostname.endsWith(domain) && hostname.length > domain.length;
   }
-  if (url.username !== "" || url.password !== "") return undefined;
-  if (url.protocol === "https:") return url.href;
-  if (url.protocol !== "http:") return undefined;
-  const host = url.hostname;
-  const loopback = host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
-  return loopback ? url.href : undefined;
+  const colon = entry.startsWith("[") ? entry.indexOf("]:") + 1 : entry.lastIndexOf(":");
+  if (colon > 0) return entry === url.host;
+  return entry === hostname;
+}
+
+/**
+ * Checks and normalizes the caller's `allowedHosts` entries: a host name or IP literal, optionally
+ * with a port, or `*.domain`. @throws {TypeError} On any other entry, naming it.
+ */
+export function normalizeHostEntries(name: string, entries: unknown): string[] {
+  if (entries === undefined) return [];
+  if (!Array.isArray(entries)) {
+    throw new TypeError(`Cannot use ${name} as it is not an array of hosts: ${describe(entries)}`);
+  }
+  return entries.map((entry, index) => {
+    if (typeof entry !== "string") {
+      throw new TypeError(`Cannot use ${name}[${index}] as it is not a string: ${describe(entry)}`);
+    }
+    const wildcard = entry.startsWith("*.");
+    let url: URL;
+    try {
+      url = new URL(`https://${wildcard ? entry.slice(2) : entry}/`);
+    } catch {
+      throw new TypeError(`Cannot use ${name}[${index}] as it is not a host: ${describe(entry)}`);
+    }
+    const host = wildcard ? url.hostname : url.host;
+    const plain = wildcard ? entry.slice(2) : entry;
+    if (
+      url.username !== "" || url.password !== "" || host === "" ||
+      plain.toLowerCase().replace(/:443$/, "") !== host.replace(/:443$/, "") ||
+      (wildcard && !url.hostname.includes("."))
+    ) {
+      throw new TypeError(`Cannot use ${name}[${index}] as it is not a host: ${describe(entry)}`);
+    }
+    return wildcard ? `*.${host}` : plain.toLowerCase();
+  });
 }
 
 function versionOf(value: string | undefined): A2AWireVersion | undefined {
@@ -39,8 +91,18 @@ function versionOf(value: string | undefined): A2AWireVersion | undefined {
   return undefined;
 }
 
-/** Every usable JSON-RPC interface of `card`, in card order (1.0 list first). */
-export function jsonRpcInterfaces(card: unknown): AgentInterface[] {
+/** Every JSON-RPC interface of `card` that `policy` allows, in card order (1.0 list first). */
+export function jsonRpcInterfaces(card: unknown, policy: CardPolicy): AgentInterface[] {
+  const usableUrl = (value: string | undefined): string | undefined => {
+    if (value === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return undefined;
+    }
+    return allowedByPolicy(url, policy) ? url.href : undefined;
+  };
   const found: AgentInterface[] = [];
   if (!isObject(card)) return found;
   const supported = own(card, "supportedInterfaces");
@@ -71,14 +133,18 @@ export function jsonRpcInterfaces(card: unknown): AgentInterface[] {
 }
 
 /** The interface to use: the preferred version when offered, else 1.0, else v0.3. */
-export function selectInterface(card: unknown, prefer: A2AWireVersion | undefined): AgentInterface {
-  const found = jsonRpcInterfaces(card);
+export function selectInterface(
+  card: unknown,
+  prefer: A2AWireVersion | undefined,
+  policy: CardPolicy,
+): AgentInterface {
+  const found = jsonRpcInterfaces(card, policy);
   const pick = (version: A2AWireVersion) => found.find((entry) => entry.version === version);
   const chosen = (prefer === undefined ? undefined : pick(prefer)) ?? pick("1.0") ?? pick("0.3");
   if (chosen === undefined) {
     throw new AgentProtocolError(
       "agent_card",
-      "a JSON-RPC interface at version 1.0 or 0.3 with an https: (or loopback http:) URL",
+      "a JSON-RPC interface at version 1.0 or 0.3 on the card's origin or an allowed https host",
       "none",
     );
   }

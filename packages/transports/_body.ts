@@ -33,6 +33,11 @@ export interface BoundedBodyOptions {
    */
   readonly eventSizer?: SseEventSizer | undefined;
   /**
+   * Charges each chunk's bytes to an operation-wide budget (a client call reading several
+   * responses); a throw fails the read and cancels the body.
+   */
+  readonly charge?: ((bytes: number) => void) | undefined;
+  /**
    * Whether to enforce `maxResponseBytes` / `maxDecodedBytes` on the whole body (false for SSE,
    * whose per-request budget takes that role, unless raw bytes are counted separately).
    * @default true
@@ -113,6 +118,7 @@ export class BoundedBody {
   readonly #rawState: RawState | undefined;
   readonly #deadline: Deadline;
   readonly #onProgress: ((progress: ReadProgress) => void) | undefined;
+  readonly #charge: ((bytes: number) => void) | undefined;
   readonly #coding: string | undefined;
   /** Bytes seen are raw bytes too (no content coding): report and cap them as raw. */
   readonly #seesRaw: boolean;
@@ -144,6 +150,7 @@ export class BoundedBody {
     this.#decodedLimit = decodedLimit;
     this.#deadline = options.deadline;
     this.#onProgress = options.onProgress;
+    this.#charge = options.charge;
     this.#sizer = options.eventSizer;
     this.#eventLimit = options.limits.maxResponseBytes;
     this.#onAbort = () => {
@@ -305,6 +312,13 @@ export class BoundedBody {
     }
     if (decoded > this.#decodedLimit) {
       throw await this.#fail(new ResponseTooLargeError(this.#decodedLimit, decoded, "decoded"));
+    }
+    if (this.#charge !== undefined) {
+      try {
+        this.#charge(chunk.length);
+      } catch (error) {
+        throw await this.#fail(error);
+      }
     }
     return chunk;
   }

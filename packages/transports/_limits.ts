@@ -1,7 +1,12 @@
 // Resolution and validation of ResponseLimits layers, shared by resolveLimits() and the readers.
 import { DEFAULT_JSON_MAX_DEPTH, DEFAULT_JSON_MAX_NODES } from "@adcp-wire/security";
 import { describe } from "./_describe.ts";
-import type { ResolvedLimits, ResponseLimits } from "./limits.ts";
+import type {
+  ClientLimits,
+  ResolvedClientLimits,
+  ResolvedLimits,
+  ResponseLimits,
+} from "./limits.ts";
 
 /** The built-in defaults; `limits.ts` documents and exports each one. */
 export const BUILTIN = {
@@ -10,6 +15,53 @@ export const BUILTIN = {
   maxJsonDepth: DEFAULT_JSON_MAX_DEPTH,
   maxJsonNodes: DEFAULT_JSON_MAX_NODES,
 } as const;
+
+/** The built-in item caps of one client operation; `limits.ts` documents and exports each one. */
+export const BUILTIN_ITEMS = {
+  maxTools: 4_096,
+  maxEvents: 65_536,
+  maxArtifacts: 1_024,
+  maxParts: 65_536,
+} as const;
+
+/** A layer of client limits. */
+export type ClientLayer = readonly [
+  name: string,
+  limits: ClientLimits | undefined,
+  isDefault: boolean,
+];
+
+/** Resolves client layers: the response limits, then the item caps of one operation. */
+export function resolveClientLayers(layers: readonly ClientLayer[]): ResolvedClientLimits {
+  const base = resolveLayers(layers);
+  let { maxTools, maxEvents, maxArtifacts, maxParts }: {
+    maxTools: number;
+    maxEvents: number;
+    maxArtifacts: number;
+    maxParts: number;
+  } = BUILTIN_ITEMS;
+  for (const [layer, limits] of layers) {
+    if (limits === undefined) continue;
+    if (limits.maxTools !== undefined) {
+      maxTools = assertCap(`${layer}.maxTools`, limits.maxTools);
+    }
+    if (limits.maxEvents !== undefined) {
+      maxEvents = assertCap(`${layer}.maxEvents`, limits.maxEvents);
+    }
+    if (limits.maxArtifacts !== undefined) {
+      maxArtifacts = assertCap(`${layer}.maxArtifacts`, limits.maxArtifacts);
+    }
+    if (limits.maxParts !== undefined) {
+      maxParts = assertCap(`${layer}.maxParts`, limits.maxParts);
+    }
+  }
+  return { ...base, maxTools, maxEvents, maxArtifacts, maxParts };
+}
+
+function assertCap(name: string, value: unknown): number {
+  assertCount(name, value);
+  return value;
+}
 
 /** The largest `timeoutMs` a timer can hold: 2³¹ − 1 ms (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2_147_483_647;

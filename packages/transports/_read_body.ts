@@ -56,6 +56,7 @@ export async function readBody(
   response: Response,
   settings: ReaderSettings,
   startedAt?: number,
+  budget?: { readonly used: number; charge(bytes: number): void },
 ): Promise<Uint8Array> {
   const { limits } = settings;
   const body = response.body;
@@ -68,7 +69,8 @@ export async function readBody(
       contentEncoding: response.headers.get("content-encoding"),
       contentDecoding: settings.contentDecoding,
       onProgress: settings.onProgress,
-    });
+      charge: budget === undefined ? undefined : (bytes) => budget.charge(bytes),
+    }, budget?.used);
     try {
       const chunks: Uint8Array[] = [];
       let total = 0;

@@ -3,7 +3,13 @@
 // and whatever ends the retrying is turned back into a result.
 import type { AdcpError } from "@adcp-wire/core";
 import { type RecoveryDecision, RetryBudgetExhaustedError, withRetry } from "@adcp-wire/recovery";
-import { JsonRpcError } from "./errors.ts";
+import {
+  AdcpTransportError,
+  DeadlineExceededError,
+  HttpStatusError,
+  JsonRpcError,
+  NetworkError,
+} from "./errors.ts";
 
 import type { RetryOption } from "./mcp_client.ts";
 
@@ -15,6 +21,26 @@ class FailedAttempt<R> {
     this.result = result;
     this.adcpError = adcpError;
   }
+}
+
+/** An attempt that ran out of its own deadline: a network timeout, transient. */
+const TIMED_OUT: AdcpError = {
+  code: "SERVICE_UNAVAILABLE",
+  message: "The agent did not answer within the deadline",
+  recovery: "transient",
+};
+
+/**
+ * The AdCP error a failed attempt stands for: a structured-error result, a JSON-RPC error carrying
+ * one, a network failure or transient HTTP status (Error Handling, "Protocol Errors": network
+ * errors are retryable), or an attempt that ran out of its own deadline. `null` for the rest.
+ */
+function retryableError(thrown: unknown): AdcpError | null {
+  if (thrown instanceof FailedAttempt) return thrown.adcpError;
+  if (thrown instanceof JsonRpcError || thrown instanceof HttpStatusError) return thrown.adcpError;
+  if (thrown instanceof NetworkError) return thrown.adcpError;
+  if (thrown instanceof DeadlineExceededError && thrown.timeoutMs !== undefined) return TIMED_OUT;
+  return null;
 }
 
 /**
@@ -40,17 +66,16 @@ export async function runWithRetry<R>(
     }, {
       ...(retry === true ? {} : { policy: retry }),
       ...(signal === undefined ? {} : { signal }),
-      extractError: (thrown) =>
-        thrown instanceof FailedAttempt
-          ? thrown.adcpError
-          : thrown instanceof JsonRpcError
-          ? thrown.adcpError
-          : null,
+      extractError: retryableError,
     });
   } catch (thrown) {
     if (thrown instanceof FailedAttempt) return thrown.result as R;
     if (thrown instanceof RetryBudgetExhaustedError && thrown.cause instanceof FailedAttempt) {
       return withDecision(thrown.cause.result as R, thrown.decision);
+    }
+    // The budget ran out on a thrown transport failure: the call fails with the last one.
+    if (thrown instanceof RetryBudgetExhaustedError && thrown.cause instanceof AdcpTransportError) {
+      throw thrown.cause;
     }
     throw thrown;
   }

@@ -7,12 +7,22 @@ import { parseContentCodings } from "./_body.ts";
 import { Deadline } from "./_deadline.ts";
 import { describe } from "./_describe.ts";
 import { parseJsonWithin } from "./_json.ts";
-import { resolveLayers } from "./_limits.ts";
+import { isRedirect } from "./_redirect.ts";
+import { resolveClientLayers } from "./_limits.ts";
 import { readBody } from "./_read_body.ts";
 import { decodeUtf8 } from "./_utf8.ts";
 import type { FetchLike } from "./bounded_fetch.ts";
-import { AgentProtocolError, ContentEncodingError, JsonRpcError } from "./errors.ts";
-import type { ResolvedLimits, ResponseLimits } from "./limits.ts";
+import {
+  AdcpTransportError,
+  AgentProtocolError,
+  ContentEncodingError,
+  HttpStatusError,
+  ItemLimitError,
+  JsonRpcError,
+  NetworkError,
+  RedirectRefusedError,
+} from "./errors.ts";
+import type { ClientLimits, ResolvedClientLimits } from "./limits.ts";
 import { SseBudget } from "./sse.ts";
 
 /** A JSON object as parsed from the wire. */
@@ -35,24 +45,61 @@ export function ownString(object: JsonObject, key: string): string | undefined {
 }
 
 /**
- * One call's bounds: the resolved limits, the SSE budget (cumulative bytes across reconnects) and
- * one deadline, started when the call starts, covering the request, the response headers and every
- * body read of the call.
+ * One request's bounds inside an operation: the resolved limits, one deadline started when the
+ * request starts (covering the request, the response headers and every body read, reconnects
+ * included), and the operation's byte budget (cumulative bytes across every response the operation
+ * reads: pages, polls, reconnects and frames). A call made without an operation budget gets its own.
  */
 export class Call {
-  readonly limits: ResolvedLimits;
+  readonly limits: ResolvedClientLimits;
   readonly budget: SseBudget;
   readonly deadline: Deadline;
+  readonly startedAt: number;
+  /** Server-to-client requests this call has answered. */
+  answered = 0;
+  readonly #counts: Counts;
 
-  constructor(limits: ResolvedLimits) {
+  constructor(limits: ResolvedClientLimits, operation?: Call) {
     this.limits = limits;
-    this.budget = new SseBudget(limits);
-    this.deadline = new Deadline(limits.timeoutMs, limits.signal, this.budget.startedAt);
+    this.budget = operation?.budget ?? new SseBudget(limits);
+    this.#counts = operation === undefined ? { events: 0 } : operation.#counts;
+    this.startedAt = operation === undefined ? this.budget.startedAt : performance.now();
+    this.deadline = new Deadline(limits.timeoutMs, limits.signal, this.startedAt);
+  }
+
+  /** Counts one SSE event of the operation. @throws {ItemLimitError} Past `maxEvents`. */
+  countEvent(): void {
+    const events = ++this.#counts.events;
+    if (events > this.limits.maxEvents) {
+      throw new ItemLimitError("events", this.limits.maxEvents, events);
+    }
   }
 
   /** Milliseconds left before the deadline (never negative). */
   get remainingMs(): number {
-    return Math.max(0, this.budget.startedAt + this.limits.timeoutMs - performance.now());
+    return Math.max(0, this.startedAt + this.limits.timeoutMs - performance.now());
+  }
+
+  /**
+   * Settles like `promise`, or rejects with the deadline's error as soon as the deadline fires (for
+   * work this call waits on but does not own, such as a shared `initialize`).
+   */
+  race<T>(promise: Promise<T>): Promise<T> {
+    this.deadline.throwIfExpired();
+    return new Promise<T>((resolve, reject) => {
+      const onExpire = (): void => reject(this.deadline.error);
+      this.deadline.onExpire(onExpire);
+      promise.then(
+        (value) => {
+          this.deadline.offExpire(onExpire);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.deadline.offExpire(onExpire);
+          reject(error);
+        },
+      );
+    });
   }
 
   dispose(): void {
@@ -60,13 +107,18 @@ export class Call {
   }
 }
 
+/** Item counts shared by the requests of one operation. */
+interface Counts {
+  events: number;
+}
+
 /** Resolves the defaults, agent and call layers of a client call. */
 export function callLimits(
-  defaults: ResponseLimits | undefined,
-  agent: ResponseLimits | undefined,
-  call: ResponseLimits | undefined,
-): ResolvedLimits {
-  return resolveLayers([
+  defaults: ClientLimits | undefined,
+  agent: ClientLimits | undefined,
+  call: ClientLimits | undefined,
+): ResolvedClientLimits {
+  return resolveClientLayers([
     ["defaults", defaults, true],
     ["agent", agent, false],
     ["options.limits", call, false],
@@ -74,13 +126,18 @@ export function callLimits(
 }
 
 /**
- * `fetch` under the call's deadline: an abort by the deadline is reported as its error.
+ * `fetch` under the call's deadline, never following a redirect.
  *
- * Unless the caller's headers set `Accept-Encoding`, the request asks for `identity`, so that the
- * bytes the readers count are the bytes on the wire (MCP Response Extraction, Size Limits: "bound
- * raw and decoded bytes"; a runtime that decodes a body itself shows only decoded bytes). An
- * answer in a content coding anyway is refused, its body cancelled unread, with
- * {@linkcode ContentEncodingError} reason `"not_requested"`.
+ * - Redirects: the request is sent with `redirect: "manual"`, and a 3xx answer (or a browser's
+ *   opaque redirect, or a response a custom `fetch` reports as `redirected`) is refused with
+ *   {@linkcode RedirectRefusedError}, its body cancelled, so no request goes to the `Location`
+ *   (Security, "Webhook URL validation (SSRF)", step 4).
+ * - Failures: an abort by the deadline is reported as its error, a caller's abort as the caller's
+ *   reason, anything else the runtime throws (refused, reset, DNS, TLS) as {@linkcode NetworkError}.
+ * - Encoding: unless the caller's headers set `Accept-Encoding`, the request asks for `identity`, so
+ *   that the bytes the readers count are the bytes on the wire (MCP Response Extraction, Size
+ *   Limits: "bound raw and decoded bytes"). An answer in a content coding anyway is refused, its
+ *   body cancelled unread, with {@linkcode ContentEncodingError} reason `"not_requested"`.
  */
 export async function fetchWithin(
   fetchImpl: FetchLike | undefined,
@@ -97,10 +154,18 @@ export async function fetchWithin(
     response = await (fetchImpl ?? globalThis.fetch)(url, {
       ...init,
       headers,
+      redirect: "manual",
       signal: call.deadline.signal,
     });
   } catch (error) {
-    throw call.deadline.expired ? call.deadline.error : error;
+    throw networkFailure(error, call);
+  }
+  if (!(response instanceof Response)) {
+    throw new AgentProtocolError("invalid_message", "a Response from fetch", describe(response));
+  }
+  if (isRedirect(response)) {
+    await discard(response);
+    throw new RedirectRefusedError(response.status);
   }
   if (identity) {
     const codings = parseContentCodings(response.headers.get("content-encoding"));
@@ -110,6 +175,19 @@ export async function fetchWithin(
     }
   }
   return response;
+}
+
+/**
+ * What a failed network step throws: the deadline's error once it fired, the caller's abort reason
+ * when the caller aborted, a transport error as it is, and anything else as a
+ * {@linkcode NetworkError}.
+ */
+export function networkFailure(error: unknown, call: Call): unknown {
+  if (call.deadline.expired) return call.deadline.error;
+  if (error instanceof AdcpTransportError) return error;
+  const signal = call.limits.signal;
+  if (signal?.aborted && error === signal.reason) return error;
+  return new NetworkError(error);
 }
 
 /** Cancels a body that will not be read. */
@@ -126,15 +204,25 @@ export function bodyKind(response: Response): "json" | "sse" | "other" {
 }
 
 /**
- * Reads a JSON body under the call's limits; the deadline is the call's (it started before the
- * request was sent).
+ * Reads a JSON body under the call's limits and deadline, charging its bytes to the operation's
+ * budget.
  */
 export async function readJsonWithin(response: Response, call: Call): Promise<unknown> {
-  const bytes = await readBody(response, {
-    limits: call.limits,
-    contentDecoding: "runtime",
-    onProgress: undefined,
-  }, call.budget.startedAt);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBody(
+      response,
+      {
+        limits: call.limits,
+        contentDecoding: "runtime",
+        onProgress: undefined,
+      },
+      call.startedAt,
+      call.budget,
+    );
+  } catch (error) {
+    throw networkFailure(error, call);
+  }
   return parseJsonWithin(decodeUtf8(bytes), call.limits.maxJsonDepth, call.limits.maxJsonNodes);
 }
 
@@ -222,7 +310,7 @@ export function jsonRpcError(error: RpcErrorObject): JsonRpcError {
 /**
  * Reads a non-2xx response: its JSON-RPC error when the body is one (a gateway rejecting a
  * request before dispatch answers so, often with HTTP 429, 401 or 503), else an
- * {@linkcode AgentProtocolError} with reason `"http_status"` (the body is cancelled unread).
+ * {@linkcode HttpStatusError} carrying the `Retry-After` header (the body is cancelled unread).
  */
 export async function errorStatusResponse(
   response: Response,
@@ -235,12 +323,42 @@ export async function errorStatusResponse(
   } else {
     await discard(response);
   }
-  throw new AgentProtocolError(
-    "http_status",
-    "a 2xx status or a JSON-RPC error body",
-    `HTTP ${response.status}`,
-    response.status,
-  );
+  throw httpStatusError(response);
+}
+
+/** The error for a status outside 2xx, with its `Retry-After`. */
+export function httpStatusError(response: Response): HttpStatusError {
+  return new HttpStatusError(response.status, parseRetryAfter(response.headers.get("retry-after")));
+}
+
+/** Longest `Retry-After` value read, in characters (an HTTP-date is 29). */
+const MAX_RETRY_AFTER_LENGTH = 64;
+
+/**
+ * A `Retry-After` header as whole seconds in [1, 3600]: delay-seconds (a finite number, rounded up
+ * then clamped, as `retry_after` is: Error Handling, "Normative throttling behavior"), or an
+ * HTTP-date (the seconds from `now` to it, rounded up then clamped; a date in the past gives 1).
+ * `undefined` for a missing or unreadable value.
+ */
+export function parseRetryAfter(
+  value: string | null,
+  now: number = Date.now(),
+): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (text === "" || text.length > MAX_RETRY_AFTER_LENGTH) return undefined;
+  let seconds: number;
+  if (/^\d+(\.\d+)?$/.test(text)) {
+    seconds = Number(text);
+  } else {
+    // IMF-fixdate, RFC 850 and asctime forms all start with a day name (RFC 9110, 5.6.7).
+    if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)/.test(text)) return undefined;
+    const at = Date.parse(text);
+    if (!Number.isFinite(at)) return undefined;
+    seconds = (at - now) / 1000;
+  }
+  if (!Number.isFinite(seconds)) return undefined;
+  return Math.min(3600, Math.max(1, Math.ceil(seconds)));
 }
 
 /** Sleeps `ms` milliseconds; an abort of `signal` rejects at once with its reason. */
@@ -286,6 +404,23 @@ export function countOption(name: string, value: unknown, fallback: number): num
   }
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new RangeError(`Expected ${name} to be a non-negative safe integer, got ${value}`);
+  }
+  return value;
+}
+
+/** What the caller's own callback threw, carried past a stream's error handling unchanged. */
+export class CallerError {
+  readonly error: unknown;
+  constructor(error: unknown) {
+    this.error = error;
+  }
+}
+
+/** Validates an optional boolean option. */
+export function booleanOption(name: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== "boolean") {
+    throw new TypeError(`Cannot use ${name} as it is not a boolean: ${describe(value)}`);
   }
   return value;
 }

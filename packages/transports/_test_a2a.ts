@@ -33,6 +33,8 @@ export interface TestA2AAgent {
   readonly url: string;
   /** The agent card the client should use (1.0, or v0.3 with `legacy`). */
   readonly card: Record<string, unknown>;
+  /** Where the card is served: its origin binds the card's interfaces. */
+  readonly cardUrl: string;
   /** Methods of the JSON-RPC requests seen, with their A2A-Version header. */
   readonly requests: string[];
   close(): Promise<void>;
@@ -144,6 +146,7 @@ export function startA2AAgent(
   return {
     url,
     card,
+    cardUrl: new URL("/.well-known/agent-card.json", url).href,
     requests,
     async close() {
       await http.shutdown();

@@ -6,19 +6,29 @@ import {
   WrapperDetectedError,
 } from "@adcp-wire/core";
 import { decideRecovery, type RecoveryDecision } from "@adcp-wire/recovery";
-import { type A2AWireVersion, selectInterface } from "./_agent_card.ts";
+import {
+  type A2AWireVersion,
+  type CardPolicy,
+  normalizeHostEntries,
+  selectInterface,
+} from "./_agent_card.ts";
+import { validateSellerUrl } from "@adcp-wire/security";
 import { describe } from "./_describe.ts";
 import {
   asRpcResponse,
   bodyKind,
+  booleanOption,
   Call,
+  CallerError,
   callLimits,
   discard,
   errorStatusResponse,
   fetchWithin,
   functionOption,
+  httpUrl,
   isObject,
   type JsonObject,
+  networkFailure,
   objectOption,
   own,
   ownString,
@@ -36,8 +46,10 @@ import {
   checkAuthChallenge,
 } from "./auth_challenge.ts";
 import type { FetchLike } from "./bounded_fetch.ts";
-import { AgentProtocolError } from "./errors.ts";
-import type { ResponseLimits } from "./limits.ts";
+import { AgentProtocolError, ItemLimitError } from "./errors.ts";
+import { FetchedAgentCard } from "./fetch_agent_card.ts";
+import { keyedArgs } from "./_idempotency.ts";
+import type { ClientLimits, ResolvedClientLimits } from "./limits.ts";
 import { readSseEvents } from "./sse.ts";
 
 /**
@@ -57,6 +69,7 @@ import { readSseEvents } from "./sse.ts";
  * const sent: (string | null)[] = [];
  * const message = { messageId: "m1", role: "ROLE_AGENT", parts: [{ text: "Hello" }] };
  * const client = new A2AClient(card, {
+ *   cardUrl: "https://a.example/.well-known/agent-card.json",
  *   fetch: (_input, init) => {
  *     sent.push(new Headers(init?.headers).get("a2a-extensions"));
  *     return Promise.resolve(Response.json({ jsonrpc: "2.0", id: 1, result: { message } }));
@@ -90,7 +103,7 @@ const KNOWN_STATES: ReadonlySet<string> = new Set([
  *     { url: "https://a.example/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
  *     { url: "https://a.example/v03", protocolBinding: "JSONRPC", protocolVersion: "0.3" },
  *   ],
- * }, { protocolVersion: "0.3" });
+ * }, { protocolVersion: "0.3", cardUrl: "https://a.example/.well-known/agent-card.json" });
  * const version: A2AProtocolVersion = client.protocolVersion;
  * strictEqual(version, "0.3");
  * strictEqual(client.endpoint, "https://a.example/v03");
@@ -122,7 +135,7 @@ export type A2AProtocolVersion = A2AWireVersion;
  *     return Promise.resolve(Response.json({ jsonrpc: "2.0", id: 1, result: { message } }));
  *   },
  * };
- * const client = new A2AClient(card, options);
+ * const client = new A2AClient(card, { ...options, cardUrl: "https://a.example/" });
  * deepStrictEqual(client.authHosts, ["a.example", "login.example.com"]);
  * await client.sendMessage(client.invocation("get_products", {}));
  * deepStrictEqual(sent, ["Bearer token-1"]);
@@ -140,12 +153,12 @@ export interface A2AClientOptions {
    * Client-wide limits (at most 4 MiB per response); see {@linkcode resolveLimits}.
    * @default {{}}
    */
-  readonly defaults?: ResponseLimits | undefined;
+  readonly defaults?: ClientLimits | undefined;
   /**
    * Limits for this agent; may raise the byte caps above 4 MiB.
    * @default {{}}
    */
-  readonly agent?: ResponseLimits | undefined;
+  readonly agent?: ClientLimits | undefined;
   /**
    * The `fetch` to use.
    * @default {globalThis.fetch}
@@ -169,12 +182,36 @@ export interface A2AClientOptions {
    */
   readonly authHosts?: readonly string[] | undefined;
   /**
-   * Retry transient AdCP errors with `withRetry` of `@adcp-wire/recovery`, honouring
-   * `retry_after` and the retry budget. A message without a `messageId` gets a fresh one per
-   * attempt; make the AdCP input idempotent (`idempotency_key`).
+   * Retry transient AdCP errors, network failures and transient HTTP statuses with `withRetry` of
+   * `@adcp-wire/recovery`, honouring `retry_after` (or `Retry-After`) and the retry budget. Every
+   * attempt resends the same bytes (the same `messageId`); give mutating inputs an
+   * `idempotency_key` ({@linkcode withIdempotencyKey}).
    * @default {false}
    */
   readonly retry?: RetryOption | undefined;
+  /**
+   * The URL the card was fetched from, when `agentCard` is a plain card; its origin is where the
+   * card's interfaces may point. A {@linkcode FetchedAgentCard} carries its own.
+   * @default {undefined}
+   */
+  readonly cardUrl?: string | URL | undefined;
+  /**
+   * Other https hosts the card's interfaces may name (`host`, `host:port`, or `*.domain` for any
+   * strict subdomain). Without `cardUrl`, the only hosts allowed.
+   * @default {[]}
+   */
+  readonly allowedHosts?: readonly string[] | undefined;
+  /**
+   * Allows `http:` interfaces on the hosts of `allowedHosts`. For local development only.
+   * @default {false}
+   */
+  readonly allowHttp?: boolean | undefined;
+  /**
+   * Allows interfaces on loopback, private, link-local and other reserved addresses (and
+   * `localhost`) of `allowedHosts`. For local development only.
+   * @default {false}
+   */
+  readonly allowReservedAddresses?: boolean | undefined;
 }
 
 /**
@@ -202,6 +239,7 @@ export interface A2AClientOptions {
  *   .join("");
  * const headers = { "content-type": "text/event-stream" };
  * const client = new A2AClient(card, {
+ *   cardUrl: "https://a.example/.well-known/agent-card.json",
  *   fetch: () => Promise.resolve(new Response(sse, { headers })),
  * });
  * const events: A2AStreamEvent[] = [];
@@ -245,6 +283,7 @@ export interface A2AStreamEvent {
  * };
  * const message = { messageId: "m1", role: "ROLE_AGENT", parts: [{ text: "x".repeat(2_000) }] };
  * const client = new A2AClient(card, {
+ *   cardUrl: "https://a.example/.well-known/agent-card.json",
  *   fetch: () => Promise.resolve(Response.json({ jsonrpc: "2.0", id: 1, result: { message } })),
  * });
  * const options: A2ACallOptions = { limits: { maxResponseBytes: 1_024, timeoutMs: 5_000 } };
@@ -258,7 +297,7 @@ export interface A2ACallOptions {
    * the whole stream included.
    * @default {{}}
    */
-  readonly limits?: ResponseLimits | undefined;
+  readonly limits?: ClientLimits | undefined;
   /**
    * Called with each frame of a streamed answer, in order (streaming only).
    * @default {undefined}
@@ -281,6 +320,7 @@ export interface A2ACallOptions {
  * };
  * const task = { id: "task_9", contextId: "ctx_9", status: { state: "TASK_STATE_WORKING" } };
  * const client = new A2AClient(card, {
+ *   cardUrl: "https://a.example/.well-known/agent-card.json",
  *   fetch: () => Promise.resolve(Response.json({ jsonrpc: "2.0", id: 1, result: { task } })),
  * });
  * const message = client.invocation("create_media_buy", {});
@@ -334,6 +374,7 @@ export interface A2ATaskContext {
  *   { code: "RATE_LIMITED", message: "Slow down", retry_after: 5 },
  * );
  * const client = new A2AClient(card, {
+ *   cardUrl: "https://a.example/.well-known/agent-card.json",
  *   fetch: () => Promise.resolve(Response.json({ jsonrpc: "2.0", id: 1, result: { task } })),
  * });
  * const result: A2ACallResult = await client.sendMessage(client.invocation("get_products", {}));
@@ -370,6 +411,50 @@ export type A2ACallResult =
       readonly data: unknown;
     }
   );
+
+/** One serialized JSON-RPC request: sent as `body`, byte for byte, on every attempt. */
+interface RpcRequest {
+  readonly id: number;
+  readonly body: string;
+}
+
+/**
+ * Options of {@linkcode A2AClient.invocation}.
+ *
+ * @example A keyed invocation
+ * ```ts
+ * import { A2AClient, type A2AInvocationOptions } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const card = {
+ *   supportedInterfaces: [{ url: "https://sales.example/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+ * };
+ * const client = new A2AClient(card, { cardUrl: "https://sales.example/.well-known/agent-card.json" });
+ * const options: A2AInvocationOptions = { idempotencyKey: "5f0c8a5e-2a0b-4d5e-9c1a-8f7e6d5c4b3a" };
+ * const message = client.invocation("create_media_buy", { buyer_ref: "c-7" }, options);
+ * const parts = message.parts as { data: { input: { idempotency_key: string } } }[];
+ * strictEqual(parts[0]?.data.input.idempotency_key, options.idempotencyKey);
+ * ```
+ */
+export interface A2AInvocationOptions {
+  /**
+   * Adds an `idempotency_key` to the input: `true` for a fresh UUID v4, or the key to use. An
+   * `idempotency_key` already in the input is kept. See {@linkcode withIdempotencyKey}.
+   * @default {false}
+   */
+  readonly idempotencyKey?: boolean | string | undefined;
+}
+
+/** Whether `value` is an absolute URI (an extension identifier). */
+function isExtensionUri(value: unknown): boolean {
+  if (typeof value !== "string" || value === "" || /[\s,]/.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 type Frame = { readonly type: A2AStreamEvent["type"]; readonly value: JsonObject };
 
@@ -412,7 +497,7 @@ const NO_TASK: A2ATaskContext = {
  * @example Sending an AdCP invocation
  * ```ts ignore
  * const card = await fetchAgentCard("https://sales.example.com/.well-known/agent-card.json");
- * const client = new A2AClient(card);
+ * const client = new A2AClient(card, { cardUrl: "https://a.example/" });
  * const result = await client.sendMessage(client.invocation("get_products", { brief: "CTV" }));
  * if (result.kind === "success") console.log(result.data);
  * ```
@@ -425,8 +510,8 @@ export class A2AClient {
   /** The auth-challenge allow-list: card-seeded hosts, then `authHosts`. */
   readonly authHosts: readonly string[];
   readonly #headers: Headers;
-  readonly #defaults: ResponseLimits | undefined;
-  readonly #agent: ResponseLimits | undefined;
+  readonly #defaults: ClientLimits | undefined;
+  readonly #agent: ClientLimits | undefined;
   readonly #fetch: FetchLike | undefined;
   readonly #retry: RetryOption | undefined;
   #nextId = 1;
@@ -451,14 +536,32 @@ export class A2AClient {
    *     { url: "https://sales.example.com/", protocolBinding: "JSONRPC", protocolVersion: "0.3" },
    *     { url: "https://sales.example.com/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
    *   ],
-   * });
+   * }, { cardUrl: "https://sales.example.com/.well-known/agent-card.json" });
    * strictEqual(client.endpoint, "https://sales.example.com/a2a");
    * strictEqual(client.protocolVersion, "1.0");
    * deepStrictEqual(client.authHosts, ["sales.example.com"]);
    * ```
    */
-  constructor(agentCard: unknown, options: A2AClientOptions = {}) {
+  constructor(
+    agentCard: FetchedAgentCard | Record<string, unknown>,
+    options: A2AClientOptions = {},
+  ) {
     objectOption("options", options);
+    let card: unknown = agentCard;
+    let cardUrl = options.cardUrl;
+    if (agentCard instanceof FetchedAgentCard) {
+      card = agentCard.card;
+      cardUrl ??= agentCard.url;
+    }
+    const policy: CardPolicy = {
+      origin: cardUrl === undefined ? undefined : new URL(httpUrl(cardUrl)).origin,
+      allowedHosts: normalizeHostEntries("options.allowedHosts", options.allowedHosts),
+      allowHttp: booleanOption("options.allowHttp", options.allowHttp),
+      allowReservedAddresses: booleanOption(
+        "options.allowReservedAddresses",
+        options.allowReservedAddresses,
+      ),
+    };
     objectOption("options.defaults", options.defaults);
     objectOption("options.agent", options.agent);
     callLimits(options.defaults, options.agent, undefined);
@@ -468,23 +571,40 @@ export class A2AClient {
         `Expected options.protocolVersion to be "1.0" or "0.3", got ${describe(prefer)}`,
       );
     }
-    const chosen = selectInterface(agentCard, prefer);
+    const chosen = selectInterface(card, prefer, policy);
     this.endpoint = chosen.url;
     this.protocolVersion = chosen.version;
     const extensions = options.extensions ?? [ADCP_A2A_PROFILE];
-    if (!Array.isArray(extensions) || extensions.some((uri) => typeof uri !== "string")) {
+    if (!Array.isArray(extensions) || extensions.some((uri) => !isExtensionUri(uri))) {
       throw new TypeError(
-        `Expected options.extensions to be an array of strings, got ${describe(extensions)}`,
+        `Cannot use options.extensions as it is not an array of absolute URIs: ${
+          describe(extensions)
+        }`,
       );
     }
     const authHosts = options.authHosts ?? [];
-    if (!Array.isArray(authHosts) || authHosts.some((host) => typeof host !== "string")) {
+    if (!Array.isArray(authHosts)) {
       throw new TypeError(
-        `Expected options.authHosts to be an array of strings, got ${describe(authHosts)}`,
+        `Cannot use options.authHosts as it is not an array of hosts: ${describe(authHosts)}`,
       );
     }
-    this.authHosts = Object.freeze([...new Set([...agentCardAuthHosts(agentCard), ...authHosts])]);
-    checkAuthChallenge(undefined, { allowedHosts: this.authHosts }); // fails fast on bad entries
+    // Every caller entry is checked now, one by one, so a bad one fails here and not at the first
+    // auth-required answer.
+    authHosts.forEach((host, index) => {
+      try {
+        validateSellerUrl("https://example.invalid/", {
+          purpose: "challenge_url",
+          allowedHosts: [host],
+        });
+      } catch (error) {
+        if (error instanceof TypeError || error instanceof RangeError) {
+          throw new TypeError(
+            `Cannot use options.authHosts[${index}] as it is not a host: ${describe(host)}`,
+          );
+        }
+      }
+    });
+    this.authHosts = Object.freeze([...new Set([...agentCardAuthHosts(card), ...authHosts])]);
     this.#headers = new Headers(options.headers);
     this.#headers.set("a2a-version", this.protocolVersion);
     if (extensions.length > 0) {
@@ -516,20 +636,25 @@ export class A2AClient {
    *
    * const client = new A2AClient({
    *   supportedInterfaces: [{ url: "https://a.example/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
-   * });
+   * }, { cardUrl: "https://a.example/" });
    * const message = client.invocation("get_products", { brief: "CTV" });
    * deepStrictEqual(message.parts, [{ data: { skill: "get_products", input: { brief: "CTV" } } }]);
    * deepStrictEqual(message.role, "ROLE_USER");
    * ```
    */
-  invocation(skill: string, input: Record<string, unknown>): Record<string, unknown> {
+  invocation(
+    skill: string,
+    input: Record<string, unknown>,
+    options?: A2AInvocationOptions,
+  ): Record<string, unknown> {
     if (typeof skill !== "string" || skill === "") {
       throw new TypeError(`Expected skill to be a non-empty string, got ${describe(skill)}`);
     }
     if (!isObject(input)) {
       throw new TypeError(`Expected input to be an object, got ${describe(input)}`);
     }
-    const data = { skill, input };
+    objectOption("options", options);
+    const data = { skill, input: keyedArgs(input, options?.idempotencyKey) };
     return this.protocolVersion === "1.0"
       ? { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ data }] }
       : {
@@ -562,12 +687,13 @@ export class A2AClient {
     options?: A2ACallOptions,
   ): Promise<A2ACallResult> {
     checkMessage(message);
-    return this.#retrying(options, async () => {
-      const call = new Call(this.#limits(options));
+    const limits = this.#limits(options);
+    // Serialized once: every retry resends these exact bytes (Security, "Request safety").
+    const request = this.#request(this.#method("send"), { message: withId(message) });
+    return this.#retrying(limits, async () => {
+      const call = new Call(limits);
       try {
-        return this.#sendResult(
-          await this.#post(this.#method("send"), { message: withId(message) }, call),
-        );
+        return this.#sendResult(await this.#post(request, call));
       } finally {
         call.dispose();
       }
@@ -604,14 +730,14 @@ export class A2AClient {
   ): Promise<A2ACallResult> {
     checkMessage(message);
     const onEvent = functionOption("options.onEvent", options?.onEvent);
-    return this.#retrying(options, async () => {
-      const call = new Call(this.#limits(options));
+    const limits = this.#limits(options);
+    const request = this.#request(this.#method("stream"), { message: withId(message) });
+    return this.#retrying(limits, async () => {
+      const call = new Call(limits);
       try {
-        const params = { message: withId(message) };
-        const id = this.#nextId++;
-        const response = await this.#open(this.#method("stream"), params, id, call, true);
+        const response = await this.#open(request, call, true);
         if (!(response instanceof Response)) return this.#sendResult(response);
-        return await this.#readStream(response, id, call, onEvent);
+        return await this.#readStream(response, request.id, call, onEvent);
       } finally {
         call.dispose();
       }
@@ -636,10 +762,12 @@ export class A2AClient {
     if (typeof taskId !== "string" || taskId === "") {
       throw new TypeError(`Expected taskId to be a non-empty string, got ${describe(taskId)}`);
     }
-    return this.#retrying(options, async () => {
-      const call = new Call(this.#limits(options));
+    const limits = this.#limits(options);
+    const request = this.#request(this.#method("get"), { id: taskId });
+    return this.#retrying(limits, async () => {
+      const call = new Call(limits);
       try {
-        const rpc = await this.#post(this.#method("get"), { id: taskId }, call);
+        const rpc = await this.#post(request, call);
         if (!rpc.ok) return classifyRpcError(rpc.error);
         if (!isObject(rpc.result)) throw invalid("a task object", describe(rpc.result));
         const frame = this.protocolVersion === "1.0" && isEnvelope(rpc.result)
@@ -654,19 +782,25 @@ export class A2AClient {
   }
 
   #retrying(
-    options: A2ACallOptions | undefined,
+    limits: ResolvedClientLimits,
     attempt: () => Promise<A2ACallResult>,
   ): Promise<A2ACallResult> {
     return runWithRetry(
       attempt,
       this.#retry,
-      options?.limits?.signal,
+      limits.signal,
       (result) => result.kind === "error" ? result.error : null,
       (result, decision) => result.kind === "error" ? { ...result, decision } : result,
     );
   }
 
-  #limits(options: A2ACallOptions | undefined) {
+  /** Serializes one JSON-RPC request with a fresh id. */
+  #request(method: string, params: JsonObject): RpcRequest {
+    const id = this.#nextId++;
+    return { id, body: JSON.stringify({ jsonrpc: "2.0", id, method, params }) };
+  }
+
+  #limits(options: A2ACallOptions | undefined): ResolvedClientLimits {
     objectOption("options", options);
     objectOption("options.limits", options?.limits);
     return callLimits(this.#defaults, this.#agent, options?.limits);
@@ -687,29 +821,23 @@ export class A2AClient {
   }
 
   /** POSTs a request and reads a JSON answer. */
-  async #post(method: string, params: JsonObject, call: Call): Promise<RpcResponse> {
-    const id = this.#nextId++;
-    const response = await this.#open(method, params, id, call, false);
+  async #post(request: RpcRequest, call: Call): Promise<RpcResponse> {
+    const response = await this.#open(request, call, false);
     if (!(response instanceof Response)) return response;
     await discard(response);
     throw new AgentProtocolError("content_type", "application/json", "text/event-stream");
   }
 
   /** POSTs a request; returns the JSON answer, or the SSE response to read. */
-  async #open(
-    method: string,
-    params: JsonObject,
-    id: number,
-    call: Call,
-    stream: boolean,
-  ): Promise<RpcResponse | Response> {
+  async #open(request: RpcRequest, call: Call, stream: boolean): Promise<RpcResponse | Response> {
+    const id = request.id;
     const headers = new Headers(this.#headers);
     headers.set("content-type", "application/json");
     headers.set("accept", stream ? "text/event-stream, application/json" : "application/json");
     const response = await fetchWithin(this.#fetch, this.endpoint, {
       method: "POST",
       headers,
-      body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+      body: request.body,
     }, call);
     if (response.status < 200 || response.status > 299) {
       return await errorStatusResponse(response, call);
@@ -739,17 +867,30 @@ export class A2AClient {
     call: Call,
     onEvent: ((event: A2AStreamEvent) => void) | undefined,
   ): Promise<A2ACallResult> {
-    const accumulator = new Accumulator();
-    for await (const event of readSseEvents(response, { budget: call.budget })) {
-      if (event.data === "") continue;
-      const rpc = asRpcResponse(parseEventData(event.data, call));
-      if (rpc === undefined) {
-        throw invalid("a JSON-RPC response in each SSE event", "another value");
+    const accumulator = new Accumulator(call.limits);
+    const report = onEvent === undefined ? undefined : (event: A2AStreamEvent): void => {
+      try {
+        onEvent(event);
+      } catch (error) {
+        throw new CallerError(error);
       }
-      if (!rpc.ok) return classifyRpcError(rpc.error);
-      if (rpc.id !== id) throw invalid(`SSE events for request ${id}`, "another id");
-      const done = this.#finish(accumulator, this.#frame(rpc.result, false), onEvent);
-      if (done !== undefined) return done;
+    };
+    try {
+      for await (const event of readSseEvents(response, { budget: call.budget })) {
+        call.countEvent();
+        if (event.data === "") continue;
+        const rpc = asRpcResponse(parseEventData(event.data, call));
+        if (rpc === undefined) {
+          throw invalid("a JSON-RPC response in each SSE event", "another value");
+        }
+        if (!rpc.ok) return classifyRpcError(rpc.error);
+        if (rpc.id !== id) throw invalid(`SSE events for request ${id}`, "another id");
+        const done = this.#finish(accumulator, this.#frame(rpc.result, false), report);
+        if (done !== undefined) return done;
+      }
+    } catch (error) {
+      if (error instanceof CallerError) throw error.error; // the caller's own callback threw
+      throw networkFailure(error, call);
     }
     const message = accumulator.messageOnly();
     if (message !== undefined) return messageResult(message);
@@ -879,6 +1020,7 @@ export class A2AClient {
  * const sse = `data: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { task } })}\n\n`;
  * const headers = { "content-type": "text/event-stream" };
  * const client = new A2AClient(card, {
+ *   cardUrl: "https://a.example/.well-known/agent-card.json",
  *   fetch: () => Promise.resolve(new Response(sse, { headers })),
  * });
  * const outcomes: (A2AOutcome | undefined)[] = [];
@@ -918,7 +1060,17 @@ class Accumulator {
   #task: JsonObject | undefined;
   #status: unknown;
   #message: JsonObject | undefined;
+  /** Artifacts in arrival order, and by `artifactId` (O(1) per frame whatever the count). */
   readonly #artifacts: { base: JsonObject; parts: unknown[] }[] = [];
+  readonly #byId = new Map<unknown, { base: JsonObject; parts: unknown[] }>();
+  readonly #maxArtifacts: number;
+  readonly #maxParts: number;
+  #parts = 0;
+
+  constructor(limits: ResolvedClientLimits) {
+    this.#maxArtifacts = limits.maxArtifacts;
+    this.#maxParts = limits.maxParts;
+  }
 
   /** Records an out-of-band Message. */
   message(frame: JsonObject): void {
@@ -938,6 +1090,8 @@ class Accumulator {
     const artifacts = own(frame, "artifacts");
     if (Array.isArray(artifacts) && artifacts.length > 0) {
       this.#artifacts.length = 0;
+      this.#byId.clear();
+      this.#parts = 0;
       for (const artifact of artifacts) if (isObject(artifact)) this.#add(artifact);
     }
   }
@@ -955,17 +1109,20 @@ class Accumulator {
     if (!isObject(artifact)) throw invalid("an artifactUpdate with an artifact", "none");
     this.#task ??= { id: own(frame, "taskId"), contextId: own(frame, "contextId") };
     const id = own(artifact, "artifactId");
-    const existing = id === undefined
-      ? undefined
-      : this.#artifacts.find((entry) => own(entry.base, "artifactId") === id);
+    const existing = id === undefined ? undefined : this.#byId.get(id);
     if (existing !== undefined && own(frame, "append") === true) {
       const parts = own(artifact, "parts");
-      if (Array.isArray(parts)) { for (const part of parts) existing.parts.push(part); }
+      if (Array.isArray(parts)) {
+        this.#countParts(parts.length);
+        for (const part of parts) existing.parts.push(part);
+      }
       return;
     }
     if (existing !== undefined) {
+      const parts = partsOf(artifact);
+      this.#countParts(parts.length - existing.parts.length);
       existing.base = artifact;
-      existing.parts = partsOf(artifact);
+      existing.parts = parts;
       return;
     }
     this.#add(artifact);
@@ -982,7 +1139,22 @@ class Accumulator {
   }
 
   #add(artifact: JsonObject): void {
-    this.#artifacts.push({ base: artifact, parts: partsOf(artifact) });
+    if (this.#artifacts.length >= this.#maxArtifacts) {
+      throw new ItemLimitError("artifacts", this.#maxArtifacts, this.#artifacts.length + 1);
+    }
+    const entry = { base: artifact, parts: partsOf(artifact) };
+    this.#countParts(entry.parts.length);
+    this.#artifacts.push(entry);
+    const id = own(artifact, "artifactId");
+    // Keyed by primitive ids only: an object id never matches (as with `===` before).
+    if (id !== undefined && (typeof id !== "object" || id === null) && !this.#byId.has(id)) {
+      this.#byId.set(id, entry);
+    }
+  }
+
+  #countParts(added: number): void {
+    const parts = this.#parts += added;
+    if (parts > this.#maxParts) throw new ItemLimitError("parts", this.#maxParts, parts);
   }
 }
 

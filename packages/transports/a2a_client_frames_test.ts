@@ -26,7 +26,7 @@ function clientAnswering(results: readonly unknown[], stream: boolean): A2AClien
       new Response(body, { headers: { "content-type": "text/event-stream" } }),
     );
   };
-  return new A2AClient(CARD, { fetch });
+  return new A2AClient(CARD, { fetch, cardUrl: "http://127.0.0.1:1/" });
 }
 
 const completed = (data: Record<string, unknown>) => ({

@@ -74,7 +74,7 @@ for (const legacy of [false, true]) {
 
   netTest(`A2AClient streams to a final task, accumulating artifact chunks (${wire})`, async () => {
     await withA2A(startA2AAgent(streamingExecutor, { legacy }), async (agent) => {
-      const client = new A2AClient(agent.card);
+      const client = new A2AClient(agent.card, { cardUrl: agent.cardUrl });
       strictEqual(client.protocolVersion, legacy ? "0.3" : "1.0");
       const events: A2AStreamEvent[] = [];
       const result = await client.sendStreamingMessage(
@@ -108,7 +108,7 @@ for (const legacy of [false, true]) {
 
   netTest(`A2AClient sends, then reads the task back with GetTask (${wire})`, async () => {
     await withA2A(startA2AAgent(streamingExecutor, { legacy }), async (agent) => {
-      const client = new A2AClient(agent.card);
+      const client = new A2AClient(agent.card, { cardUrl: agent.cardUrl });
       const sent = await client.sendMessage(client.invocation("get_products", { brief: "CTV" }));
       ok(sent.kind === "success", `got ${sent.kind}`);
       deepStrictEqual(sent.data, PRODUCTS);
@@ -129,7 +129,7 @@ for (const legacy of [false, true]) {
       });
     };
     await withA2A(startA2AAgent(executor, { legacy }), async (agent) => {
-      const client = new A2AClient(agent.card);
+      const client = new A2AClient(agent.card, { cardUrl: agent.cardUrl });
       for (const send of [client.sendMessage, client.sendStreamingMessage]) {
         const result = await send.call(client, client.invocation("create_media_buy", {}));
         ok(result.kind === "error", `got ${result.kind}`);
@@ -185,14 +185,19 @@ for (const legacy of [false, true]) {
       };
       await withA2A(startA2AAgent(executor, { legacy }), async (agent) => {
         // The card seeds nothing under https: the challenge host is not allowed.
-        const client = new A2AClient(agent.card);
+        const client = new A2AClient(agent.card, {
+          cardUrl: agent.cardUrl,
+        });
         deepStrictEqual(client.authHosts, []);
         const result = await client.sendStreamingMessage(client.invocation("create_media_buy", {}));
         ok(result.kind === "auth_required", `got ${result.kind}`);
         strictEqual(result.state, "auth-required");
         deepStrictEqual(result.challenge, { valid: false, reason: "no_allowed_hosts" });
 
-        const configured = new A2AClient(agent.card, { authHosts: ["auth.other.example"] });
+        const configured = new A2AClient(agent.card, {
+          cardUrl: agent.cardUrl,
+          authHosts: ["auth.other.example"],
+        });
         const again = await configured.sendMessage(configured.invocation("create_media_buy", {}));
         ok(again.kind === "auth_required", `got ${again.kind}`);
         deepStrictEqual(again.challenge, { valid: false, reason: "host_not_allowed" });
@@ -203,7 +208,9 @@ for (const legacy of [false, true]) {
         cardExtras: { authOrigin: "https://auth.seller.example" },
       });
       await withA2A(agent, async (agent) => {
-        const client = new A2AClient(agent.card);
+        const client = new A2AClient(agent.card, {
+          cardUrl: agent.cardUrl,
+        });
         deepStrictEqual(client.authHosts, ["auth.seller.example"]);
         const result = await client.sendStreamingMessage(client.invocation("create_media_buy", {}));
         ok(result.kind === "auth_required");
@@ -220,7 +227,9 @@ for (const legacy of [false, true]) {
 
 netTest("A2AClient returns a JSON-RPC error (unknown task) as a jsonrpc_error member", async () => {
   await withA2A(startA2AAgent(streamingExecutor), async (agent) => {
-    const result = await new A2AClient(agent.card).getTask("no-such-task");
+    const result = await new A2AClient(agent.card, {
+      cardUrl: agent.cardUrl,
+    }).getTask("no-such-task");
     ok(result.kind === "jsonrpc_error", `got ${result.kind}`);
     strictEqual(typeof result.rpcCode, "number");
     strictEqual(result.task, undefined);
@@ -246,7 +255,10 @@ netTest("A2AClient bounds the stream cumulatively across frames", async () => {
     });
   };
   await withA2A(startA2AAgent(executor), async (agent) => {
-    const client = new A2AClient(agent.card, { agent: { maxResponseBytes: 50_000 } });
+    const client = new A2AClient(agent.card, {
+      cardUrl: agent.cardUrl,
+      agent: { maxResponseBytes: 50_000 },
+    });
     const error = await rejection(client.sendStreamingMessage(client.invocation("x", {})));
     ok(error instanceof ResponseTooLargeError);
     strictEqual(error.phase, "cumulative");
@@ -276,7 +288,7 @@ netTest("A2AClient throws stream_ended when the stream ends before a final state
           protocolVersion: "1.0",
         }],
       };
-      const client = new A2AClient(card);
+      const client = new A2AClient(card, { cardUrl: `${base}/.well-known/agent-card.json` });
       const error = await rejection(client.sendStreamingMessage(client.invocation("x", {})));
       ok(error instanceof AgentProtocolError);
       strictEqual(error.reason, "stream_ended");
@@ -306,7 +318,7 @@ netTest("A2AClient refuses a card without a usable JSON-RPC interface", () => {
     ]
   ) {
     try {
-      new A2AClient(card);
+      new A2AClient(card, { cardUrl: "https://sales.example/.well-known/agent-card.json" });
       ok(false, "expected a throw");
     } catch (error) {
       ok(error instanceof AgentProtocolError);
@@ -334,6 +346,7 @@ netTest("A2AClient retries a transient failed task within the budget", async () 
   await withA2A(startA2AAgent(executor), async (agent) => {
     const waits: number[] = [];
     const client = new A2AClient(agent.card, {
+      cardUrl: agent.cardUrl,
       retry: {
         sleep: (ms: number) => {
           waits.push(ms);

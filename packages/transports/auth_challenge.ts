@@ -186,7 +186,8 @@ export function checkAuthChallenge(
  * ```
  */
 export function agentCardAuthHosts(card: unknown): string[] {
-  const hosts: string[] = [];
+  // A Set: a card may list any number of hosts, and each is seen once in O(1).
+  const hosts = new Set<string>();
   const add = (value: unknown): void => {
     if (typeof value !== "string") return;
     let url: URL;
@@ -199,9 +200,9 @@ export function agentCardAuthHosts(card: unknown): string[] {
     if (url.username !== "" || url.password !== "") return;
     // Only plain host characters, so every entry is one validateSellerUrl accepts.
     if (!/^[a-z0-9.\-:\[\]]+$/.test(url.host)) return;
-    if (!hosts.includes(url.host)) hosts.push(url.host);
+    hosts.add(url.host);
   };
-  if (!isObject(card)) return hosts;
+  if (!isObject(card)) return [];
   for (const key of ["supportedInterfaces", "additionalInterfaces"]) {
     const list = own(card, key);
     if (!Array.isArray(list)) continue;
@@ -219,5 +220,5 @@ export function agentCardAuthHosts(card: unknown): string[] {
       if (isObject(params)) add(own(params, "authOrigin"));
     }
   }
-  return hosts;
+  return [...hosts];
 }

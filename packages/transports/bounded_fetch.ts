@@ -3,6 +3,8 @@ import { Deadline } from "./_deadline.ts";
 import { describe } from "./_describe.ts";
 import { resolveCallLimits } from "./_limits.ts";
 import { SseEventSizer } from "./_sse_sizer.ts";
+import { isRedirect } from "./_redirect.ts";
+import { AdcpTransportError, NetworkError, RedirectRefusedError } from "./errors.ts";
 import type { ResponseLimits } from "./limits.ts";
 import type { ReadProgress } from "./read_response.ts";
 
@@ -125,12 +127,32 @@ export function boundedFetch(limits?: BoundedFetchOptions, fetchImpl?: FetchLike
     const deadline = new Deadline(resolved.timeoutMs, resolved.signal);
     const own = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     const signal = own == null ? deadline.signal : AbortSignal.any([deadline.signal, own]);
+    // Redirects are never followed (Security, "Webhook URL validation (SSRF)", step 4): a caller
+    // that asks for `redirect: "manual"` gets the 3xx to handle itself; any other mode gets a
+    // RedirectRefusedError, and no request goes to the Location.
+    const manual = (init?.redirect ?? (input instanceof Request ? input.redirect : "follow")) ===
+      "manual";
     let response: Response;
     try {
-      response = await (fetchImpl ?? globalThis.fetch)(input, { ...init, signal });
+      response = await (fetchImpl ?? globalThis.fetch)(input, {
+        ...init,
+        redirect: "manual",
+        signal,
+      });
     } catch (error) {
       deadline.dispose();
-      throw deadline.expired ? deadline.error : error;
+      throw deadline.expired
+        ? deadline.error
+        : own !== undefined && own !== null && own.aborted && error === own.reason
+        ? error
+        : error instanceof AdcpTransportError
+        ? error
+        : new NetworkError(error);
+    }
+    if (isRedirect(response) && !(manual && !response.redirected)) {
+      deadline.dispose();
+      await response.body?.cancel().catch(() => {});
+      throw new RedirectRefusedError(response.status);
     }
     const body = response.body;
     if (body === null || response.status < 200 || response.status > 599) {

@@ -149,7 +149,11 @@ Deno.test("A2AClient returns a result member or a transport error for any answer
         };
         const fetch = (_input: string | URL | Request, init?: RequestInit) =>
           Promise.resolve(answerFor(init));
-        const client = new A2AClient(card, { fetch, authHosts: ["auth.example"] });
+        const client = new A2AClient(card, {
+          fetch,
+          cardUrl: "http://127.0.0.1:1/",
+          authHosts: ["auth.example"],
+        });
         const message = client.invocation("get_products", {});
         await settle(
           stream ? client.sendStreamingMessage(message) : client.sendMessage(message),
@@ -182,7 +186,11 @@ Deno.test("A2AClient reports a { response } wrapper DataPart as malformed, never
     const request = JSON.parse(String(init?.body ?? "{}"));
     return Promise.resolve(Response.json({ jsonrpc: "2.0", id: request.id, result: wrapped }));
   };
-  const client = new A2AClient(card, { fetch, authHosts: ["auth.example"] });
+  const client = new A2AClient(card, {
+    fetch,
+    cardUrl: "http://127.0.0.1:1/",
+    authHosts: ["auth.example"],
+  });
   const result = await client.sendMessage(client.invocation("get_products", {}));
   ok(result.kind === "malformed", `kind ${result.kind}`);
   ok(result.error.code === "wrapper_detected");

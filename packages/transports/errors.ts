@@ -41,7 +41,11 @@ export type AdcpTransportErrorCode =
   | "MALFORMED_UTF8"
   | "CONTENT_ENCODING"
   | "AGENT_PROTOCOL"
-  | "JSONRPC_ERROR";
+  | "JSONRPC_ERROR"
+  | "REDIRECT_REFUSED"
+  | "NETWORK_ERROR"
+  | "HTTP_STATUS"
+  | "ITEM_LIMIT";
 
 /**
  * Base class of the `@adcp-wire/transports` error family: every way reading an agent response can
@@ -49,8 +53,8 @@ export type AdcpTransportErrorCode =
  * and {@linkcode A2AClient}. Catch it to handle them all, or narrow on
  * {@linkcode AdcpTransportError.code}.
  *
- * Errors raised by the network itself (a reset connection: `TypeError` from `fetch`) and a caller's
- * own cancellation (the `AbortSignal`'s reason) are passed through unchanged, not wrapped.
+ * Failures of the network itself (refused, reset, DNS, TLS) are {@linkcode NetworkError}; only a
+ * caller's own cancellation (the reason of the caller's `AbortSignal`) is passed through unchanged.
  *
  * @example Narrowing on the code
  * ```ts
@@ -522,17 +526,16 @@ export class ContentEncodingError extends AdcpTransportError {
  *
  * const url = "https://agent.example/.well-known/agent-card.json";
  * const reasons: AgentProtocolReason[] = [];
- * for (const answer of [new Response(null, { status: 404 }), Response.json(["not a card"])]) {
+ * for (const answer of [new Response("<html>", { status: 200 }), Response.json(["not a card"])]) {
  *   const fetch = () => Promise.resolve(answer);
  *   const error = await fetchAgentCard(url, { fetch }).catch((thrown: unknown) => thrown);
  *   ok(error instanceof AgentProtocolError);
  *   reasons.push(error.reason);
  * }
- * deepStrictEqual(reasons, ["http_status", "agent_card"]);
+ * deepStrictEqual(reasons, ["content_type", "agent_card"]);
  * ```
  */
 export type AgentProtocolReason =
-  | "http_status"
   | "content_type"
   | "invalid_message"
   | "stream_ended"
@@ -551,10 +554,10 @@ export type AgentProtocolReason =
  * import { AgentProtocolError } from "@adcp-wire/transports";
  * import { strictEqual } from "node:assert/strict";
  *
- * const error = new AgentProtocolError("http_status", "a 2xx status", "HTTP 502", 502);
- * strictEqual(error.message, "Cannot use agent response: expected a 2xx status, saw HTTP 502");
+ * const error = new AgentProtocolError("content_type", "application/json", "text/html", 200);
+ * strictEqual(error.message, "Cannot use agent response: expected application/json, saw text/html");
  * strictEqual(error.code, "AGENT_PROTOCOL");
- * strictEqual(error.status, 502);
+ * strictEqual(error.status, 200);
  * ```
  */
 export class AgentProtocolError extends AdcpTransportError {
@@ -679,4 +682,216 @@ export type AnyTransportError =
   | MalformedUtf8Error
   | ContentEncodingError
   | AgentProtocolError
-  | JsonRpcError;
+  | JsonRpcError
+  | RedirectRefusedError
+  | NetworkError
+  | HttpStatusError
+  | ItemLimitError;
+
+/**
+ * An agent answered with a redirect (HTTP 3xx), and the library never follows one: a seller could
+ * otherwise send the request body and the caller's headers to another origin, or aim the client at
+ * a reserved address (Security, "Webhook URL validation (SSRF)", step 4: "Refuse to follow
+ * redirects when fetching counterparty-controlled URLs"). No request is sent to the `Location`.
+ *
+ * @example A 308 to another origin is refused
+ * ```ts
+ * import { fetchAgentCard, RedirectRefusedError } from "@adcp-wire/transports";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const fetch = () =>
+ *   Promise.resolve(new Response(null, { status: 308, headers: { location: "http://169.254.169.254/" } }));
+ * const error = await fetchAgentCard("https://sales.example/.well-known/agent-card.json", { fetch })
+ *   .catch((thrown: unknown) => thrown);
+ * ok(error instanceof RedirectRefusedError);
+ * strictEqual(error.code, "REDIRECT_REFUSED");
+ * strictEqual(error.status, 308);
+ * ```
+ */
+export class RedirectRefusedError extends AdcpTransportError {
+  /** Always `"REDIRECT_REFUSED"`. */
+  readonly code: "REDIRECT_REFUSED" = "REDIRECT_REFUSED";
+  /** Always `"RedirectRefusedError"`. */
+  override readonly name: "RedirectRefusedError" = "RedirectRefusedError";
+  /** The HTTP status (`0` for a browser's opaque redirect, whose status is hidden). */
+  readonly status: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param status The redirect's HTTP status.
+   */
+  constructor(status: number) {
+    super(`Cannot use agent response: expected no redirect, saw HTTP ${status} (not followed)`, {
+      cause: { status },
+    });
+    this.status = status;
+  }
+}
+
+/**
+ * The request failed before an answer arrived: connection refused or reset, DNS or TLS failure,
+ * a body that broke off. Network errors are transient (Error Handling, "Protocol Errors": retry
+ * with exponential backoff), so {@linkcode NetworkError.adcpError} is a transient
+ * `SERVICE_UNAVAILABLE`, which the clients' `retry` option and `withRetry` of
+ * `@adcp-wire/recovery` retry. The message names no cause: the runtime's error is kept in `cause`
+ * for local logs only (Security, "Webhook URL validation (SSRF)", step 6: do not echo fetch errors
+ * to the counterparty).
+ *
+ * @example A refused connection
+ * ```ts
+ * import { McpClient, NetworkError } from "@adcp-wire/transports";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const client = new McpClient("https://agent.example/mcp", {
+ *   fetch: () => Promise.reject(new TypeError("error sending request: Connection refused")),
+ * });
+ * const error = await client.connect().catch((thrown: unknown) => thrown);
+ * ok(error instanceof NetworkError);
+ * strictEqual(error.code, "NETWORK_ERROR");
+ * strictEqual(error.adcpError.recovery, "transient");
+ * ```
+ */
+export class NetworkError extends AdcpTransportError {
+  /** Always `"NETWORK_ERROR"`. */
+  readonly code: "NETWORK_ERROR" = "NETWORK_ERROR";
+  /** Always `"NetworkError"`. */
+  override readonly name: "NetworkError" = "NetworkError";
+  /** The AdCP error this failure stands for: a transient `SERVICE_UNAVAILABLE`. */
+  readonly adcpError: AdcpError & { readonly recovery: "transient" };
+
+  /**
+   * Creates the error.
+   *
+   * @param cause What the runtime threw (kept for local logs; never part of `message`).
+   */
+  constructor(cause: unknown) {
+    super("Cannot reach agent: the request failed before an answer arrived", { cause });
+    this.adcpError = {
+      code: "SERVICE_UNAVAILABLE",
+      message: "The agent could not be reached",
+      recovery: "transient",
+    };
+  }
+}
+
+/**
+ * An agent answered with a status outside 2xx and no usable protocol error in the body.
+ *
+ * `429`, `408` and `5xx` are transient: {@linkcode HttpStatusError.adcpError} is then
+ * `RATE_LIMITED` (429) or `SERVICE_UNAVAILABLE`, with `retry_after` from the `Retry-After` header
+ * when it has one (delay-seconds or an HTTP-date, rounded up and clamped to [1, 3600] as
+ * `retry_after` is: Error Handling, "Normative throttling behavior"), so the clients' `retry`
+ * option and `withRetry` of `@adcp-wire/recovery` wait that long before retrying. Other statuses
+ * carry `adcpError: null` and are not retried.
+ *
+ * @example A 429 with Retry-After
+ * ```ts
+ * import { fetchAgentCard, HttpStatusError } from "@adcp-wire/transports";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const fetch = () =>
+ *   Promise.resolve(new Response("busy", { status: 429, headers: { "retry-after": "7" } }));
+ * const error = await fetchAgentCard("https://sales.example/.well-known/agent-card.json", { fetch })
+ *   .catch((thrown: unknown) => thrown);
+ * ok(error instanceof HttpStatusError);
+ * strictEqual(error.status, 429);
+ * strictEqual(error.retryAfterSeconds, 7);
+ * strictEqual(error.adcpError?.code, "RATE_LIMITED");
+ * ```
+ */
+export class HttpStatusError extends AdcpTransportError {
+  /** Always `"HTTP_STATUS"`. */
+  readonly code: "HTTP_STATUS" = "HTTP_STATUS";
+  /** Always `"HttpStatusError"`. */
+  override readonly name: "HttpStatusError" = "HttpStatusError";
+  /** The HTTP status. */
+  readonly status: number;
+  /** The `Retry-After` header as whole seconds in [1, 3600], or `undefined`. */
+  readonly retryAfterSeconds: number | undefined;
+  /** The transient AdCP error this status stands for (429, 408, 5xx), or `null`. */
+  readonly adcpError: AdcpError | null;
+
+  /**
+   * Creates the error.
+   *
+   * @param status The HTTP status.
+   * @param retryAfterSeconds The normalized `Retry-After`, if any.
+   */
+  constructor(status: number, retryAfterSeconds?: number) {
+    super(`Cannot use agent response: expected a 2xx status, saw HTTP ${status}`, {
+      cause: { status, retryAfterSeconds },
+    });
+    this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
+    const transient = status === 429 || status === 408 || (status >= 500 && status <= 599);
+    this.adcpError = transient
+      ? {
+        code: status === 429 ? "RATE_LIMITED" : "SERVICE_UNAVAILABLE",
+        message: `The agent answered HTTP ${status}`,
+        recovery: "transient",
+        ...(retryAfterSeconds === undefined ? {} : { retry_after: retryAfterSeconds }),
+      }
+      : null;
+  }
+}
+
+/**
+ * What an {@linkcode ItemLimitError} counted.
+ *
+ * @example Narrowing on the item
+ * ```ts
+ * import { ItemLimitError, type LimitedItem } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const item: LimitedItem = new ItemLimitError("events", 10, 11).item;
+ * strictEqual(item, "events");
+ * ```
+ */
+export type LimitedItem = "tools" | "events" | "artifacts" | "parts";
+
+/**
+ * One client operation collected more items than its cap allows: tools over every `tools/list`
+ * page (`maxTools`), SSE events over every stream and reconnect (`maxEvents`), artifacts
+ * (`maxArtifacts`) or parts (`maxParts`) of an A2A task over every frame. The caps bound the work
+ * and memory of one call whatever the seller sends; see {@linkcode ClientLimits}.
+ *
+ * @example Reading the fields
+ * ```ts
+ * import { ItemLimitError } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new ItemLimitError("tools", 4_096, 4_097);
+ * strictEqual(error.message, "Cannot use agent response: more than 4096 tools in one call (observed 4097)");
+ * strictEqual(error.code, "ITEM_LIMIT");
+ * ```
+ */
+export class ItemLimitError extends AdcpTransportError {
+  /** Always `"ITEM_LIMIT"`. */
+  readonly code: "ITEM_LIMIT" = "ITEM_LIMIT";
+  /** Always `"ItemLimitError"`. */
+  override readonly name: "ItemLimitError" = "ItemLimitError";
+  /** What was counted. */
+  readonly item: LimitedItem;
+  /** The cap. */
+  readonly limit: number;
+  /** The count when reading stopped (`limit + 1`). */
+  readonly observed: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param item What was counted.
+   * @param limit The cap.
+   * @param observed The count when reading stopped.
+   */
+  constructor(item: LimitedItem, limit: number, observed: number) {
+    super(
+      `Cannot use agent response: more than ${limit} ${item} in one call (observed ${observed})`,
+      { cause: { item, limit, observed } },
+    );
+    this.item = item;
+    this.limit = limit;
+    this.observed = observed;
+  }
+}

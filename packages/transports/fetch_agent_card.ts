@@ -6,6 +6,7 @@ import {
   discard,
   fetchWithin,
   functionOption,
+  httpStatusError,
   httpUrl,
   isObject,
   objectOption,
@@ -14,6 +15,44 @@ import {
 import type { FetchLike } from "./bounded_fetch.ts";
 import { AgentProtocolError } from "./errors.ts";
 import type { ResponseLimits } from "./limits.ts";
+
+/**
+ * An agent card and the URL it was fetched from, as {@linkcode fetchAgentCard} returns it. Pass it
+ * to {@linkcode A2AClient}, which binds the card's interfaces to {@linkcode FetchedAgentCard.origin}.
+ *
+ * @example Wrapping a card from elsewhere
+ * ```ts
+ * import { FetchedAgentCard } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const fetched = new FetchedAgentCard({ name: "Demo" }, "https://sales.example/.well-known/agent-card.json");
+ * strictEqual(fetched.origin, "https://sales.example");
+ * ```
+ */
+export class FetchedAgentCard {
+  /** The card, raw (seller-controlled). */
+  readonly card: Record<string, unknown>;
+  /** The URL the card was fetched from. */
+  readonly url: string;
+  /** The origin of `url`: where the card's interfaces are bound by default. */
+  readonly origin: string;
+
+  /**
+   * Pairs a card with the URL it came from.
+   *
+   * @param card The card object.
+   * @param url The absolute `http:`/`https:` URL it was fetched from.
+   * @throws {TypeError} When `card` is not an object or `url` not an `http:`/`https:` URL.
+   */
+  constructor(card: Record<string, unknown>, url: string | URL) {
+    if (!isObject(card)) {
+      throw new TypeError(`Cannot wrap agent card as card is not an object: ${describe(card)}`);
+    }
+    this.card = card;
+    this.url = httpUrl(url);
+    this.origin = new URL(this.url).origin;
+  }
+}
 
 /**
  * Options of {@linkcode fetchAgentCard}.
@@ -32,7 +71,7 @@ import type { ResponseLimits } from "./limits.ts";
  *     return Promise.resolve(Response.json({ name: authorized ? "Demo" : "Public" }));
  *   },
  * };
- * deepStrictEqual(await fetchAgentCard(url, options), { name: "Demo" });
+ * deepStrictEqual((await fetchAgentCard(url, options)).card, { name: "Demo" });
  * await rejects(fetchAgentCard(url, { ...options, limits: { maxResponseBytes: 8 } }), {
  *   code: "RESPONSE_TOO_LARGE",
  * });
@@ -59,13 +98,18 @@ export interface FetchAgentCardOptions {
 /**
  * Fetches an A2A agent card (`/.well-known/agent-card.json`) under the same bounds as every other
  * agent response: byte cap, deadline, JSON depth and node count. It only reads: the card is
- * seller-controlled JSON for {@linkcode A2AClient}, which validates what it uses.
+ * seller-controlled JSON for {@linkcode A2AClient}, which validates what it uses. The result keeps
+ * the URL the card came from, so that the client can bind the card's interfaces to that origin. A
+ * redirect is refused, never followed (Security, "Webhook URL validation (SSRF)", step 4).
  *
  * @param url The card URL (`https:`, or `http:` for local agents).
  * @param options Headers, limits and `fetch`.
- * @returns The card object.
- * @throws {AgentProtocolError} With reason `"http_status"` for a non-2xx status, `"content_type"`
- * for a body that is not JSON, `"agent_card"` for JSON that is not an object.
+ * @returns The card object and where it came from.
+ * @throws {HttpStatusError} For a status outside 2xx.
+ * @throws {RedirectRefusedError} For a 3xx answer.
+ * @throws {NetworkError} When the request fails before an answer.
+ * @throws {AgentProtocolError} With reason `"content_type"` for a body that is not JSON,
+ * `"agent_card"` for JSON that is not an object.
  * @throws {AdcpTransportError} For size, deadline and JSON failures.
  * @throws {TypeError} When `url` is not an absolute `http:`/`https:` URL or an option has the
  * wrong type.
@@ -75,14 +119,16 @@ export interface FetchAgentCardOptions {
  * import { A2AClient, fetchAgentCard } from "@adcp-wire/transports";
  * import { strictEqual } from "node:assert/strict";
  *
- * const card = {
- *   name: "Demo",
- *   supportedInterfaces: [{ url: "http://127.0.0.1:9/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
- * };
- * const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => Response.json(card));
+ * const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+ *   const url = new URL("/a2a", request.url).href; // an interface on the card's own origin
+ *   const card = { name: "Demo", supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
+ *   return Response.json(card);
+ * });
  * try {
- *   const fetched = await fetchAgentCard(`http://127.0.0.1:${server.addr.port}/.well-known/agent-card.json`);
- *   strictEqual(new A2AClient(fetched).endpoint, "http://127.0.0.1:9/a2a");
+ *   const base = `http://127.0.0.1:${server.addr.port}`;
+ *   const fetched = await fetchAgentCard(`${base}/.well-known/agent-card.json`);
+ *   strictEqual(fetched.origin, base);
+ *   strictEqual(new A2AClient(fetched).endpoint, `${base}/a2a`);
  * } finally {
  *   await server.shutdown();
  * }
@@ -91,7 +137,7 @@ export interface FetchAgentCardOptions {
 export async function fetchAgentCard(
   url: string | URL,
   options: FetchAgentCardOptions = {},
-): Promise<Record<string, unknown>> {
+): Promise<FetchedAgentCard> {
   const href = httpUrl(url);
   objectOption("options", options);
   objectOption("options.limits", options.limits);
@@ -103,12 +149,7 @@ export async function fetchAgentCard(
     const response = await fetchWithin(fetchImpl, href, { method: "GET", headers }, call);
     if (response.status < 200 || response.status > 299) {
       await discard(response);
-      throw new AgentProtocolError(
-        "http_status",
-        "a 2xx status",
-        `HTTP ${response.status}`,
-        response.status,
-      );
+      throw httpStatusError(response);
     }
     if (bodyKind(response) !== "json") {
       await discard(response);
@@ -118,7 +159,7 @@ export async function fetchAgentCard(
     if (!isObject(card)) {
       throw new AgentProtocolError("agent_card", "a JSON object", describe(card));
     }
-    return card;
+    return new FetchedAgentCard(card, href);
   } finally {
     call.dispose();
   }

@@ -11,22 +11,26 @@ import {
   type RetryPolicyOptions,
 } from "@adcp-wire/recovery";
 import { describe } from "./_describe.ts";
+import { scanJsonDepth } from "@adcp-wire/security";
 import { checkValueBounds } from "./_json.ts";
 import {
   asRpcInbound,
   asRpcResponse,
   bodyKind,
   Call,
+  CallerError,
   callLimits,
   countOption,
   discard,
   errorStatusResponse,
   fetchWithin,
   functionOption,
+  httpStatusError,
   httpUrl,
   isObject,
   type JsonObject,
   jsonRpcError,
+  networkFailure,
   objectOption,
   own,
   ownString,
@@ -35,13 +39,19 @@ import {
   type RpcErrorObject,
   type RpcResponse,
   safeRpcMessage,
-  sleep,
   sleepWithin,
 } from "./_rpc.ts";
 import { runWithRetry } from "./_retry.ts";
 import type { FetchLike } from "./bounded_fetch.ts";
-import { AdcpTransportError, AgentProtocolError, DeadlineExceededError } from "./errors.ts";
-import type { ResponseLimits } from "./limits.ts";
+import {
+  AdcpTransportError,
+  AgentProtocolError,
+  DeadlineExceededError,
+  ItemLimitError,
+  JsonDepthLimitError,
+} from "./errors.ts";
+import type { ClientLimits, ResolvedClientLimits } from "./limits.ts";
+import { keyedArgs } from "./_idempotency.ts";
 import { readSseEvents } from "./sse.ts";
 
 /**
@@ -172,12 +182,12 @@ export interface McpClientOptions {
    * {@linkcode resolveLimits}.
    * @default {{}}
    */
-  readonly defaults?: ResponseLimits | undefined;
+  readonly defaults?: ClientLimits | undefined;
   /**
    * Limits for this agent; may raise the byte caps above 4 MiB.
    * @default {{}}
    */
-  readonly agent?: ResponseLimits | undefined;
+  readonly agent?: ClientLimits | undefined;
   /**
    * The `fetch` to use.
    * @default {globalThis.fetch}
@@ -277,10 +287,18 @@ export interface McpNotification {
  */
 export interface McpCallOptions {
   /**
-   * Limits for this call, over the agent's and the client's.
+   * Limits for this call, over the agent's and the client's: the byte budget, deadline and item
+   * caps of the whole operation (every page, poll, reconnect and event).
    * @default {{}}
    */
-  readonly limits?: ResponseLimits | undefined;
+  readonly limits?: ClientLimits | undefined;
+  /**
+   * Adds an `idempotency_key` to the tool arguments of `callTool` / `callToolAsTask`: `true` for a
+   * fresh UUID v4, minted once per call and the same on every retry of it, or the key to use. An
+   * `idempotency_key` already in the arguments is kept. See {@linkcode withIdempotencyKey}.
+   * @default {false}
+   */
+  readonly idempotencyKey?: boolean | string | undefined;
 }
 
 /**
@@ -550,10 +568,11 @@ export interface McpWaitOptions extends McpCallOptions {
   readonly maxWaitMs?: number | undefined;
 }
 
+/** One serialized JSON-RPC message: sent as `body`, byte for byte, on every attempt. */
 interface Exchange {
   readonly method: string;
-  readonly params: unknown;
   readonly id: number | undefined;
+  readonly body: string;
 }
 
 /**
@@ -618,8 +637,8 @@ interface Exchange {
 export class McpClient {
   readonly #url: string;
   readonly #headers: Headers;
-  readonly #defaults: ResponseLimits | undefined;
-  readonly #agent: ResponseLimits | undefined;
+  readonly #defaults: ClientLimits | undefined;
+  readonly #agent: ClientLimits | undefined;
   readonly #fetch: FetchLike | undefined;
   readonly #requestedVersion: string;
   readonly #clientInfo: { readonly name: string; readonly version: string };
@@ -703,15 +722,30 @@ export class McpClient {
    * strictEqual(client.sessionId, undefined);
    * ```
    */
-  connect(options?: McpCallOptions): Promise<McpInitializeResult> {
-    if (this.#initialized === undefined) {
-      const attempt = this.#initialize(options);
-      this.#initialized = attempt;
+  async connect(options?: McpCallOptions): Promise<McpInitializeResult> {
+    const call = new Call(this.#limits(options));
+    try {
+      return await this.#connectWithin(call);
+    } finally {
+      call.dispose();
+    }
+  }
+
+  /**
+   * Runs `initialize` under `call` when no handshake is done or running; otherwise waits for the
+   * running one, but no longer than `call`'s deadline.
+   */
+  #connectWithin(call: Call): Promise<McpInitializeResult> {
+    let initialized = this.#initialized;
+    if (initialized === undefined) {
+      const attempt = this.#initialize(call);
+      this.#initialized = initialized = attempt;
       attempt.catch(() => {
         if (this.#initialized === attempt) this.#initialized = undefined;
       });
+      return attempt;
     }
-    return this.#initialized;
+    return call.race(initialized);
   }
 
   /**
@@ -733,9 +767,19 @@ export class McpClient {
    * ```
    */
   async listTools(options?: McpCallOptions): Promise<McpTool[]> {
-    await this.connect(options);
+    const call = new Call(this.#limits(options));
+    try {
+      return await this.#listTools(call);
+    } finally {
+      call.dispose();
+    }
+  }
+
+  async #listTools(call: Call): Promise<McpTool[]> {
+    await this.#connectWithin(call);
     const tools: McpTool[] = [];
     const seen = new Set<string>();
+    const maxTools = call.limits.maxTools;
     let cursor: string | undefined;
     for (let page = 0;; page++) {
       if (page >= this.#maxPages) {
@@ -748,11 +792,14 @@ export class McpClient {
       const result = await this.#resultOf(
         "tools/list",
         cursor === undefined ? {} : { cursor },
-        options,
+        call,
       );
       const list = isObject(result) ? own(result, "tools") : undefined;
       if (!Array.isArray(list)) {
         throw invalid("a tools/list result with a tools array", "none");
+      }
+      if (tools.length + list.length > maxTools) {
+        throw new ItemLimitError("tools", maxTools, tools.length + list.length);
       }
       for (const tool of list) {
         if (!isObject(tool) || typeof own(tool, "name") !== "string") {
@@ -799,16 +846,25 @@ export class McpClient {
     options?: McpCallOptions,
   ): Promise<McpCallResult> {
     checkToolCall(name, args);
+    const limits = this.#limits(options);
+    // Serialized once: every retry resends these exact bytes, with the same JSON-RPC id (Security,
+    // "Request safety": on a retry, resend the exact same payload with the same idempotency_key).
+    const request = this.#message("tools/call", {
+      name,
+      arguments: keyedArgs(args, options?.idempotencyKey),
+    });
     return runWithRetry(
       async () => {
-        await this.connect(options);
-        return classifyToolResult(
-          await this.#request("tools/call", { name, arguments: args }, options),
-          this.#textLimits(options),
-        );
+        const call = new Call(limits);
+        try {
+          await this.#connectWithin(call);
+          return classifyToolResult((await this.#exchange(request, call))!, call.limits);
+        } finally {
+          call.dispose();
+        }
       },
       this.#retry,
-      options?.limits?.signal,
+      limits.signal,
       (result) => result.kind === "error" ? result.error : null,
       (result, decision) => result.kind === "error" ? { ...result, decision } : result,
     );
@@ -844,16 +900,21 @@ export class McpClient {
     checkToolCall(name, args);
     const ttl = options?.ttl;
     if (ttl !== undefined) countOption("options.ttl", ttl, 0);
-    await this.connect(options);
-    const response = await this.#request(
-      "tools/call",
-      { name, arguments: args, task: ttl === undefined ? {} : { ttl } },
-      options,
-    );
-    if (response.ok && isObject(response.result) && Object.hasOwn(response.result, "task")) {
-      return { kind: "task", task: checkTask(own(response.result, "task")) };
+    const call = new Call(this.#limits(options));
+    try {
+      await this.#connectWithin(call);
+      const response = await this.#request("tools/call", {
+        name,
+        arguments: keyedArgs(args, options?.idempotencyKey),
+        task: ttl === undefined ? {} : { ttl },
+      }, call);
+      if (response.ok && isObject(response.result) && Object.hasOwn(response.result, "task")) {
+        return { kind: "task", task: checkTask(own(response.result, "task")) };
+      }
+      return { kind: "result", result: classifyToolResult(response, call.limits) };
+    } finally {
+      call.dispose();
     }
-    return { kind: "result", result: classifyToolResult(response, this.#textLimits(options)) };
   }
 
   /**
@@ -874,8 +935,17 @@ export class McpClient {
    */
   async getTask(taskId: string, options?: McpCallOptions): Promise<McpTask> {
     checkTaskId(taskId);
-    await this.connect(options);
-    return checkTask(await this.#resultOf("tasks/get", { taskId }, options));
+    const call = new Call(this.#limits(options));
+    try {
+      return await this.#getTask(taskId, call);
+    } finally {
+      call.dispose();
+    }
+  }
+
+  async #getTask(taskId: string, call: Call): Promise<McpTask> {
+    await this.#connectWithin(call);
+    return checkTask(await this.#resultOf("tasks/get", { taskId }, call));
   }
 
   /**
@@ -904,9 +974,41 @@ export class McpClient {
         }`,
       );
     }
-    const started = performance.now();
+    const limits = this.#limits(options);
+    // One operation: every poll shares one byte budget and the maxWaitMs deadline; each poll's own
+    // deadline is timeoutMs clamped to the time that remains.
+    const operation = new Call({ ...limits, timeoutMs: maxWaitMs });
+    try {
+      return await this.#waitForTask(taskId, operation, maxWaitMs, limits.timeoutMs);
+    } finally {
+      operation.dispose();
+    }
+  }
+
+  async #waitForTask(
+    taskId: string,
+    operation: Call,
+    maxWaitMs: number,
+    pollTimeoutMs: number,
+  ): Promise<McpTask> {
+    const started = operation.startedAt;
     for (;;) {
-      const task = await this.getTask(taskId, options);
+      const remaining = started + maxWaitMs - performance.now();
+      if (remaining <= 0) throw new DeadlineExceededError(maxWaitMs, performance.now() - started);
+      const poll = new Call(
+        { ...operation.limits, timeoutMs: Math.max(1, Math.min(pollTimeoutMs, remaining)) },
+        operation,
+      );
+      let task: McpTask;
+      try {
+        task = await this.#getTask(taskId, poll);
+      } catch (error) {
+        throw poll.deadline.expired && operation.remainingMs <= 1
+          ? new DeadlineExceededError(maxWaitMs, performance.now() - started)
+          : error;
+      } finally {
+        poll.dispose();
+      }
       if (TERMINAL_TASK_STATUSES.has(task.status) || task.status === "input_required") return task;
       const interval = Math.min(
         MAX_POLL_MS,
@@ -916,7 +1018,7 @@ export class McpClient {
       if (interval > left) {
         throw new DeadlineExceededError(maxWaitMs, performance.now() - started);
       }
-      await sleep(interval, options?.limits?.signal);
+      await sleepWithin(interval, operation);
     }
   }
 
@@ -937,11 +1039,13 @@ export class McpClient {
    */
   async getTaskResult(taskId: string, options?: McpCallOptions): Promise<McpCallResult> {
     checkTaskId(taskId);
-    await this.connect(options);
-    return classifyToolResult(
-      await this.#request("tasks/result", { taskId }, options),
-      this.#textLimits(options),
-    );
+    const call = new Call(this.#limits(options));
+    try {
+      await this.#connectWithin(call);
+      return classifyToolResult(await this.#request("tasks/result", { taskId }, call), call.limits);
+    } finally {
+      call.dispose();
+    }
   }
 
   /**
@@ -974,25 +1078,20 @@ export class McpClient {
     }
   }
 
-  #limits(options: McpCallOptions | undefined) {
+  #limits(options: McpCallOptions | undefined): ResolvedClientLimits {
     objectOption("options", options);
     objectOption("options.limits", options?.limits);
     return callLimits(this.#defaults, this.#agent, options?.limits);
   }
 
-  #textLimits(options: McpCallOptions | undefined): TextLimits {
-    const { maxResponseBytes, maxJsonDepth, maxJsonNodes } = this.#limits(options);
-    return { maxResponseBytes: Math.max(1, maxResponseBytes), maxJsonDepth, maxJsonNodes };
-  }
-
-  async #initialize(options: McpCallOptions | undefined): Promise<McpInitializeResult> {
+  async #initialize(call: Call): Promise<McpInitializeResult> {
     this.#sessionId = undefined;
     this.#protocolVersion = undefined;
     const result = await this.#resultOf("initialize", {
       protocolVersion: this.#requestedVersion,
       capabilities: {},
       clientInfo: this.#clientInfo,
-    }, options);
+    }, call);
     if (!isObject(result)) throw invalid("an initialize result object", describe(result));
     const version = own(result, "protocolVersion");
     if (typeof version !== "string" || !MCP_SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
@@ -1003,10 +1102,7 @@ export class McpClient {
       );
     }
     this.#protocolVersion = version;
-    await this.#send(
-      { method: "notifications/initialized", params: undefined, id: undefined },
-      options,
-    );
+    await this.#exchange(this.#message("notifications/initialized", undefined, false), call);
     const capabilities = own(result, "capabilities");
     return {
       protocolVersion: version,
@@ -1017,89 +1113,78 @@ export class McpClient {
   }
 
   /** Sends a request whose JSON-RPC error is thrown; returns the `result`. */
-  async #resultOf(
-    method: string,
-    params: unknown,
-    options: McpCallOptions | undefined,
-  ): Promise<unknown> {
-    const response = await this.#request(method, params, options);
+  async #resultOf(method: string, params: unknown, call: Call): Promise<unknown> {
+    const response = await this.#request(method, params, call);
     if (!response.ok) throw jsonRpcError(response.error);
     return response.result;
   }
 
   /** Sends a request and returns its checked JSON-RPC response. */
-  async #request(
-    method: string,
-    params: unknown,
-    options: McpCallOptions | undefined,
-  ): Promise<RpcResponse> {
-    const response = await this.#send({ method, params, id: this.#nextId++ }, options);
-    return response!;
+  async #request(method: string, params: unknown, call: Call): Promise<RpcResponse> {
+    return (await this.#exchange(this.#message(method, params), call))!;
+  }
+
+  /** Serializes one message (a request with a fresh id, or a notification). */
+  #message(method: string, params: unknown, isRequest = true): Exchange {
+    const message: JsonObject = { jsonrpc: "2.0" };
+    const id = isRequest ? this.#nextId++ : undefined;
+    if (id !== undefined) message.id = id;
+    message.method = method;
+    if (params !== undefined) message.params = params;
+    return { method, id, body: JSON.stringify(message) };
   }
 
   /** POSTs one message; for a request, reads the answer (JSON or SSE, resuming the stream). */
-  async #send(
-    exchange: Exchange,
-    options: McpCallOptions | undefined,
-  ): Promise<RpcResponse | undefined> {
-    const call = new Call(this.#limits(options));
-    try {
-      const message: JsonObject = { jsonrpc: "2.0" };
-      if (exchange.id !== undefined) message.id = exchange.id;
-      message.method = exchange.method;
-      if (exchange.params !== undefined) message.params = exchange.params;
-      const sentSession = this.#sessionId;
-      const headers = this.#requestHeaders("application/json, text/event-stream");
-      headers.set("content-type", "application/json");
-      const response = await fetchWithin(this.#fetch, this.#url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify(message),
-      }, call);
-      if (response.status === 404 && sentSession !== undefined) {
-        await discard(response);
-        this.#sessionId = undefined;
-        this.#initialized = undefined;
-        throw new AgentProtocolError(
-          "session_expired",
-          "an answer within the session",
-          "HTTP 404 (session not found)",
-          404,
-        );
-      }
-      if (response.status < 200 || response.status > 299) {
-        const rpc = await errorStatusResponse(response, call);
-        if (exchange.id === undefined) throw jsonRpcError(rpc.error);
-        return rpc;
-      }
-      if (exchange.method === "initialize") {
-        try {
-          this.#takeSessionId(response);
-        } catch (error) {
-          await discard(response); // refused before its body was read: release the connection
-          throw error;
-        }
-      }
-      if (exchange.id === undefined) {
-        // A notification: 202 Accepted, no body expected.
-        await discard(response);
-        return undefined;
-      }
-      const kind = bodyKind(response);
-      if (kind === "json") {
-        return findResponse(await readJsonWithin(response, call), exchange.id);
-      }
-      if (kind === "sse") return await this.#readStream(response, exchange.id, call);
+  async #exchange(exchange: Exchange, call: Call): Promise<RpcResponse | undefined> {
+    const sentSession = this.#sessionId;
+    const headers = this.#requestHeaders("application/json, text/event-stream");
+    headers.set("content-type", "application/json");
+    const response = await fetchWithin(this.#fetch, this.#url, {
+      method: "POST",
+      headers,
+      body: exchange.body,
+    }, call);
+    if (response.status === 404 && sentSession !== undefined) {
       await discard(response);
+      this.#sessionId = undefined;
+      this.#initialized = undefined;
       throw new AgentProtocolError(
-        "content_type",
-        "application/json or text/event-stream",
-        response.status === 202 ? "HTTP 202 without a body" : "another Content-Type",
-        response.status,
+        "session_expired",
+        "an answer within the session",
+        "HTTP 404 (session not found)",
+        404,
       );
-    } finally {
-      call.dispose();
     }
+    if (response.status < 200 || response.status > 299) {
+      const rpc = await errorStatusResponse(response, call);
+      if (exchange.id === undefined) throw jsonRpcError(rpc.error);
+      return rpc;
+    }
+    if (exchange.method === "initialize") {
+      try {
+        this.#takeSessionId(response);
+      } catch (error) {
+        await discard(response); // refused before its body was read: release the connection
+        throw error;
+      }
+    }
+    if (exchange.id === undefined) {
+      // A notification: 202 Accepted, no body expected.
+      await discard(response);
+      return undefined;
+    }
+    const kind = bodyKind(response);
+    if (kind === "json") {
+      return findResponse(await readJsonWithin(response, call), exchange.id);
+    }
+    if (kind === "sse") return await this.#readStream(response, exchange.id, call);
+    await discard(response);
+    throw new AgentProtocolError(
+      "content_type",
+      "application/json or text/event-stream",
+      response.status === 202 ? "HTTP 202 without a body" : "another Content-Type",
+      response.status,
+    );
   }
 
   #requestHeaders(accept: string): Headers {
@@ -1131,9 +1216,13 @@ export class McpClient {
       let dropped: unknown;
       try {
         for await (const event of readSseEvents(response, { budget: call.budget })) {
+          call.countEvent();
           if (event.data === "") continue; // priming event (an id, no message)
           const value = parseEventData(event.data, call);
-          for (const message of Array.isArray(value) ? value : [value]) {
+          const messages = Array.isArray(value) ? value : [value];
+          for (let index = 0; index < messages.length; index++) {
+            if (index > 0) call.countEvent(); // each message of a batch counts as an event
+            const message = messages[index];
             const rpc = asRpcResponse(message);
             if (rpc !== undefined) {
               if (rpc.id === id) return rpc;
@@ -1143,13 +1232,14 @@ export class McpClient {
           }
         }
       } catch (error) {
-        if (error instanceof AdcpTransportError || call.deadline.expired) throw error;
-        if (call.limits.signal?.aborted) throw error;
+        if (error instanceof CallerError) throw error.error; // the caller's own callback threw
+        if (call.deadline.expired) throw call.deadline.error;
+        if (error instanceof AdcpTransportError) throw error;
         dropped = error; // a network failure mid-stream: resumable like an early end
       }
       const lastEventId = call.budget.lastEventId;
       if (lastEventId === undefined) {
-        if (dropped !== undefined) throw dropped;
+        if (dropped !== undefined) throw networkFailure(dropped, call);
         throw new AgentProtocolError(
           "stream_ended",
           "the JSON-RPC response before the SSE stream ended",
@@ -1163,16 +1253,24 @@ export class McpClient {
           "the stream end again",
         );
       }
+      // The id goes back in a header: a value a header cannot hold is refused, not sent.
+      if (!HEADER_VALUE.test(lastEventId)) {
+        throw invalid("an SSE id usable as a Last-Event-ID header", "another value");
+      }
       await sleepWithin(call.budget.retryMs ?? DEFAULT_RECONNECT_DELAY_MS, call);
       const headers = this.#requestHeaders("text/event-stream");
       headers.set("last-event-id", lastEventId);
       response = await fetchWithin(this.#fetch, this.#url, { method: "GET", headers }, call);
-      if (response.status < 200 || response.status > 299 || bodyKind(response) !== "sse") {
+      if (response.status < 200 || response.status > 299) {
+        await discard(response);
+        throw httpStatusError(response);
+      }
+      if (bodyKind(response) !== "sse") {
         await discard(response);
         throw new AgentProtocolError(
-          response.status < 200 || response.status > 299 ? "http_status" : "content_type",
+          "content_type",
           "a text/event-stream answer to the Last-Event-ID reconnect",
-          `HTTP ${response.status}`,
+          "another Content-Type",
           response.status,
         );
       }
@@ -1184,9 +1282,18 @@ export class McpClient {
     const inbound = asRpcInbound(message);
     if (inbound === undefined) return;
     if (inbound.id === undefined) {
-      this.#onNotification?.({ method: inbound.method, params: inbound.params });
+      const onNotification = this.#onNotification;
+      if (onNotification !== undefined) {
+        try {
+          onNotification({ method: inbound.method, params: inbound.params });
+        } catch (error) {
+          throw new CallerError(error);
+        }
+      }
       return;
     }
+    // A server may ask for little: a flood of requests is not answered past a few per call.
+    if (++call.answered > MAX_ANSWERED_REQUESTS) return;
     const answer: JsonObject = inbound.method === "ping"
       ? { jsonrpc: "2.0", id: inbound.id, result: {} }
       : {
@@ -1205,6 +1312,12 @@ export class McpClient {
     );
   }
 }
+
+/** A value a header can hold: visible ASCII, space and tab, nothing else (an SSE id is any text). */
+const HEADER_VALUE = /^[\x20-\x7e\t]*$/;
+
+/** Most server-to-client requests one call answers (a `ping` flood is not answered past this). */
+const MAX_ANSWERED_REQUESTS = 32;
 
 function invalid(expected: string, seen: string): AgentProtocolError {
   return new AgentProtocolError("invalid_message", expected, seen);
@@ -1252,34 +1365,32 @@ function checkTask(value: unknown): McpTask {
   };
 }
 
-/** The limits that apply to the JSON inside a tool result's text items. */
-interface TextLimits {
-  readonly maxResponseBytes: number;
-  readonly maxJsonDepth: number;
-  readonly maxJsonNodes: number;
-}
-
 /**
- * Classifies a `tools/call` or `tasks/result` answer. What the extraction parsed out of a
- * `content[].text` item is held to the call's depth and node bounds too: for a server that returns
- * only text, "that item is the entire response" (MCP Response Extraction, Size Limits). The check
- * walks the extracted value (V8's `JSON.parse` is not recursive, so any depth parses); data from
- * `structuredContent` was bounded with the body.
+ * Classifies a `tools/call` or `tasks/result` answer. JSON that the extraction will parse out of a
+ * `content[].text` item is held to the call's depth bound before it is parsed, and to the node bound
+ * after: for a server that returns only text, "that item is the entire response" (MCP Response
+ * Extraction, Size Limits). Data from `structuredContent` was bounded with the body.
  *
  * @throws {JsonDepthLimitError | JsonNodeLimitError} When text-item JSON passes a bound.
  */
-function classifyToolResult(response: RpcResponse, limits: TextLimits): McpCallResult {
+function classifyToolResult(response: RpcResponse, limits: ResolvedClientLimits): McpCallResult {
   if (!response.ok) return classifyRpcError(response.error);
-  const { maxResponseBytes, maxJsonDepth, maxJsonNodes } = limits;
-  const outcome = handleMcpResponse(response.result, { maxResponseBytes });
-  const structured = isObject(response.result)
-    ? own(response.result, "structuredContent")
-    : undefined;
-  if (outcome.kind === "success" && outcome.data !== structured) {
-    checkValueBounds(outcome.data, maxJsonDepth, maxJsonNodes);
+  const { maxJsonDepth, maxJsonNodes } = limits;
+  const longest = scanTextItems(response.result, maxJsonDepth);
+  const outcome = handleMcpResponse(response.result, {
+    maxResponseBytes: Math.max(1, limits.maxResponseBytes),
+  });
+  // The depth was bounded before parsing; the node count needs a walk only for a text long enough
+  // to hold more values than the bound (n values take at least 2n - 1 characters).
+  const walk = (longest + 1) / 2 > maxJsonNodes;
+  if (outcome.kind === "success" && walk) {
+    const structured = isObject(response.result)
+      ? own(response.result, "structuredContent")
+      : undefined;
+    if (outcome.data !== structured) checkValueBounds(outcome.data, maxJsonDepth, maxJsonNodes);
   }
   if (outcome.kind !== "error") return outcome;
-  if (outcome.path === "text_fallback") {
+  if (outcome.path === "text_fallback" && walk) {
     checkValueBounds(outcome.error, maxJsonDepth, maxJsonNodes);
   }
   return {
@@ -1289,6 +1400,46 @@ function classifyToolResult(response: RpcResponse, limits: TextLimits): McpCallR
     rpcCode: undefined,
     decision: decideRecovery(outcome.error),
   };
+}
+
+/**
+ * Scans, before anything parses them, the text items the extraction of `@adcp-wire/core` would
+ * `JSON.parse`: those that start with `{` (after JSON whitespace) when the result has no
+ * `structuredContent` object for success, or when it is an error whose `structuredContent` carries
+ * no `adcp_error` (Transport Error Mapping, "Client Detection Order", steps 1 and 5).
+ *
+ * @returns The length of the longest text scanned (0 when none was).
+ * @throws {JsonDepthLimitError} When one nests deeper than `maxDepth`.
+ */
+function scanTextItems(result: unknown, maxDepth: number): number {
+  if (!isObject(result)) return 0;
+  const structured = own(result, "structuredContent");
+  if (isObject(structured)) {
+    if (!own(result, "isError") || own(structured, "adcp_error")) return 0;
+  }
+  const content = own(result, "content");
+  if (!Array.isArray(content)) return 0;
+  let longest = 0;
+  for (let index = 0; index < content.length; index++) {
+    const item = content[index];
+    if (!isObject(item) || own(item, "type") !== "text") continue;
+    const text = own(item, "text");
+    if (typeof text !== "string" || !startsWithBrace(text)) continue;
+    const scan = scanJsonDepth(text, maxDepth);
+    if (!scan.valid) throw new JsonDepthLimitError(scan.error.limit, scan.error.observed);
+    if (text.length > longest) longest = text.length;
+  }
+  return longest;
+}
+
+/** Whether the first character of `text` after JSON whitespace is `{`. */
+function startsWithBrace(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit === 0x7b) return true;
+    if (unit !== 0x20 && unit !== 0x09 && unit !== 0x0a && unit !== 0x0d) return false;
+  }
+  return false;
 }
 
 function classifyRpcError(error: RpcErrorObject): McpCallResult {

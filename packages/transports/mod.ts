@@ -132,6 +132,7 @@ export * from "./check_outgoing_adcp_error.ts";
 export * from "./errors.ts";
 export * from "./external_types.ts";
 export * from "./fetch_agent_card.ts";
+export * from "./idempotency_key.ts";
 export * from "./limits.ts";
 export * from "./mcp_client.ts";
 export * from "./parse_bounded_json.ts";
