@@ -671,7 +671,7 @@ export class A2AClient {
    * returns early), classified as {@linkcode A2ACallResult} says.
    *
    * @param message The wire message (see {@linkcode A2AClient.invocation}); a missing
-   * `messageId` is filled in.
+   * `messageId` is filled in, the same one each time this object is sent.
    * @param options Limits for this call.
    * @returns The classified result.
    * @throws {AdcpTransportError} For size, deadline, JSON and protocol failures.
@@ -709,7 +709,8 @@ export class A2AClient {
    * when the stream ends without any task frame. A frame whose inner value is itself an envelope
    * is refused (envelopes are unwrapped exactly once).
    *
-   * @param message The wire message; a missing `messageId` is filled in.
+   * @param message The wire message; a missing `messageId` is filled in, the same one each time
+   * this object is sent.
    * @param options Limits for the whole stream, and `onEvent`.
    * @returns The classified result of the final or interrupted state (or of the Message, for a
    * stream that carried no task).
@@ -1217,11 +1218,21 @@ function checkMessage(message: unknown): void {
   }
 }
 
-/** The message with a `messageId` (a fresh UUID when it has none). */
+/** The `messageId`s given to messages that had none, per message object. */
+const mintedIds = new WeakMap<JsonObject, string>();
+
+/**
+ * The message with a `messageId`: its own, or one minted once per message object, so that sending
+ * the same object again (a retry by `withRetry` around the call) resends the same bytes.
+ */
 function withId(message: JsonObject): JsonObject {
-  return typeof own(message, "messageId") === "string"
-    ? message
-    : { ...message, messageId: crypto.randomUUID() };
+  if (typeof own(message, "messageId") === "string") return message;
+  let messageId = mintedIds.get(message);
+  if (messageId === undefined) {
+    messageId = crypto.randomUUID();
+    mintedIds.set(message, messageId);
+  }
+  return { ...message, messageId };
 }
 
 function invalid(expected: string, seen: string): AgentProtocolError {

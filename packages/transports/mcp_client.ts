@@ -591,10 +591,12 @@ interface Exchange {
  * - Bounds (MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits): every
  *   response of every request, `initialize`, `tools/list`, `tools/call`, `tasks/get` and
  *   `tasks/result` included, is read under the limits of the call over the agent over the client
- *   defaults ({@linkcode resolveLimits}): `maxResponseBytes` per JSON body, per SSE event and
- *   cumulatively for the SSE bytes of one request, carried across `Last-Event-ID` reconnects; one
- *   deadline (`timeoutMs`) covers the request, its response and its reconnects; JSON depth and node
- *   bounds apply to every body and SSE event. A `content[].text` item is also held to
+ *   defaults ({@linkcode resolveLimits}, {@linkcode ClientLimits}): `maxResponseBytes` per JSON
+ *   body, per SSE event and cumulatively for everything one operation reads (the lazy
+ *   `initialize`, every `tools/list` page, every SSE reconnect); one deadline (`timeoutMs`) covers
+ *   the whole operation; `maxTools` and `maxEvents` cap what it collects; `waitForTask` ends within
+ *   `maxWaitMs`; JSON depth and node bounds apply to every body and SSE event. Redirects are
+ *   refused ({@linkcode RedirectRefusedError}). A `content[].text` item is also held to
  *   `maxResponseBytes` before `JSON.parse` (the same limit, not a tighter one), and the value
  *   extracted from it to the depth and node bounds (for a text-only server, that item is the whole
  *   response). Requests ask for `Accept-Encoding: identity`, so the bytes counted are the bytes
@@ -750,13 +752,13 @@ export class McpClient {
 
   /**
    * Lists the server's tools, following `nextCursor` until it is absent, at most `maxPages`
-   * pages. Each page is one response, bounded as every response is; the deadline covers each
-   * page request.
+   * pages and `maxTools` tools. All pages share one deadline and one byte budget.
    *
-   * @param options Limits for each page.
+   * @param options Limits for the whole listing.
    * @returns Every tool, in server order.
    * @throws {AgentProtocolError} With reason `"page_limit"` past `maxPages` or on a repeated
    * cursor; `"invalid_message"` when a page has no `tools` array or a tool has no string `name`.
+   * @throws {ItemLimitError} Past `maxTools` tools.
    * @throws {JsonRpcError} When the server answers with a JSON-RPC error.
    * @throws {AdcpTransportError} For size, deadline and JSON failures.
    *
@@ -829,7 +831,8 @@ export class McpClient {
    *
    * @param name The tool name.
    * @param args The tool arguments.
-   * @param options Limits for this call (each attempt gets its own deadline).
+   * @param options Limits for this call (each attempt gets its own deadline and byte budget), and
+   * `idempotencyKey`.
    * @returns The classified result.
    * @throws {AdcpTransportError} For size, deadline, JSON and protocol failures (not retried).
    * @throws {TypeError} When `name` is not a string or `args` not an object.
@@ -951,10 +954,12 @@ export class McpClient {
   /**
    * Polls `tasks/get` until the task is `completed`, `failed`, `cancelled` or
    * `input_required`, waiting the server's `pollInterval` between polls (1 s when it gives none,
-   * clamped to [50 ms, 30 s]) and at most `maxWaitMs` in all.
+   * clamped to [50 ms, 30 s]) and at most `maxWaitMs` in all: each poll's deadline is its
+   * `timeoutMs` clamped to the time left, and all polls share one byte budget
+   * (`maxResponseBytes`).
    *
    * @param taskId The task id.
-   * @param options Limits for each poll, and `maxWaitMs`.
+   * @param options Limits (`timeoutMs` per poll, the byte budget for all), and `maxWaitMs`.
    * @returns The task in its last state.
    * @throws {DeadlineExceededError} When `maxWaitMs` passes first.
    * @throws {JsonRpcError | AdcpTransportError} As {@linkcode McpClient.getTask}.

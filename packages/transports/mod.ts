@@ -10,11 +10,15 @@
  *   (JSON-RPC errors, the reserved `-32029`/`-32028`/`-32027` included), generic error or plain
  *   text.
  * - {@linkcode A2AClient}: A2A JSON-RPC, 1.0 ProtoJSON or v0.3, `SendMessage`,
- *   `SendStreamingMessage` (streamed artifacts accumulated), `GetTask`; auth challenges checked
- *   with {@linkcode checkAuthChallenge} against the allow-list the agent card seeds
- *   ({@linkcode agentCardAuthHosts}); {@linkcode fetchAgentCard}.
- * - Both can retry transient AdCP errors with `withRetry` of `@adcp-wire/recovery` (`retry`
- *   option), honouring `retry_after` and the retry budget.
+ *   `SendStreamingMessage` (streamed artifacts accumulated), `GetTask`; the card's interfaces bound
+ *   to the origin it came from ({@linkcode fetchAgentCard} returns a {@linkcode FetchedAgentCard});
+ *   auth challenges checked with {@linkcode checkAuthChallenge} against the allow-list the agent
+ *   card seeds ({@linkcode agentCardAuthHosts}).
+ * - Both refuse redirects, bound each operation as a whole (one deadline, one byte budget, item
+ *   caps: {@linkcode ClientLimits}), and can retry transient AdCP errors, network failures and
+ *   transient HTTP statuses with `withRetry` of `@adcp-wire/recovery` (`retry` option), honouring
+ *   `retry_after` / `Retry-After` and the retry budget, resending byte-identical requests
+ *   ({@linkcode withIdempotencyKey}).
  *
  * Sellers: {@linkcode adcpErrorResult} and {@linkcode adcpSuccessResult} (MCP tool results),
  * {@linkcode adcpJsonRpcError} (the reserved JSON-RPC codes), {@linkcode adcpFailedTask} (A2A),
@@ -42,8 +46,10 @@
  * {@linkcode ResponseTooLargeError} (`limit`, `observed`, `phase`), {@linkcode DeadlineExceededError},
  * {@linkcode JsonDepthLimitError}, {@linkcode JsonNodeLimitError}, {@linkcode MalformedJsonError},
  * {@linkcode MalformedUtf8Error}, {@linkcode ContentEncodingError}, and for the clients
- * {@linkcode AgentProtocolError} (an answer the protocol does not allow) and
- * {@linkcode JsonRpcError} (a JSON-RPC error to a request other than a tool call or message). The
+ * {@linkcode AgentProtocolError} (an answer the protocol does not allow),
+ * {@linkcode JsonRpcError} (a JSON-RPC error to a request other than a tool call or message),
+ * {@linkcode RedirectRefusedError}, {@linkcode NetworkError}, {@linkcode HttpStatusError} and
+ * {@linkcode ItemLimitError}. The
  * JSON bounds are checked by `@adcp-wire/security` (`scanJsonDepth`, `checkJsonBounds`) and
  * re-raised as this family's `JsonDepthLimitError` / `JsonNodeLimitError`, with the same `code`s
  * as the security package's classes, so one `catch` on `AdcpTransportError` covers every way a
