@@ -83,8 +83,8 @@ export abstract class AdcpTransportError extends Error {
  * - `"raw"`: the bytes received on the wire passed `maxResponseBytes`.
  * - `"decoded"`: the bytes after content decoding (gzip, deflate, br) passed `maxDecodedBytes`.
  * - `"event"`: one Server-Sent Event passed `maxResponseBytes`.
- * - `"cumulative"`: the SSE bytes kept for one request, across reconnects, passed
- *   `maxResponseBytes`.
+ * - `"cumulative"`: the bytes of one operation, across every response it read (SSE reconnects,
+ *   `tools/list` pages, task polls, stream frames), passed `maxResponseBytes`.
  * - `"message"`: one newline-delimited stdio message passed `maxResponseBytes`. (An addition to
  *   the five HTTP phases: stdio has its own per-message bound.)
  *
@@ -122,7 +122,7 @@ const PHASE_SUBJECT: Record<ResponseSizePhase, string> = {
   raw: "body",
   decoded: "decoded body",
   event: "one SSE event",
-  cumulative: "SSE bytes for one request",
+  cumulative: "bytes for one operation",
   message: "one stdio message",
 };
 

@@ -38,7 +38,7 @@ Deno.test("ResponseTooLargeError names each phase in its message and cause", () 
     raw: "Cannot read response: body exceeded 10 bytes (observed 99)",
     decoded: "Cannot read response: decoded body exceeded 10 bytes (observed 99)",
     event: "Cannot read response: one SSE event exceeded 10 bytes (observed 99)",
-    cumulative: "Cannot read response: SSE bytes for one request exceeded 10 bytes (observed 99)",
+    cumulative: "Cannot read response: bytes for one operation exceeded 10 bytes (observed 99)",
     message: "Cannot read response: one stdio message exceeded 10 bytes (observed 99)",
   } as const;
   for (const [phase, message] of Object.entries(messages)) {
