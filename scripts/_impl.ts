@@ -14,7 +14,8 @@ import {
   extractAdcpResponseFromWebhook,
 } from "@adcp-wire/core";
 import { decideRecovery } from "@adcp-wire/recovery";
-import { sanitizeSellerString, validateSellerUrl } from "@adcp-wire/security";
+import { isReservedAddress, sanitizeSellerString, validateSellerUrl } from "@adcp-wire/security";
+import { A2AClient, AgentProtocolError } from "@adcp-wire/transports";
 import type { VectorReply, VectorRequest } from "./_vectors.ts";
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -61,6 +62,25 @@ function answer(request: VectorRequest): unknown {
         allowedHosts: field(input, "allowed_hosts") as string[],
       });
       return r.valid ? { valid: true, url: r.url } : { valid: false };
+    }
+    case "reserved-addresses":
+      return isReservedAddress(field(input, "hostname") as string);
+    case "agent-card-binding": {
+      const cardUrl = field(input, "card_url");
+      const version = field(input, "protocol_version");
+      try {
+        const client = new A2AClient(field(input, "card") as Record<string, unknown>, {
+          ...(cardUrl === null ? {} : { cardUrl: cardUrl as string }),
+          allowedHosts: field(input, "allowed_hosts") as string[],
+          allowHttp: field(input, "allow_http") as boolean,
+          allowReservedAddresses: field(input, "allow_reserved_addresses") as boolean,
+          ...(version === null ? {} : { protocolVersion: version as "1.0" | "0.3" }),
+        });
+        return { endpoint: client.endpoint, protocol_version: client.protocolVersion };
+      } catch (error) {
+        if (error instanceof AgentProtocolError && error.reason === "agent_card") return null;
+        throw error;
+      }
     }
     case "webhook-payload-extraction": {
       const payload = field(input, "payload");

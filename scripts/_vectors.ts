@@ -27,6 +27,8 @@ export const SUITE_NAMES = [
   "transport-error-mapping",
   "seller-strings",
   "seller-urls",
+  "reserved-addresses",
+  "agent-card-binding",
   "retry-decisions",
   "webhook-payload-extraction",
 ] as const;
@@ -334,6 +336,23 @@ const SUITES: Record<SuiteName, SuiteDef> = {
   "seller-urls": {
     required: ["purpose", "url", "allowed_hosts", "expected"],
     input: (v) => ({ purpose: v.purpose, url: v.url, allowed_hosts: v.allowed_hosts }),
+    judge: (v, reply) => expectResult(v.expected, reply),
+  },
+  "reserved-addresses": {
+    required: ["hostname", "expected"],
+    input: (v) => ({ hostname: v.hostname }),
+    judge: (v, reply) => expectResult(v.expected, reply),
+  },
+  "agent-card-binding": {
+    required: ["card", "card_url", "expected"],
+    input: (v) => ({
+      card: v.card,
+      card_url: v.card_url,
+      allowed_hosts: v.allowed_hosts ?? [],
+      allow_http: v.allow_http ?? false,
+      allow_reserved_addresses: v.allow_reserved_addresses ?? false,
+      protocol_version: v.protocol_version ?? null,
+    }),
     judge: (v, reply) => expectResult(v.expected, reply),
   },
   "retry-decisions": {

@@ -472,9 +472,10 @@ const NO_TASK: A2ATaskContext = {
  * that. No SDK is involved; the methods and shapes are those `@a2a-js/sdk` 1.3.0 serves.
  *
  * - Interface: the card's JSON-RPC interface for the preferred version (1.0 by default), from
- *   `supportedInterfaces[]`, or the v0.3 root `url` / `additionalInterfaces[]`; only `https:`
- *   URLs, or `http:` on a loopback host. Every request carries `A2A-Version` and the AdCP profile
- *   in `A2A-Extensions` (A2A Guide, "A2A Client Setup").
+ *   `supportedInterfaces[]`, or the v0.3 root `url` / `additionalInterfaces[]`, bound to the
+ *   origin the card came from or an `https:` host in `allowedHosts` that is not a reserved address
+ *   (Security, "Webhook URL validation (SSRF)", steps 1 and 2). Every request carries
+ *   `A2A-Version` and the AdCP profile in `A2A-Extensions` (A2A Guide, "A2A Client Setup").
  * - Extraction (A2A Response Extraction): a task is classified by `handleA2AResponse` of
  *   `@adcp-wire/core`, so interim states read the first DataPart of `status.message.parts` and
  *   final states the last DataPart of `artifacts[0]`.
@@ -486,8 +487,10 @@ const NO_TASK: A2ATaskContext = {
  *   accumulated artifacts (A2A Guide, "Envelope semantics").
  * - Auth challenges: the allow-list is seeded from the card ({@linkcode agentCardAuthHosts}) and
  *   the `authHosts` option, never from the payload; see {@linkcode A2ACallResult}.
- * - Bounds: every response is read under the call over the agent over the client limits, an SSE
- *   stream per event and cumulatively, one deadline per call. Requests ask for
+ * - Bounds: every response is read under the call over the agent over the client limits
+ *   ({@linkcode ClientLimits}); one deadline and one byte budget per call, over every frame of a
+ *   stream; `maxEvents`, `maxArtifacts` and `maxParts` cap what a stream accumulates; redirects
+ *   are refused ({@linkcode RedirectRefusedError}). Requests ask for
  *   `Accept-Encoding: identity` (unless `headers` sets it), so the bytes counted are the bytes
  *   received; a compressed answer anyway is refused ({@linkcode ContentEncodingError},
  *   `"not_requested"`).
@@ -497,7 +500,7 @@ const NO_TASK: A2ATaskContext = {
  * @example Sending an AdCP invocation
  * ```ts ignore
  * const card = await fetchAgentCard("https://sales.example.com/.well-known/agent-card.json");
- * const client = new A2AClient(card, { cardUrl: "https://a.example/" });
+ * const client = new A2AClient(card); // bound to https://sales.example.com
  * const result = await client.sendMessage(client.invocation("get_products", { brief: "CTV" }));
  * if (result.kind === "success") console.log(result.data);
  * ```
@@ -519,11 +522,14 @@ export class A2AClient {
   /**
    * Creates a client for the agent an agent card describes. Nothing is sent yet.
    *
-   * @param agentCard The agent card (parsed JSON), from a source the caller trusts.
-   * @param options Headers, limits, `fetch`, version preference, extensions, auth hosts, retry.
-   * @throws {AgentProtocolError} With reason `"agent_card"` when the card has no usable JSON-RPC
-   * interface.
-   * @throws {TypeError} When an option has the wrong type.
+   * @param agentCard What {@linkcode fetchAgentCard} returned, or a parsed card (then give
+   * `options.cardUrl`).
+   * @param options Headers, limits, `fetch`, version preference, extensions, auth hosts, the card
+   * binding (`cardUrl`, `allowedHosts`, `allowHttp`, `allowReservedAddresses`), retry.
+   * @throws {AgentProtocolError} With reason `"agent_card"` when the card has no JSON-RPC
+   * interface the binding allows.
+   * @throws {TypeError} When an option has the wrong type, or a host, URL or extension entry is
+   * malformed.
    * @throws {RangeError} When a limit is out of range.
    *
    * @example Choosing the interface

@@ -1033,12 +1033,12 @@ for (
       await within(
         BOUND_MS,
         withTwoServers(onInitialize.serve, onToolsCall.serve, async (initBase, callBase) => {
-          const runs: [string, Promise<unknown>][] = [
-            ["connect", mcpClient(initBase).connect()],
-            ["callTool", mcpClient(callBase).callTool("get_products", {})],
+          const runs: [string, () => Promise<unknown>][] = [
+            ["connect", () => mcpClient(initBase).connect()],
+            ["callTool", () => mcpClient(callBase).callTool("get_products", {})],
           ];
           for (const [name, call] of runs) {
-            const error = await rejection(call);
+            const error = await rejection(call());
             ok(!(error instanceof TypeError), `${name}: a bare TypeError: ${String(error)}`);
             ok(error instanceof AgentProtocolError, `${name}: ${String(error)}`);
             strictEqual(error.reason, "invalid_message", name);

@@ -709,17 +709,16 @@ netTest(
 // 2. Linear work on seller data at the size cap, timed against JSON.parse of the same bytes
 
 /**
- * A card of about 3.9 MiB naming `hosts` distinct https hosts: about a ninth as full JSON-RPC
- * interfaces, the rest as bare interface URLs and `authOrigin` entries, plus one usable interface on
+ * A card of about 3.9 MiB naming `hosts` distinct https hosts: 6% as full JSON-RPC interfaces, the rest as bare interface URLs and `authOrigin` entries, plus one usable interface on
  * the card's own origin (last, so that every entry before it is looked at).
  */
 function hostileCard(
   hosts: number,
   origin: string,
 ): { card: Record<string, unknown>; text: string } {
-  const host = (index: number): string => `https://${index.toString(36)}.io/`;
-  const full = Math.floor(hosts * 0.11);
-  const bare = Math.floor(hosts * 0.39);
+  const host = (index: number): string => `https://${index.toString(36)}.a.io/`;
+  const full = Math.floor(hosts * 0.06);
+  const bare = Math.floor(hosts * 0.47);
   const interfaces: Record<string, unknown>[] = [];
   for (let index = 0; index < full; index++) {
     interfaces.push({ url: host(index), protocolBinding: "JSONRPC", protocolVersion: "1.0" });
@@ -736,7 +735,7 @@ function hostileCard(
 const CARD_ORIGIN = "https://sales.example";
 const CARD_OPTIONS = {
   cardUrl: `${CARD_ORIGIN}/.well-known/agent-card.json`,
-  allowedHosts: ["*.io"], // every interface passes the policy: the longest list to build
+  allowedHosts: ["*.a.io"], // every interface passes the policy: the longest list to build
 };
 let cachedCards: { full: ReturnType<typeof hostileCard>; quarter: ReturnType<typeof hostileCard> };
 /** The 150,000-host card and a quarter of it, built once. */
@@ -759,7 +758,7 @@ Deno.test(
         const parseMs = fastest(3, () => JSON.parse(text));
         const buildMs = fastest(3, () => client = new A2AClient(card, CARD_OPTIONS));
         ok(client !== undefined);
-        strictEqual(client.endpoint, "https://0.io/");
+        strictEqual(client.endpoint, "https://0.a.io/");
         strictEqual(client.authHosts.length, 150_001);
         // Without allowedHosts only the same-origin interface (the last one) is usable.
         strictEqual(
