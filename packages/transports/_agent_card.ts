@@ -5,6 +5,39 @@ import { describe } from "./_describe.ts";
 import { isObject, own, ownString } from "./_rpc.ts";
 import { AgentProtocolError } from "./errors.ts";
 
+/**
+ * Most entries a card may list in any one of its arrays (`supportedInterfaces`,
+ * `additionalInterfaces`, `authOrigin`, `capabilities.extensions`). Real cards list a handful; a
+ * card listing more is refused whole, so the work a card costs is bounded whatever it holds.
+ */
+export const MAX_CARD_LIST_ENTRIES = 256;
+
+/** The card lists whose length is bounded, as paths from the card's root. */
+const BOUNDED_LISTS: readonly (readonly string[])[] = [
+  ["supportedInterfaces"],
+  ["additionalInterfaces"],
+  ["authOrigin"],
+  ["capabilities", "extensions"],
+];
+
+/**
+ * Refuses a card with more than {@linkcode MAX_CARD_LIST_ENTRIES} entries in a bounded list.
+ * @throws {AgentProtocolError} With reason `"agent_card"`.
+ */
+export function checkCardLists(card: unknown): void {
+  for (const path of BOUNDED_LISTS) {
+    let value: unknown = card;
+    for (const key of path) value = isObject(value) ? own(value, key) : undefined;
+    if (Array.isArray(value) && value.length > MAX_CARD_LIST_ENTRIES) {
+      throw new AgentProtocolError(
+        "agent_card",
+        `at most ${MAX_CARD_LIST_ENTRIES} entries in ${path.join(".")}`,
+        `${value.length}`,
+      );
+    }
+  }
+}
+
 /** The A2A wire versions the client speaks. */
 export type A2AWireVersion = "1.0" | "0.3";
 

@@ -4,7 +4,12 @@
 import type { Deadline } from "./_deadline.ts";
 import { describe } from "./_describe.ts";
 import type { SseEventSizer } from "./_sse_sizer.ts";
-import { AdcpTransportError, ContentEncodingError, ResponseTooLargeError } from "./errors.ts";
+import {
+  AdcpTransportError,
+  ContentEncodingError,
+  NetworkError,
+  ResponseTooLargeError,
+} from "./errors.ts";
 import type { ResolvedLimits } from "./limits.ts";
 import type { ContentDecoding, ReadProgress } from "./read_response.ts";
 
@@ -354,12 +359,17 @@ export class BoundedBody {
     if (error instanceof AdcpTransportError) return error;
     const state = this.#rawState;
     if (state !== undefined) {
-      if (state.hasSourceError) return state.sourceError;
+      if (state.hasSourceError) return asNetworkError(state.sourceError);
       // Anything else raised inside the decompression pipeline is corrupt compressed data.
       return new ContentEncodingError(this.#coding ?? "", "corrupt");
     }
-    return error;
+    // The body broke off (a reset connection, a truncated chunked body): a network failure.
+    return new NetworkError(error);
   }
+}
+
+function asNetworkError(error: unknown): unknown {
+  return error instanceof AdcpTransportError ? error : new NetworkError(error);
 }
 
 function notBytes(value: unknown): TypeError {

@@ -10,6 +10,7 @@ import {
   JsonRpcError,
   NetworkError,
 } from "./errors.ts";
+import { isCallerError } from "./_rpc.ts";
 
 import type { RetryOption } from "./mcp_client.ts";
 
@@ -37,6 +38,7 @@ const TIMED_OUT: AdcpError = {
  */
 function retryableError(thrown: unknown): AdcpError | null {
   if (thrown instanceof FailedAttempt) return thrown.adcpError;
+  if (isCallerError(thrown)) return null; // the caller's own callback threw: never resend for it
   if (thrown instanceof JsonRpcError || thrown instanceof HttpStatusError) return thrown.adcpError;
   if (thrown instanceof NetworkError) return thrown.adcpError;
   if (thrown instanceof DeadlineExceededError && thrown.timeoutMs !== undefined) return TIMED_OUT;

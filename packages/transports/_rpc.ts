@@ -316,14 +316,38 @@ export async function errorStatusResponse(
   response: Response,
   call: Call,
 ): Promise<Extract<RpcResponse, { readonly ok: false }>> {
+  const status = httpStatusError(response);
   if (bodyKind(response) === "json") {
-    const value = await readJsonWithin(response, call);
+    let value: unknown;
+    try {
+      value = await readJsonWithin(response, call);
+    } catch (error) {
+      // A gateway's HTML or empty page labelled JSON, or an oversized one: the status and its
+      // Retry-After are what the caller can act on. Deadline and network failures stay as they are.
+      if (isBodyError(error)) throw status;
+      throw error;
+    }
     const rpc = asRpcResponse(value);
-    if (rpc !== undefined && !rpc.ok) return rpc;
+    // A JSON-RPC error decides, unless a transient status (429, 408, 5xx) comes with one that
+    // carries no AdCP error: then the status and its Retry-After decide, so that retry applies.
+    if (rpc !== undefined && !rpc.ok) {
+      if (status.adcpError === null || isObject(adcpErrorOf(rpc.error))) return rpc;
+    }
   } else {
     await discard(response);
   }
-  throw httpStatusError(response);
+  throw status;
+}
+
+/** Whether a body read failed on the body itself (size, syntax, encoding), not on time or network. */
+function isBodyError(error: unknown): boolean {
+  return error instanceof AdcpTransportError && error.code !== "DEADLINE_EXCEEDED" &&
+    error.code !== "NETWORK_ERROR";
+}
+
+/** The raw `data.adcp_error` of a JSON-RPC error object. */
+function adcpErrorOf(error: RpcErrorObject): unknown {
+  return isObject(error.data) ? own(error.data, "adcp_error") : undefined;
 }
 
 /** The error for a status outside 2xx, with its `Retry-After`. */
@@ -414,6 +438,20 @@ export class CallerError {
   constructor(error: unknown) {
     this.error = error;
   }
+
+  /** The caller's error, marked so that no retry mistakes it for a transport failure. */
+  unwrap(): unknown {
+    if (typeof this.error === "object" && this.error !== null) thrownByCaller.add(this.error);
+    return this.error;
+  }
+}
+
+/** Objects a caller's own callback threw during a call: never retried, whatever their class. */
+const thrownByCaller = new WeakSet<object>();
+
+/** Whether `error` is an object a caller's callback threw (see {@linkcode CallerError}). */
+export function isCallerError(error: unknown): boolean {
+  return typeof error === "object" && error !== null && thrownByCaller.has(error);
 }
 
 /** Validates an optional boolean option. */

@@ -9,6 +9,7 @@ import { decideRecovery, type RecoveryDecision } from "@adcp-wire/recovery";
 import {
   type A2AWireVersion,
   type CardPolicy,
+  checkCardLists,
   normalizeHostEntries,
   selectInterface,
 } from "./_agent_card.ts";
@@ -577,6 +578,7 @@ export class A2AClient {
         `Expected options.protocolVersion to be "1.0" or "0.3", got ${describe(prefer)}`,
       );
     }
+    checkCardLists(card);
     const chosen = selectInterface(card, prefer, policy);
     this.endpoint = chosen.url;
     this.protocolVersion = chosen.version;
@@ -896,7 +898,7 @@ export class A2AClient {
         if (done !== undefined) return done;
       }
     } catch (error) {
-      if (error instanceof CallerError) throw error.error; // the caller's own callback threw
+      if (error instanceof CallerError) throw error.unwrap(); // the caller's own callback threw
       throw networkFailure(error, call);
     }
     const message = accumulator.messageOnly();

@@ -4,6 +4,7 @@ import {
   validateSellerUrl,
 } from "@adcp-wire/security";
 import { describe } from "./_describe.ts";
+import { checkCardLists } from "./_agent_card.ts";
 import { isObject, type JsonObject, own } from "./_rpc.ts";
 
 /** Most scopes {@linkcode checkAuthChallenge} passes on; the rest are dropped. */
@@ -165,8 +166,9 @@ export function checkAuthChallenge(
  * (its own configuration, or a fetch of the seller's well-known URL); nothing from a task payload
  * ever enters the list.
  *
- * @param card The agent card (any value).
  * @returns The hosts, deduplicated, in card order.
+ * @throws {AgentProtocolError} With reason `"agent_card"` when a list of the card holds more than
+ * 256 entries (as `A2AClient` refuses such a card).
  *
  * @example Seeding from a 1.0 card
  * ```ts
@@ -203,6 +205,7 @@ export function agentCardAuthHosts(card: unknown): string[] {
     hosts.add(url.host);
   };
   if (!isObject(card)) return [];
+  checkCardLists(card);
   for (const key of ["supportedInterfaces", "additionalInterfaces"]) {
     const list = own(card, key);
     if (!Array.isArray(list)) continue;

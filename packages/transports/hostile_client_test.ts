@@ -164,6 +164,7 @@ interface RpcBody {
   readonly id?: number | string;
   readonly method?: string;
   readonly params?: Record<string, unknown>;
+  readonly result?: unknown;
 }
 
 function parseRpc(body: string): RpcBody {
@@ -172,25 +173,32 @@ function parseRpc(body: string): RpcBody {
 
 /**
  * A hand-written MCP server: `initialize` answered in JSON, notifications with 202, `tools/call`
- * by `toolsCall`, a GET (an SSE reconnect) by `get` (405 when absent).
+ * by `toolsCall` (with its 0-based index), a GET (an SSE reconnect) by `get` (405 when absent).
  */
 function mcpSeller(
   toolsCall: (id: number | string, seen: Seen, index: number) => Response | Promise<Response>,
   get?: (seen: Seen) => Response | Promise<Response>,
 ): Handler {
   let calls = 0;
-  return (_request, seen) => {
-    if (seen.method === "GET") return get?.(seen) ?? new Response(null, { status: 405 });
-    const message = parseRpc(seen.body);
-    if (message.id === undefined) return new Response(null, { status: 202 });
-    if (message.method === "initialize") return rpcResult(message.id, INIT_RESULT);
-    if (message.method === "tools/call") return toolsCall(message.id, seen, calls++);
-    return Response.json({
-      jsonrpc: "2.0",
-      id: message.id,
-      error: { code: -32601, message: "Method not found" },
-    });
-  };
+  return (_request, seen) => mcpAnswer(seen, (id) => toolsCall(id, seen, calls++), get);
+}
+
+/** What {@linkcode mcpSeller} answers to one request. */
+function mcpAnswer(
+  seen: Seen,
+  toolsCall: (id: number | string) => Response | Promise<Response>,
+  get?: (seen: Seen) => Response | Promise<Response>,
+): Response | Promise<Response> {
+  if (seen.method === "GET") return get?.(seen) ?? new Response(null, { status: 405 });
+  const message = parseRpc(seen.body);
+  if (message.id === undefined) return new Response(null, { status: 202 });
+  if (message.method === "initialize") return rpcResult(message.id, INIT_RESULT);
+  if (message.method === "tools/call") return toolsCall(message.id);
+  return Response.json({
+    jsonrpc: "2.0",
+    id: message.id,
+    error: { code: -32601, message: "Method not found" },
+  });
 }
 
 function mcpClient(base: string, options: McpClientOptions = {}): McpClient {
@@ -294,7 +302,7 @@ const REDIRECT_CASES: readonly RedirectCase[] = [
   {
     name: "McpClient.callTool (tools/call)",
     sellerRequests: 3,
-    seller: (seen, redirect) => mcpSeller(() => redirect())(new Request("http://x/"), seen),
+    seller: (seen, redirect) => mcpAnswer(seen, () => redirect()),
     run: (seller, fetch) =>
       rejection(mcpClient(seller, { fetch }).callTool("get_products", { brief: "CTV" })),
   },
@@ -304,6 +312,36 @@ const REDIRECT_CASES: readonly RedirectCase[] = [
     seller: sseReconnectSeller,
     run: (seller, fetch) =>
       rejection(mcpClient(seller, { fetch }).callTool("get_products", { brief: "CTV" })),
+  },
+  {
+    name: "McpClient answer to a server ping (POST)",
+    sellerRequests: 4,
+    seller: (seen, redirect) => {
+      if (parseRpc(seen.body).result !== undefined) return redirect(); // the answer to the ping
+      return mcpAnswer(
+        seen,
+        () => sse(`data: ${JSON.stringify({ jsonrpc: "2.0", id: "srv-1", method: "ping" })}\n\n`),
+      );
+    },
+    run: (seller, fetch) =>
+      rejection(mcpClient(seller, { fetch }).callTool("get_products", { brief: "CTV" })),
+  },
+  {
+    name: "McpClient.close (DELETE)",
+    sellerRequests: 3,
+    seller: (seen, redirect) => {
+      if (seen.method === "DELETE") return redirect();
+      const message = parseRpc(seen.body);
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      return Response.json({ jsonrpc: "2.0", id: message.id, result: INIT_RESULT }, {
+        headers: { "mcp-session-id": "session-1" },
+      });
+    },
+    run: async (seller, fetch) => {
+      const client = mcpClient(seller, { fetch });
+      await client.connect();
+      return await rejection(client.close());
+    },
   },
   {
     name: "A2AClient.sendMessage (SendMessage)",
@@ -495,7 +533,7 @@ netTest(
     const seller = recording(() =>
       new Response("Moved", {
         status,
-        headers: location === undefined ? {} : { location, "x-seller": "kept" },
+        headers: { "x-seller": "kept", ...(location === undefined ? {} : { location }) },
       })
     );
     await within(
@@ -518,6 +556,7 @@ netTest(
             strictEqual(response.status, status, label);
             strictEqual(response.headers.get("location"), location ?? null, label);
             strictEqual(response.redirected, false, label);
+            strictEqual(response.headers.get("x-seller"), "kept", label);
             strictEqual(await response.text(), "Moved", label);
             strictEqual(seller.seen.length, 1, label);
             deepStrictEqual(witness.seen, [], label);
@@ -827,9 +866,10 @@ function throttled(status: number, retryAfter: () => string): Response {
 const RETRY_AFTER_FORMS: readonly {
   readonly name: string;
   readonly value: () => string;
+  /** The seconds the header may stand for (an HTTP-date has whole seconds: allow a tick). */
   readonly seconds: readonly number[];
 }[] = [
-  { name: "delta-seconds 7", value: () => "7", seconds: [7] },
+  { name: "delta-seconds 7", value: () => "7", seconds: [7] }, // a 7_000 ms wait, exactly
   {
     name: "an HTTP-date 30 s ahead",
     value: () => new Date(Date.now() + 30_000).toUTCString(),
@@ -957,10 +997,6 @@ netTest(
             );
           }
         }
-        deepStrictEqual(
-          RETRY_AFTER_FORMS[0]!.seconds.map((seconds) => seconds * 1_000),
-          [7_000],
-        );
       }),
     );
   },
@@ -1118,6 +1154,118 @@ for (const retry of [false, true]) {
     },
   );
 }
+
+/** A throttling answer that claims JSON but whose body is empty or not JSON (a gateway's page). */
+const JSON_LABELLED_BODIES: readonly [string, string][] = [
+  ["an empty body", ""],
+  ["an HTML page", "<html><body>503 Service Temporarily Unavailable</body></html>"],
+];
+
+for (
+  const [name, seller, run] of [
+    [
+      "McpClient.callTool",
+      (answer: () => Response) => mcpSeller(() => answer()),
+      (base: string) => mcpClient(base).callTool("get_products", {}),
+    ],
+    [
+      "A2AClient.sendMessage",
+      (answer: () => Response) => () => answer(),
+      (base: string) => {
+        const client = a2aClient(base);
+        return client.sendMessage(client.invocation("get_products", {}));
+      },
+    ],
+  ] as const
+) {
+  netTest(
+    `${name} keeps the status and Retry-After of a 429 or 503 labelled JSON whose body does not parse`,
+    async () => {
+      let answer: () => Response = () => new Response(null, { status: 500 });
+      const server = recording(seller(() => answer()));
+      await within(
+        BOUND_MS,
+        withServer(server.serve, async (base) => {
+          for (const status of [429, 503]) {
+            for (const [what, body] of JSON_LABELLED_BODIES) {
+              const label = `${status} with ${what}`;
+              answer = () =>
+                new Response(body, {
+                  status,
+                  headers: { "content-type": "application/json", "retry-after": "7" },
+                });
+              const error = await rejection(run(base));
+              ok(error instanceof HttpStatusError, `${label}: ${String(error)}`);
+              strictEqual(error.status, status, label);
+              strictEqual(error.retryAfterSeconds, 7, label);
+              strictEqual(error.adcpError?.retry_after, 7, label);
+            }
+          }
+        }),
+      );
+    },
+  );
+}
+
+netTest(
+  "McpClient with retry never resends a tools/call because its own onNotification threw",
+  async () => {
+    // The caller's callback fails with an error that happens to look transient (it came from the
+    // caller's own network call): it is the caller's failure, not the seller's, so it must reach
+    // the caller at once, and the mutating call must not be sent again.
+    const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } };
+    const seller = recording(mcpSeller(
+      () => sse(`data: ${JSON.stringify(progress)}\n\n`),
+      () => new Response("reconnected", { status: 500 }),
+    ));
+    await within(
+      BOUND_MS,
+      withServer(seller.serve, async (base) => {
+        const thrown = new NetworkError(new TypeError("the caller's own request failed"));
+        const { waits, sleep } = recordingSleep();
+        const client = mcpClient(base, {
+          retry: { sleep },
+          onNotification: () => {
+            throw thrown;
+          },
+        });
+        const error = await rejection(
+          client.callTool("create_media_buy", { buyer_ref: "x" }, { idempotencyKey: true }),
+        );
+        strictEqual(error, thrown);
+        deepStrictEqual(waits, []);
+        strictEqual(toolCallBodies(seller.seen).length, 1);
+      }),
+    );
+  },
+);
+
+netTest(
+  "A2AClient with retry never resends SendStreamingMessage because its own onEvent threw",
+  async () => {
+    const seller = recording((_request, seen) =>
+      sse(sseFrames(parseRpc(seen.body).id, [WORKING_FRAME, COMPLETED_FRAME]))
+    );
+    await within(
+      BOUND_MS,
+      withServer(seller.serve, async (base) => {
+        const thrown = new NetworkError(new TypeError("the caller's own request failed"));
+        const { waits, sleep } = recordingSleep();
+        const client = a2aClient(base, { retry: { sleep } });
+        const error = await rejection(
+          client.sendStreamingMessage(client.invocation("create_media_buy", {}), {
+            onEvent: () => {
+              throw thrown;
+            },
+          }),
+        );
+        strictEqual(error, thrown);
+        deepStrictEqual(waits, []);
+        strictEqual(seller.seen.length, 1);
+      }),
+    );
+  },
+);
 
 // ---------------------------------------------------------------------------------------------
 // 3. Retries resend the same bytes
@@ -1322,35 +1470,38 @@ netTest(
 // 4. Constructor validation
 // ---------------------------------------------------------------------------------------------
 
-netTest(
-  "new A2AClient() refuses bad host, extension and allowHttp options with a TypeError",
-  async () => {
+const BAD_OPTIONS: readonly [string, string, A2AClientOptions][] = [
+  ["authHosts", 'authHosts: ["not a host!"]', { authHosts: ["not a host!"] }],
+  ["allowedHosts", "allowedHosts: [42]", { allowedHosts: [42] as unknown as string[] }],
+  ["extensions", 'extensions: ["not a uri"]', { extensions: ["not a uri"] }],
+  ["allowHttp", 'allowHttp: "yes"', { allowHttp: "yes" as unknown as boolean }],
+];
+
+for (const [option, shown, options] of BAD_OPTIONS) {
+  netTest(`new A2AClient() throws a TypeError naming ${option} for { ${shown} }`, async () => {
     await within(
       BOUND_MS,
-      (async () => {
+      Promise.resolve().then(() => {
         const base = "https://sales.example";
-        const bad: [string, A2AClientOptions][] = [
-          ["authHosts", { authHosts: ["not a host!"] }],
-          ["allowedHosts", { allowedHosts: [42] as unknown as string[] }],
-          ["extensions", { extensions: ["not a uri"] }],
-          ["allowHttp", { allowHttp: "yes" as unknown as boolean }],
-        ];
-        for (const [name, options] of bad) {
-          throws(
-            () =>
-              new A2AClient(a2aCard(base), {
-                cardUrl: `${base}/.well-known/agent-card.json`,
-                ...options,
-              }),
-            (error: unknown) => {
-              ok(error instanceof TypeError, `${name}: ${String(error)}`);
-              ok(error.message.includes(name), `${name}: message ${error.message}`);
-              return true;
-            },
-            name,
-          );
-        }
-      })(),
+        let requests = 0;
+        throws(
+          () =>
+            new A2AClient(a2aCard(base), {
+              cardUrl: `${base}/.well-known/agent-card.json`,
+              fetch: () => {
+                requests++;
+                return Promise.resolve(new Response(null, { status: 500 }));
+              },
+              ...options,
+            }),
+          (error: unknown) => {
+            ok(error instanceof TypeError, String(error));
+            ok(error.message.includes(option), `message: ${error.message}`);
+            return true;
+          },
+        );
+        strictEqual(requests, 0);
+      }),
     );
-  },
-);
+  });
+}

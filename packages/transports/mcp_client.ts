@@ -1237,7 +1237,7 @@ export class McpClient {
           }
         }
       } catch (error) {
-        if (error instanceof CallerError) throw error.error; // the caller's own callback threw
+        if (error instanceof CallerError) throw error.unwrap(); // the caller's own callback threw
         if (call.deadline.expired) throw call.deadline.error;
         if (error instanceof AdcpTransportError) throw error;
         dropped = error; // a network failure mid-stream: resumable like an early end
