@@ -5,6 +5,8 @@
 // counting `fetch` measures what the client pulled. A second test holds the heap of calls at the
 // byte cap to a documented multiple of the budget.
 import { ok } from "node:assert/strict";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { A2AClient } from "./a2a_client.ts";
 import { AdcpTransportError } from "./errors.ts";
@@ -30,38 +32,7 @@ const A2A_KINDS = new Set([
   "jsonrpc_error",
 ]);
 
-/** One answer of the hostile server. */
-interface Answer {
-  readonly status: number;
-  readonly contentType: string | null;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Body;
-  /** Delay before the headers, in milliseconds. */
-  readonly delayMs: number;
-  /** Split the body into this many chunks, `dripMs` apart. */
-  readonly chunks: number;
-  readonly dripMs: number;
-  /** Never end the body after its chunks. */
-  readonly hang: boolean;
-}
-
-type Body =
-  | { readonly kind: "rpc"; readonly result: unknown; readonly error: unknown }
-  | { readonly kind: "json"; readonly value: unknown }
-  | { readonly kind: "sse"; readonly events: readonly SseEvent[] }
-  | { readonly kind: "pad"; readonly bytes: number }
-  | { readonly kind: "page"; readonly bytes: number }
-  | { readonly kind: "deep"; readonly depth: number }
-  | { readonly kind: "raw"; readonly bytes: Uint8Array };
-
-interface SseEvent {
-  readonly id: string | undefined;
-  readonly retry: number | undefined;
-  /** `"response"` echoes the request id with `result`; `"raw"` sends `data` as it is. */
-  readonly kind: "response" | "notification" | "ping" | "raw";
-  readonly result: unknown;
-  readonly data: string;
-}
+import type { Answer, Body } from "./testdata/hostile_server.ts";
 
 const hostileString = fc.oneof(
   fc.string({ maxLength: 12 }),
@@ -236,151 +207,34 @@ const method = fc.constantFrom(
   "card.fetch",
 );
 
-/** The bytes of an answer's body for a request with JSON-RPC id `id`. */
-function bodyBytes(body: Body, id: unknown, serial: number): Uint8Array {
-  switch (body.kind) {
-    case "page": {
-      // A tools/list page with a fresh cursor that is also a working task: a flood of pages or
-      // polls, each well under the per-response cap.
-      const result = {
-        tools: [{ name: "t", description: "x".repeat(body.bytes) }],
-        nextCursor: `c${serial}`,
-        taskId: "t-1",
-        status: "working",
-        pollInterval: 50,
-      };
-      return encoder.encode(JSON.stringify({ jsonrpc: "2.0", id, result }));
-    }
-    case "rpc": {
-      const message = body.error === undefined
-        ? { jsonrpc: "2.0", id, result: body.result }
-        : { jsonrpc: "2.0", id, error: body.error };
-      return encoder.encode(JSON.stringify(message));
-    }
-    case "json":
-      return encoder.encode(JSON.stringify(body.value) ?? "null");
-    case "sse": {
-      let text = "";
-      for (const event of body.events) {
-        if (event.id !== undefined) text += `id: ${event.id.replace(/[\r\n]/g, "")}\n`;
-        if (event.retry !== undefined) text += `retry: ${event.retry}\n`;
-        const data = event.kind === "response"
-          ? JSON.stringify({ jsonrpc: "2.0", id, result: event.result })
-          : event.kind === "notification"
-          ? JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: {} })
-          : event.kind === "ping"
-          ? JSON.stringify({ jsonrpc: "2.0", id: "p", method: "ping" })
-          : event.data;
-        text += `data: ${data.replace(/[\r\n]/g, " ")}\n\n`;
-      }
-      return encoder.encode(text);
-    }
-    case "pad":
-      return encoder.encode(
-        JSON.stringify({ jsonrpc: "2.0", id, result: { pad: "x".repeat(body.bytes) } }),
-      );
-    case "deep":
-      return encoder.encode("[".repeat(body.depth) + "]".repeat(body.depth));
-    case "raw":
-      return body.bytes;
-  }
-}
-
-/** Serves the current script: each request takes the next answer (the last one repeats). */
-function hostileServer(): {
+/** The hostile server, in a worker of its own: its allocations never count as the client's. */
+function hostileServer(): Promise<{
   readonly base: string;
-  setScript(answers: readonly Answer[], handshake: boolean): void;
+  setScript(answers: readonly Answer[], handshake: boolean): Promise<void>;
   close(): Promise<void>;
-} {
-  let script: readonly Answer[] = [];
-  let next = 0;
-  let handshakes = false;
-  const controller = new AbortController();
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {}, signal: controller.signal },
-    async (request) => {
-      const text = request.method === "POST" ? await request.text().catch(() => "") : "";
-      let id: unknown = null;
-      let rpcMethod: unknown;
-      try {
-        const parsed = JSON.parse(text);
-        id = parsed?.id;
-        rpcMethod = parsed?.method;
-      } catch {
-        // not JSON: answer with id null
-      }
-      // Most scripts let the MCP handshake through, so that the fuzzing reaches the calls.
-      if (handshakes && rpcMethod === "initialize") {
-        const result = { protocolVersion: "2025-11-25", capabilities: { tools: {} } };
-        return Response.json({ jsonrpc: "2.0", id, result });
-      }
-      if (handshakes && rpcMethod === "notifications/initialized") {
-        return new Response(null, { status: 202 });
-      }
-      const url = new URL(request.url);
-      if (url.pathname === "/.well-known/agent-card.json" && script.length === 0) {
-        return Response.json({});
-      }
-      const current = script[Math.min(next++, script.length - 1)];
-      if (current === undefined) return new Response(null, { status: 500 });
-      if (current.delayMs > 0) await sleep(current.delayMs, request.signal);
-      const bytes = bodyBytes(current.body, id, next);
-      const headers = new Headers();
-      const type = current.contentType === "auto"
-        ? current.body.kind === "sse" ? "text/event-stream" : "application/json"
-        : current.contentType;
-      if (type !== null) headers.set("content-type", type);
-      for (const [name, value] of Object.entries(current.headers)) {
-        // Deno's HTTP/1 writer takes only visible ASCII, space and tab (it panics on more).
-        if (name !== "content-length" && /^[\x20-\x7e\t]*$/.test(value)) {
-          headers.set(name, value);
-        }
-      }
-      if ([101, 204, 205, 304].includes(current.status)) {
-        return new Response(null, { status: current.status, headers });
-      }
-      const size = Math.ceil(bytes.length / current.chunks);
-      let offset = 0;
-      const stream = new ReadableStream<Uint8Array>({
-        async pull(out) {
-          if (offset >= bytes.length) {
-            if (current.hang) {
-              await sleep(60_000, request.signal);
-            }
-            out.close();
-            return;
-          }
-          if (offset > 0 && current.dripMs > 0) await sleep(current.dripMs, request.signal);
-          out.enqueue(bytes.subarray(offset, offset + size));
-          offset += size;
-        },
-      });
-      return new Response(stream, { status: current.status, headers });
-    },
-  );
-  return {
-    base: `http://127.0.0.1:${server.addr.port}`,
-    setScript(answers, handshake) {
-      script = answers;
-      next = 0;
-      handshakes = handshake;
-    },
-    async close() {
-      controller.abort();
-      await server.finished;
-    },
-  };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
+}> {
+  const worker = new Worker(new URL("./testdata/hostile_server.ts", import.meta.url), {
+    type: "module",
+  });
+  const replies: ((data: unknown) => void)[] = [];
+  worker.onmessage = (event) => replies.shift()?.(event.data);
+  const reply = () => new Promise<unknown>((resolve) => replies.push(resolve));
+  return reply().then((listening) => {
+    const { port } = listening as { port: number };
+    return {
+      base: `http://127.0.0.1:${port}`,
+      async setScript(answers, handshake) {
+        const done = reply();
+        worker.postMessage({ type: "script", answers, handshake });
+        await done;
+      },
+      async close() {
+        const done = reply();
+        worker.postMessage({ type: "close" });
+        await done;
+        worker.terminate();
+      },
+    };
   });
 }
 
@@ -420,8 +274,14 @@ function countingFetch(pulled: Pulled) {
 }
 
 /** Runs one client method; resolves to the outcome's kind, or rejects with what it threw. */
-async function run(name: string, base: string, fetch: ReturnType<typeof countingFetch>) {
-  const limits = { maxResponseBytes: BUDGET, timeoutMs: TIMEOUT_MS };
+async function run(
+  name: string,
+  base: string,
+  fetch: ReturnType<typeof countingFetch>,
+  budget = BUDGET,
+  timeoutMs = TIMEOUT_MS,
+) {
+  const limits = { maxResponseBytes: budget, timeoutMs };
   const mcp = () => new McpClient(`${base}/mcp`, { fetch, defaults: limits, maxReconnects: 2 });
   const card = {
     supportedInterfaces: [{
@@ -475,7 +335,7 @@ function check(result: { readonly kind: string }, kinds: ReadonlySet<string>): s
 netTest(
   "clients end within the deadline, read at most the budget plus one chunk, and return their union or a transport error, whatever the server does",
   async () => {
-    const server = hostileServer();
+    const server = await hostileServer();
     try {
       await within(
         240_000,
@@ -485,7 +345,7 @@ netTest(
             fc.array(answer, { minLength: 1, maxLength: 4 }),
             fc.constantFrom(true, true, true, false),
             async (name, answers, handshake) => {
-              server.setScript(answers, handshake);
+              await server.setScript(answers, handshake);
               const pulled: Pulled = { bytes: 0, maxChunk: 0 };
               const started = performance.now();
               try {
@@ -512,5 +372,98 @@ netTest(
     } finally {
       await server.close();
     }
+  },
+);
+
+/** The documented bound: a call's heap and external growth stays under this many times its budget. */
+const HEAP_MULTIPLE = 16;
+const MEMORY_BUDGET = 1_048_576;
+
+/** V8's `gc()`, exposed through node:v8 flags (the flag applies to this test process only). */
+const gc: () => void = (() => {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (typeof exposed === "function") return exposed;
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+})();
+
+function memoryNow(): number {
+  const usage = Deno.memoryUsage();
+  return usage.heapUsed + usage.external;
+}
+
+/** Answers sized to a 1 MiB budget: bodies near and over it, page and poll floods, SSE floods. */
+const heavyAnswer: fc.Arbitrary<Answer> = fc.record({
+  status: fc.constant(200),
+  contentType: fc.constant("auto"),
+  headers: fc.constant({}),
+  body: fc.oneof(
+    fc.record({
+      kind: fc.constant("pad"),
+      bytes: fc.integer({ min: MEMORY_BUDGET / 2, max: 4 * MEMORY_BUDGET }),
+    }),
+    fc.record({
+      kind: fc.constant("page"),
+      bytes: fc.integer({ min: MEMORY_BUDGET / 8, max: MEMORY_BUDGET / 2 }),
+    }),
+    fc.record({ kind: fc.constant("deep"), depth: fc.integer({ min: 10_000, max: 500_000 }) }),
+    fc.record({
+      kind: fc.constant("sse"),
+      events: fc.array(
+        fc.record({
+          id: fc.constant("1"),
+          retry: fc.constant(undefined),
+          kind: fc.constant("raw" as const),
+          result: fc.constant(null),
+          data: fc.constant("[" + "0,".repeat(60_000) + "0]"),
+        }),
+        { minLength: 1, maxLength: 40 },
+      ),
+    }),
+  ) as fc.Arbitrary<Body>,
+  delayMs: fc.constant(0),
+  chunks: fc.integer({ min: 1, max: 64 }),
+  dripMs: fc.constant(0),
+  hang: fc.constant(false),
+});
+
+netTest(
+  `a client call against a hostile server grows the heap by at most ${HEAP_MULTIPLE}x its byte budget`,
+  async () => {
+    const server = await hostileServer();
+    let worst = 0;
+    try {
+      await within(
+        240_000,
+        fc.assert(
+          fc.asyncProperty(method, heavyAnswer, async (name, heavy) => {
+            await server.setScript([heavy], true);
+            const pulled: Pulled = { bytes: 0, maxChunk: 0 };
+            gc();
+            const baseline = memoryNow();
+            let peak = baseline;
+            const timer = setInterval(() => peak = Math.max(peak, memoryNow()), 1);
+            try {
+              await run(name, server.base, countingFetch(pulled), MEMORY_BUDGET, 5_000);
+            } catch (error) {
+              ok(error instanceof AdcpTransportError, `${name} threw ${error}`);
+            } finally {
+              clearInterval(timer);
+              peak = Math.max(peak, memoryNow());
+            }
+            const growth = (peak - baseline) / MEMORY_BUDGET;
+            worst = Math.max(worst, growth);
+            ok(
+              growth <= HEAP_MULTIPLE,
+              `${name} grew the heap by ${growth.toFixed(1)}x its budget (${heavy.body.kind})`,
+            );
+          }),
+          { numRuns: 40 },
+        ),
+      );
+    } finally {
+      await server.close();
+    }
+    ok(worst > 0, "the sampling saw no growth at all: the check cannot fail");
   },
 );
