@@ -19,7 +19,6 @@ const TIMEOUT_MS = 300;
 const MAX_WAIT_MS = 600;
 /** Scheduling slack on a shared 2-core machine: timers, GC and the server's own work. */
 const MARGIN_MS = 700;
-const encoder = new TextEncoder();
 
 const MCP_KINDS = new Set(["success", "error", "text", "jsonrpc_error"]);
 const A2A_KINDS = new Set([
