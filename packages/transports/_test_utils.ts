@@ -178,3 +178,22 @@ export function splitAt(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[
 }
 
 export const encoder: TextEncoder = new TextEncoder();
+
+/** The `kind`s an `McpClient` call may return. */
+export const MCP_KINDS: ReadonlySet<string> = new Set([
+  "success",
+  "error",
+  "text",
+  "jsonrpc_error",
+]);
+
+/** The `kind`s an `A2AClient` call may return. */
+export const A2A_KINDS: ReadonlySet<string> = new Set([
+  "success",
+  "error",
+  "text",
+  "malformed",
+  "auth_required",
+  "message",
+  "jsonrpc_error",
+]);

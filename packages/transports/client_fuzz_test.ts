@@ -6,17 +6,7 @@ import fc from "fast-check";
 import { A2AClient } from "./a2a_client.ts";
 import { AdcpTransportError } from "./errors.ts";
 import { McpClient } from "./mcp_client.ts";
-
-const MCP_KINDS = new Set(["success", "error", "text", "jsonrpc_error"]);
-const A2A_KINDS = new Set([
-  "success",
-  "error",
-  "text",
-  "malformed",
-  "auth_required",
-  "message",
-  "jsonrpc_error",
-]);
+import { A2A_KINDS, MCP_KINDS } from "./_test_utils.ts";
 
 const part = fc.oneof(
   fc.record({ text: fc.string() }),
@@ -63,7 +53,10 @@ const frame = fc.oneof(
   fc.jsonValue(),
 );
 
-async function settle(promise: Promise<{ kind: string }>, kinds: Set<string>): Promise<void> {
+async function settle(
+  promise: Promise<{ kind: string }>,
+  kinds: ReadonlySet<string>,
+): Promise<void> {
   try {
     const result = await promise;
     ok(kinds.has(result.kind), `unexpected kind ${result.kind}`);

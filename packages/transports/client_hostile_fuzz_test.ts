@@ -12,24 +12,13 @@ import { A2AClient } from "./a2a_client.ts";
 import { AdcpTransportError } from "./errors.ts";
 import { fetchAgentCard } from "./fetch_agent_card.ts";
 import { McpClient } from "./mcp_client.ts";
-import { netTest, within } from "./_test_utils.ts";
+import { A2A_KINDS, MCP_KINDS, netTest, within } from "./_test_utils.ts";
 
 const BUDGET = 65_536;
 const TIMEOUT_MS = 300;
 const MAX_WAIT_MS = 600;
 /** Scheduling slack on a shared 2-core machine: timers, GC and the server's own work. */
 const MARGIN_MS = 700;
-
-const MCP_KINDS = new Set(["success", "error", "text", "jsonrpc_error"]);
-const A2A_KINDS = new Set([
-  "success",
-  "error",
-  "text",
-  "malformed",
-  "auth_required",
-  "message",
-  "jsonrpc_error",
-]);
 
 import type { Answer, Body } from "./testdata/hostile_server.ts";
 
