@@ -42,7 +42,7 @@ function answer(request: VectorRequest): unknown {
     case "mcp-response-extraction":
       return extractAdcpResponseFromMcp(input, options ?? undefined);
     case "a2a-response-extraction":
-      return extractAdcpResponseFromA2A(input);
+      return extractAdcpResponseFromA2A(input, options ?? undefined);
     case "transport-error-mapping": {
       const response = field(input, "response");
       const transport = field(input, "transport");

@@ -80,6 +80,107 @@ export class WrapperDetectedError extends AdcpCoreError {
 }
 
 /**
+ * The DataPart that extraction selected is larger than `maxDataPartBytes` (default 1 MiB), the
+ * size clients bound before schema validation (A2A Response Extraction, Security Considerations,
+ * Size Limits: "Clients SHOULD enforce a maximum DataPart size (e.g. 1MB) before schema
+ * validation"). The size is that of the part's `data` serialized as JSON, in UTF-8 bytes.
+ *
+ * @example Reading the fields
+ * ```ts
+ * import { DataPartTooLargeError, extractAdcpResponseFromA2A } from "@adcp-wire/core";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const task = {
+ *   status: { state: "completed" },
+ *   artifacts: [{ parts: [{ data: { note: "x".repeat(100) } }] }],
+ * };
+ * try {
+ *   extractAdcpResponseFromA2A(task, { maxDataPartBytes: 64 });
+ *   ok(false, "expected a throw");
+ * } catch (error) {
+ *   ok(error instanceof DataPartTooLargeError);
+ *   strictEqual(error.code, "DATA_PART_TOO_LARGE");
+ *   strictEqual(error.limit, 64);
+ *   strictEqual(error.observed, 111);
+ * }
+ * ```
+ */
+export class DataPartTooLargeError extends AdcpCoreError {
+  /** Always `"DATA_PART_TOO_LARGE"`. */
+  readonly code: "DATA_PART_TOO_LARGE" = "DATA_PART_TOO_LARGE";
+  /** Always `"DataPartTooLargeError"`. */
+  override readonly name: "DataPartTooLargeError" = "DataPartTooLargeError";
+  /** The limit, in bytes. */
+  readonly limit: number;
+  /** The part's size in bytes: exact, or for a huge part a lower bound above `limit`. */
+  readonly observed: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param limit The limit, in bytes.
+   * @param observed The part's size (or a lower bound of it above the limit), in bytes.
+   */
+  constructor(limit: number, observed: number) {
+    super(`Cannot extract A2A response: DataPart exceeded ${limit} bytes (observed ${observed})`, {
+      cause: { limit, observed },
+    });
+    this.limit = limit;
+    this.observed = observed;
+  }
+}
+
+/**
+ * The parts extraction read held another number of DataParts than the caller expected: an
+ * intermediary may have injected one (A2A Response Extraction, Security Considerations,
+ * Intermediary Injection: "Clients operating through intermediaries SHOULD verify that the
+ * artifact's part count matches expectations").
+ *
+ * @example An injected extra DataPart
+ * ```ts
+ * import { extractAdcpResponseFromA2A, UnexpectedPartCountError } from "@adcp-wire/core";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const task = {
+ *   status: { state: "completed" },
+ *   artifacts: [{ parts: [{ data: { products: [] } }, { data: { products: ["injected"] } }] }],
+ * };
+ * try {
+ *   extractAdcpResponseFromA2A(task, { expectedDataParts: 1 });
+ *   ok(false, "expected a throw");
+ * } catch (error) {
+ *   ok(error instanceof UnexpectedPartCountError);
+ *   strictEqual(error.code, "UNEXPECTED_PART_COUNT");
+ *   strictEqual(error.observed, 2);
+ * }
+ * ```
+ */
+export class UnexpectedPartCountError extends AdcpCoreError {
+  /** Always `"UNEXPECTED_PART_COUNT"`. */
+  readonly code: "UNEXPECTED_PART_COUNT" = "UNEXPECTED_PART_COUNT";
+  /** Always `"UnexpectedPartCountError"`. */
+  override readonly name: "UnexpectedPartCountError" = "UnexpectedPartCountError";
+  /** The DataParts expected. */
+  readonly expected: number;
+  /** The DataParts found. */
+  readonly observed: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param expected The DataParts expected.
+   * @param observed The DataParts found.
+   */
+  constructor(expected: number, observed: number) {
+    super(`Cannot extract A2A response: expected ${expected} DataPart(s), saw ${observed}`, {
+      cause: { expected, observed },
+    });
+    this.expected = expected;
+    this.observed = observed;
+  }
+}
+
+/**
  * Every error class `@adcp-wire/core` throws, discriminated by `code`.
  *
  * @example Narrowing on code
@@ -92,4 +193,7 @@ export class WrapperDetectedError extends AdcpCoreError {
  * strictEqual(error.partIndex, 2);
  * ```
  */
-export type AdcpCoreErrors = WrapperDetectedError;
+export type AdcpCoreErrors =
+  | WrapperDetectedError
+  | DataPartTooLargeError
+  | UnexpectedPartCountError;

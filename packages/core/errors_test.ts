@@ -1,5 +1,11 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { AdcpCoreError, type AdcpCoreErrors, WrapperDetectedError } from "./errors.ts";
+import {
+  AdcpCoreError,
+  type AdcpCoreErrors,
+  DataPartTooLargeError,
+  UnexpectedPartCountError,
+  WrapperDetectedError,
+} from "./errors.ts";
 
 Deno.test("WrapperDetectedError carries a literal code and name, and the part index", () => {
   const error = new WrapperDetectedError(3);
@@ -17,14 +23,43 @@ Deno.test("WrapperDetectedError carries a literal code and name, and the part in
 });
 
 Deno.test("AdcpCoreErrors narrows on code", () => {
-  const error: AdcpCoreErrors = new WrapperDetectedError(0);
-  switch (error.code) {
-    case "wrapper_detected":
-      strictEqual(error.partIndex, 0);
-      break;
-    default: {
-      const unreachable: never = error.code;
-      throw new Error(`unexpected ${unreachable}`);
+  const errors: AdcpCoreErrors[] = [
+    new WrapperDetectedError(0),
+    new DataPartTooLargeError(10, 11),
+    new UnexpectedPartCountError(1, 2),
+  ];
+  const seen: string[] = [];
+  for (const error of errors) {
+    switch (error.code) {
+      case "wrapper_detected":
+        seen.push(`wrapper ${error.partIndex}`);
+        break;
+      case "DATA_PART_TOO_LARGE":
+        seen.push(`size ${error.limit}/${error.observed}`);
+        break;
+      case "UNEXPECTED_PART_COUNT":
+        seen.push(`parts ${error.expected}/${error.observed}`);
+        break;
+      default: {
+        const unreachable: never = error;
+        throw new Error(`unexpected ${unreachable}`);
+      }
     }
   }
+  deepStrictEqual(seen, ["wrapper 0", "size 10/11", "parts 1/2"]);
+});
+
+Deno.test("DataPartTooLargeError and UnexpectedPartCountError carry their fields and messages", () => {
+  const size = new DataPartTooLargeError(1_048_576, 2_000_000);
+  ok(size instanceof AdcpCoreError);
+  strictEqual(size.name, "DataPartTooLargeError");
+  strictEqual(
+    size.message,
+    "Cannot extract A2A response: DataPart exceeded 1048576 bytes (observed 2000000)",
+  );
+  deepStrictEqual(size.cause, { limit: 1_048_576, observed: 2_000_000 });
+  const parts = new UnexpectedPartCountError(1, 3);
+  ok(parts instanceof AdcpCoreError);
+  strictEqual(parts.name, "UnexpectedPartCountError");
+  strictEqual(parts.message, "Cannot extract A2A response: expected 1 DataPart(s), saw 3");
 });

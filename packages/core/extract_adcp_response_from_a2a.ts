@@ -4,11 +4,56 @@ import {
   firstStatusMessageData,
   isFinalState,
   isWrapper,
+  statusMessageParts,
   taskStateOf,
   unwrapStreamEnvelope,
 } from "./_a2a.ts";
-import { isJsonObject, ownElement } from "./_json.ts";
-import { WrapperDetectedError } from "./errors.ts";
+import { isJsonObject, type JsonObject, ownElement } from "./_json.ts";
+import { jsonSizeOver } from "./_json_size.ts";
+import { DataPartTooLargeError, UnexpectedPartCountError, WrapperDetectedError } from "./errors.ts";
+
+/**
+ * The default `maxDataPartBytes`: 1 MiB (1,048,576 bytes), the spec's "e.g. 1MB" (A2A Response
+ * Extraction, Security Considerations, Size Limits).
+ *
+ * @example The value
+ * ```ts
+ * import { DEFAULT_MAX_DATA_PART_BYTES } from "@adcp-wire/core";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(DEFAULT_MAX_DATA_PART_BYTES, 1_048_576);
+ * ```
+ */
+export const DEFAULT_MAX_DATA_PART_BYTES = 1_048_576;
+
+/**
+ * Options of {@linkcode extractAdcpResponseFromA2A} and `handleA2AResponse`.
+ *
+ * @example A tighter DataPart limit, and one expected DataPart
+ * ```ts
+ * import { type A2AExtractOptions, extractAdcpResponseFromA2A } from "@adcp-wire/core";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const options: A2AExtractOptions = { maxDataPartBytes: 65_536, expectedDataParts: 1 };
+ * const task = { status: { state: "completed" }, artifacts: [{ parts: [{ data: { ok: true } }] }] };
+ * deepStrictEqual(extractAdcpResponseFromA2A(task, options), { ok: true });
+ * ```
+ */
+export interface A2AExtractOptions {
+  /**
+   * Largest DataPart accepted, as the UTF-8 bytes of its `data` serialized as JSON; a larger one
+   * throws {@linkcode DataPartTooLargeError}. A positive safe integer.
+   * @default {1048576}
+   */
+  readonly maxDataPartBytes?: number | undefined;
+  /**
+   * The number of DataParts the parts read must hold (`artifacts[0].parts` for a final state,
+   * `status.message.parts` otherwise); another number throws {@linkcode UnexpectedPartCountError}.
+   * Unset: any number.
+   * @default {undefined}
+   */
+  readonly expectedDataParts?: number | undefined;
+}
 
 /**
  * Extracts AdCP response data from an A2A 1.0 or v0.3 Task, TaskStatusUpdateEvent or
@@ -42,10 +87,19 @@ import { WrapperDetectedError } from "./errors.ts";
  * is the AdCP status and is not replaced by the A2A state. Only own properties are read. It is
  * seller-controlled: never merge it into application state without filtering keys.
  *
+ * Bounds (A2A Response Extraction, Security Considerations): the selected DataPart is held to
+ * `maxDataPartBytes` (1 MiB by default) before anything validates it ("Size Limits"), and with
+ * `expectedDataParts` the parts read must hold exactly that many DataParts ("Intermediary
+ * Injection").
+ *
  * @param input An A2A response: any JSON value, or `undefined`.
+ * @param options The DataPart size limit and the expected DataPart count.
  * @returns The DataPart's `data`, or `null` when there is none.
  * @throws {WrapperDetectedError} When the authoritative final-state DataPart is a
- * `{ response: {...} }` wrapper. Nothing else is thrown.
+ * `{ response: {...} }` wrapper.
+ * @throws {DataPartTooLargeError} When the selected DataPart is over `maxDataPartBytes`.
+ * @throws {UnexpectedPartCountError} When `expectedDataParts` does not match.
+ * @throws {TypeError | RangeError} When an option is invalid.
  *
  * @example A2A 1.0 stream envelope and v0.3 task
  * ```ts
@@ -70,7 +124,11 @@ import { WrapperDetectedError } from "./errors.ts";
  * strictEqual(extractAdcpResponseFromA2A({ task: envelope }), null); // nested envelope
  * ```
  */
-export function extractAdcpResponseFromA2A(input: unknown): Record<string, unknown> | null {
+export function extractAdcpResponseFromA2A(
+  input: unknown,
+  options?: A2AExtractOptions,
+): Record<string, unknown> | null {
+  const { maxDataPartBytes, expectedDataParts } = resolveA2AExtractOptions(options);
   const task = unwrapStreamEnvelope(input);
   if (!isJsonObject(task)) return null;
   const state = taskStateOf(task);
@@ -82,9 +140,70 @@ export function extractAdcpResponseFromA2A(input: unknown): Record<string, unkno
         const data = dataOf(ownElement(parts, index));
         if (data === undefined) continue;
         if (isWrapper(data)) throw new WrapperDetectedError(index);
-        return data;
+        if (expectedDataParts !== undefined) checkPartCount(parts, expectedDataParts);
+        return bounded(data, maxDataPartBytes);
       }
     }
   }
-  return firstStatusMessageData(task);
+  if (expectedDataParts !== undefined) checkPartCount(statusMessageParts(task), expectedDataParts);
+  const data = firstStatusMessageData(task);
+  return data === null ? null : bounded(data, maxDataPartBytes);
+}
+
+/** Validated options. @throws {TypeError | RangeError} */
+function resolveA2AExtractOptions(
+  options: A2AExtractOptions | undefined,
+): { maxDataPartBytes: number; expectedDataParts: number | undefined } {
+  if (options === undefined) {
+    return { maxDataPartBytes: DEFAULT_MAX_DATA_PART_BYTES, expectedDataParts: undefined };
+  }
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError(`Expected options to be an object, got ${describeValue(options)}`);
+  }
+  const maxDataPartBytes = options.maxDataPartBytes ?? DEFAULT_MAX_DATA_PART_BYTES;
+  if (
+    typeof maxDataPartBytes !== "number" || !Number.isSafeInteger(maxDataPartBytes) ||
+    maxDataPartBytes < 1
+  ) {
+    throw new RangeError(
+      `Expected options.maxDataPartBytes to be a positive safe integer, got ${
+        describeValue(maxDataPartBytes)
+      }`,
+    );
+  }
+  const expectedDataParts = options.expectedDataParts;
+  if (
+    expectedDataParts !== undefined &&
+    (typeof expectedDataParts !== "number" || !Number.isSafeInteger(expectedDataParts) ||
+      expectedDataParts < 0)
+  ) {
+    throw new RangeError(
+      `Expected options.expectedDataParts to be a non-negative safe integer, got ${
+        describeValue(expectedDataParts)
+      }`,
+    );
+  }
+  return { maxDataPartBytes, expectedDataParts };
+}
+
+function describeValue(value: unknown): string {
+  return value === null ? "null" : typeof value === "number" ? String(value) : typeof value;
+}
+
+/** `data` when it fits `limit`. @throws {DataPartTooLargeError} */
+function bounded(data: JsonObject, limit: number): JsonObject {
+  const over = jsonSizeOver(data, limit);
+  if (over !== undefined) throw new DataPartTooLargeError(limit, over);
+  return data;
+}
+
+/** @throws {UnexpectedPartCountError} When `parts` holds another number of DataParts. */
+function checkPartCount(parts: readonly unknown[] | undefined, expected: number): void {
+  let count = 0;
+  if (parts !== undefined) {
+    for (let index = 0; index < parts.length; index++) {
+      if (dataOf(ownElement(parts, index)) !== undefined) count++;
+    }
+  }
+  if (count !== expected) throw new UnexpectedPartCountError(expected, count);
 }

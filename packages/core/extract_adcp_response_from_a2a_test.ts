@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { a2aResponseText, anyResponse, json, runPure } from "./_test_utils.ts";
-import { WrapperDetectedError } from "./errors.ts";
+import { DataPartTooLargeError, WrapperDetectedError } from "./errors.ts";
 import { extractAdcpResponseFromA2A } from "./extract_adcp_response_from_a2a.ts";
 
 const FINAL = ["completed", "failed", "canceled", "rejected"];
@@ -263,4 +263,32 @@ Deno.test("extractAdcpResponseFromA2A() is total and pure, returning a DataPart 
     ),
     { numRuns: 300 },
   );
+});
+
+Deno.test("extractAdcpResponseFromA2A() holds the selected DataPart to 1 MiB by default", () => {
+  const fits = { pad: "x".repeat(1_048_576 - 10) }; // {"pad":"…"} is 10 bytes of punctuation and key
+  const completed = (data: Record<string, unknown>) => ({
+    status: { state: "completed" },
+    artifacts: [{ parts: [{ data }] }],
+  });
+  strictEqual(extractAdcpResponseFromA2A(completed(fits)), fits);
+  const over = { pad: "x".repeat(1_048_576 - 9) };
+  throws(() => extractAdcpResponseFromA2A(completed(over)), (error: unknown) => {
+    ok(error instanceof DataPartTooLargeError);
+    strictEqual(error.limit, 1_048_576);
+    strictEqual(error.observed, 1_048_577);
+    return true;
+  });
+  // A raised limit lets it through.
+  strictEqual(extractAdcpResponseFromA2A(completed(over), { maxDataPartBytes: 2_097_152 }), over);
+});
+
+Deno.test("extractAdcpResponseFromA2A() refuses invalid size and part-count options", () => {
+  const working = { status: { state: "working" } };
+  for (
+    const options of [{ maxDataPartBytes: 0 }, { maxDataPartBytes: 1.5 }, { expectedDataParts: -1 }]
+  ) {
+    throws(() => extractAdcpResponseFromA2A(working, options), RangeError);
+  }
+  throws(() => extractAdcpResponseFromA2A(working, null as never), TypeError);
 });

@@ -7,7 +7,10 @@ import {
   unwrapStreamEnvelope,
 } from "./_a2a.ts";
 import { carriesAdcpError, isJsonObject, type JsonObject } from "./_json.ts";
-import { extractAdcpResponseFromA2A } from "./extract_adcp_response_from_a2a.ts";
+import {
+  type A2AExtractOptions,
+  extractAdcpResponseFromA2A,
+} from "./extract_adcp_response_from_a2a.ts";
 import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
 
 /**
@@ -77,10 +80,14 @@ export type A2AResponseOutcome =
  * response: `"text"` with empty text and `isError: true`.
  *
  * @param input An A2A response: any JSON value, or `undefined`.
+ * @param options The DataPart size limit (1 MiB by default) and the expected DataPart count, as
+ * for {@linkcode extractAdcpResponseFromA2A}.
  * @returns The classified outcome.
  * @throws {WrapperDetectedError} When a final state's last DataPart is a `{ response: {...} }`
- * wrapper; nothing else is thrown on any JSON value (objects with throwing getters or revoked
- * proxies are not JSON and may throw).
+ * wrapper.
+ * @throws {DataPartTooLargeError | UnexpectedPartCountError} As
+ * {@linkcode extractAdcpResponseFromA2A}; nothing else is thrown on any JSON value (objects with
+ * throwing getters or revoked proxies are not JSON and may throw).
  *
  * @example Dispatching on the outcome
  * ```ts
@@ -110,7 +117,10 @@ export type A2AResponseOutcome =
  * }
  * ```
  */
-export function handleA2AResponse(input: unknown): A2AResponseOutcome {
+export function handleA2AResponse(
+  input: unknown,
+  options?: A2AExtractOptions,
+): A2AResponseOutcome {
   const task = unwrapStreamEnvelope(input);
   if (!isJsonObject(task)) return { kind: "text", text: "", isError: true };
   const candidate = a2aErrorCandidate(task);
@@ -118,7 +128,7 @@ export function handleA2AResponse(input: unknown): A2AResponseOutcome {
     const error = validateAdcpError(candidate.value);
     if (error !== null) return { kind: "error", error, path: candidate.path };
   }
-  const data: JsonObject | null = extractAdcpResponseFromA2A(input);
+  const data: JsonObject | null = extractAdcpResponseFromA2A(input, options);
   const text = [...textsOf(firstArtifactParts(task)), ...textsOf(statusMessageParts(task))]
     .join("\n");
   if (data !== null) {

@@ -22,6 +22,7 @@ export const BUILTIN_ITEMS = {
   maxEvents: 65_536,
   maxArtifacts: 1_024,
   maxParts: 65_536,
+  maxDataPartBytes: 1_048_576,
 } as const;
 
 /** A layer of client limits. */
@@ -34,11 +35,12 @@ export type ClientLayer = readonly [
 /** Resolves client layers: the response limits, then the item caps of one operation. */
 export function resolveClientLayers(layers: readonly ClientLayer[]): ResolvedClientLimits {
   const base = resolveLayers(layers);
-  let { maxTools, maxEvents, maxArtifacts, maxParts }: {
+  let { maxTools, maxEvents, maxArtifacts, maxParts, maxDataPartBytes }: {
     maxTools: number;
     maxEvents: number;
     maxArtifacts: number;
     maxParts: number;
+    maxDataPartBytes: number;
   } = BUILTIN_ITEMS;
   for (const [layer, limits] of layers) {
     if (limits === undefined) continue;
@@ -54,8 +56,16 @@ export function resolveClientLayers(layers: readonly ClientLayer[]): ResolvedCli
     if (limits.maxParts !== undefined) {
       maxParts = assertCap(`${layer}.maxParts`, limits.maxParts);
     }
+    if (limits.maxDataPartBytes !== undefined) {
+      maxDataPartBytes = assertCap(`${layer}.maxDataPartBytes`, limits.maxDataPartBytes);
+      if (maxDataPartBytes < 1) {
+        throw new RangeError(
+          `Expected ${layer}.maxDataPartBytes to be a positive safe integer, got 0`,
+        );
+      }
+    }
   }
-  return { ...base, maxTools, maxEvents, maxArtifacts, maxParts };
+  return { ...base, maxTools, maxEvents, maxArtifacts, maxParts, maxDataPartBytes };
 }
 
 function assertCap(name: string, value: unknown): number {

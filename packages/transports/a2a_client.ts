@@ -1,8 +1,11 @@
 import {
+  type A2AExtractOptions,
   type A2AResponseOutcome,
   type AdcpError,
+  DataPartTooLargeError,
   extractAdcpErrorFromMcpError,
   handleA2AResponse,
+  UnexpectedPartCountError,
   WrapperDetectedError,
 } from "@adcp-wire/core";
 import { decideRecovery, type RecoveryDecision } from "@adcp-wire/recovery";
@@ -22,6 +25,7 @@ import {
   Call,
   CallerError,
   callLimits,
+  countOption,
   discard,
   errorStatusResponse,
   fetchWithin,
@@ -47,7 +51,7 @@ import {
   checkAuthChallenge,
 } from "./auth_challenge.ts";
 import type { FetchLike } from "./bounded_fetch.ts";
-import { AgentProtocolError, ItemLimitError } from "./errors.ts";
+import { AgentProtocolError, ItemLimitError, ResponseTooLargeError } from "./errors.ts";
 import { FetchedAgentCard } from "./fetch_agent_card.ts";
 import { keyedArgs } from "./_idempotency.ts";
 import type { ClientLimits, ResolvedClientLimits } from "./limits.ts";
@@ -304,6 +308,14 @@ export interface A2ACallOptions {
    * @default {undefined}
    */
   readonly onEvent?: ((event: A2AStreamEvent) => void) | undefined;
+  /**
+   * The number of DataParts the result's parts must hold (`artifacts[0].parts` of a final task,
+   * else `status.message.parts`); another number makes the result `"malformed"` with an
+   * `UnexpectedPartCountError`. Set it when an intermediary could inject parts (A2A Response
+   * Extraction, Security Considerations, Intermediary Injection).
+   * @default {undefined}
+   */
+  readonly expectedDataParts?: number | undefined;
 }
 
 /**
@@ -701,7 +713,7 @@ export class A2AClient {
     return this.#retrying(limits, async () => {
       const call = new Call(limits);
       try {
-        return this.#sendResult(await this.#post(request, call));
+        return this.#sendResult(await this.#post(request, call), extractOptions(limits, options));
       } finally {
         call.dispose();
       }
@@ -745,8 +757,9 @@ export class A2AClient {
       const call = new Call(limits);
       try {
         const response = await this.#open(request, call, true);
-        if (!(response instanceof Response)) return this.#sendResult(response);
-        return await this.#readStream(response, request.id, call, onEvent);
+        const extract = extractOptions(limits, options);
+        if (!(response instanceof Response)) return this.#sendResult(response, extract);
+        return await this.#readStream(response, request.id, call, onEvent, extract);
       } finally {
         call.dispose();
       }
@@ -783,7 +796,7 @@ export class A2AClient {
           ? this.#frame(rpc.result, true)
           : { type: "task" as const, value: rpc.result };
         if (frame.type !== "task") throw invalid("a task", `a ${frame.type}`);
-        return this.#classify(frame.value);
+        return this.#classify(frame.value, extractOptions(limits, options));
       } finally {
         call.dispose();
       }
@@ -812,6 +825,7 @@ export class A2AClient {
   #limits(options: A2ACallOptions | undefined): ResolvedClientLimits {
     objectOption("options", options);
     objectOption("options.limits", options?.limits);
+    countOption("options.expectedDataParts", options?.expectedDataParts, 0);
     return callLimits(this.#defaults, this.#agent, options?.limits);
   }
 
@@ -823,10 +837,12 @@ export class A2AClient {
   }
 
   /** Classifies the answer to a message send: a task, a Message, or a JSON-RPC error. */
-  #sendResult(rpc: RpcResponse): A2ACallResult {
+  #sendResult(rpc: RpcResponse, extract: A2AExtractOptions): A2ACallResult {
     if (!rpc.ok) return classifyRpcError(rpc.error);
     const frame = this.#frame(rpc.result, true);
-    return frame.type === "message" ? messageResult(frame.value) : this.#classify(frame.value);
+    return frame.type === "message"
+      ? messageResult(frame.value)
+      : this.#classify(frame.value, extract);
   }
 
   /** POSTs a request and reads a JSON answer. */
@@ -875,6 +891,7 @@ export class A2AClient {
     id: number,
     call: Call,
     onEvent: ((event: A2AStreamEvent) => void) | undefined,
+    extract: A2AExtractOptions,
   ): Promise<A2ACallResult> {
     const accumulator = new Accumulator(call.limits);
     const report = onEvent === undefined ? undefined : (event: A2AStreamEvent): void => {
@@ -894,7 +911,7 @@ export class A2AClient {
         }
         if (!rpc.ok) return classifyRpcError(rpc.error);
         if (rpc.id !== id) throw invalid(`SSE events for request ${id}`, "another id");
-        const done = this.#finish(accumulator, this.#frame(rpc.result, false), report);
+        const done = this.#finish(accumulator, this.#frame(rpc.result, false), report, extract);
         if (done !== undefined) return done;
       }
     } catch (error) {
@@ -915,6 +932,7 @@ export class A2AClient {
     accumulator: Accumulator,
     frame: Frame,
     onEvent: ((event: A2AStreamEvent) => void) | undefined,
+    extract: A2AExtractOptions,
   ): A2ACallResult | undefined {
     const state = frame.type === "task" || frame.type === "statusUpdate"
       ? stateOf(frame.value)
@@ -924,7 +942,7 @@ export class A2AClient {
       frame: frame.value,
       state,
       outcome: frame.type === "task" || frame.type === "statusUpdate"
-        ? classifyA2A(frame.value)
+        ? classifyA2A(frame.value, { maxDataPartBytes: extract.maxDataPartBytes })
         : undefined,
     });
     // A bare Message is an out-of-band agent message: task-facing clients "SHOULD log and ignore"
@@ -939,7 +957,7 @@ export class A2AClient {
     else if (frame.type === "statusUpdate") accumulator.status(frame.value);
     else accumulator.artifact(frame.value);
     if (state !== null && (FINAL_STATES.has(state) || INTERRUPTED_STATES.has(state))) {
-      return this.#classify(accumulator.build());
+      return this.#classify(accumulator.build(), extract);
     }
     return undefined;
   }
@@ -980,7 +998,7 @@ export class A2AClient {
   }
 
   /** Classifies a task: handleA2AResponse, the auth challenge, and the recovery decision. */
-  #classify(task: JsonObject): A2ACallResult {
+  #classify(task: JsonObject, extract: A2AExtractOptions): A2ACallResult {
     const state = stateOf(task);
     const context: A2ATaskContext = {
       task,
@@ -988,7 +1006,7 @@ export class A2AClient {
       taskId: ownString(task, "id") ?? ownString(task, "taskId"),
       contextId: ownString(task, "contextId"),
     };
-    const outcome = classifyA2A(task);
+    const outcome = classifyA2A(task, extract);
     if (outcome.kind === "error") {
       return { ...context, ...outcome, decision: decideRecovery(outcome.error) };
     }
@@ -1042,13 +1060,27 @@ export class A2AClient {
  */
 export type A2AOutcome =
   | A2AResponseOutcome
-  | { readonly kind: "malformed"; readonly error: WrapperDetectedError };
+  | {
+    readonly kind: "malformed";
+    readonly error: WrapperDetectedError | UnexpectedPartCountError;
+  };
 
-function classifyA2A(task: unknown): A2AOutcome {
+/**
+ * `handleA2AResponse` under the call's DataPart bounds: a wrapper or an unexpected DataPart count
+ * is a `"malformed"` outcome; an oversized DataPart throws (a size bound, as for a body).
+ *
+ * @throws {ResponseTooLargeError} With phase `"data-part"`.
+ */
+function classifyA2A(task: unknown, extract: A2AExtractOptions): A2AOutcome {
   try {
-    return handleA2AResponse(task);
+    return handleA2AResponse(task, extract);
   } catch (error) {
-    if (error instanceof WrapperDetectedError) return { kind: "malformed", error };
+    if (error instanceof WrapperDetectedError || error instanceof UnexpectedPartCountError) {
+      return { kind: "malformed", error };
+    }
+    if (error instanceof DataPartTooLargeError) {
+      throw new ResponseTooLargeError(error.limit, error.observed, "data-part");
+    }
     throw error;
   }
 }
@@ -1224,6 +1256,17 @@ function checkMessage(message: unknown): void {
   if (!isObject(message)) {
     throw new TypeError(`Expected message to be an object, got ${describe(message)}`);
   }
+}
+
+/** The extraction bounds of one call: its DataPart size limit and expected DataPart count. */
+function extractOptions(
+  limits: ResolvedClientLimits,
+  options: A2ACallOptions | undefined,
+): A2AExtractOptions {
+  const expectedDataParts = options?.expectedDataParts;
+  return expectedDataParts === undefined
+    ? { maxDataPartBytes: limits.maxDataPartBytes }
+    : { maxDataPartBytes: limits.maxDataPartBytes, expectedDataParts };
 }
 
 /** The `messageId`s given to messages that had none, per message object. */

@@ -87,6 +87,8 @@ export abstract class AdcpTransportError extends Error {
  *   `tools/list` pages, task polls, stream frames), passed `maxResponseBytes`.
  * - `"message"`: one newline-delimited stdio message passed `maxResponseBytes`. (An addition to
  *   the five HTTP phases: stdio has its own per-message bound.)
+ * - `"data-part"`: the A2A DataPart the extraction selected passed `maxDataPartBytes` (A2A
+ *   Response Extraction, Security Considerations, Size Limits).
  *
  * @example A declared length is refused before reading, a streamed body while reading
  * ```ts
@@ -115,7 +117,8 @@ export type ResponseSizePhase =
   | "decoded"
   | "event"
   | "cumulative"
-  | "message";
+  | "message"
+  | "data-part";
 
 const PHASE_SUBJECT: Record<ResponseSizePhase, string> = {
   "content-length": "declared Content-Length",
@@ -124,6 +127,7 @@ const PHASE_SUBJECT: Record<ResponseSizePhase, string> = {
   event: "one SSE event",
   cumulative: "bytes for one operation",
   message: "one stdio message",
+  "data-part": "one A2A DataPart",
 };
 
 /**

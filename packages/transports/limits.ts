@@ -339,6 +339,13 @@ export interface ClientLimits extends ResponseLimits {
    * @default {65536}
    */
   readonly maxParts?: number | undefined;
+  /**
+   * Largest A2A DataPart accepted, as the UTF-8 bytes of its `data` serialized as JSON, before
+   * anything validates it (A2A Response Extraction, Security Considerations, Size Limits). A
+   * positive safe integer.
+   * @default {1048576}
+   */
+  readonly maxDataPartBytes?: number | undefined;
 }
 
 /**
@@ -362,4 +369,6 @@ export interface ResolvedClientLimits extends ResolvedLimits {
   readonly maxArtifacts: number;
   /** Most parts one A2A call accumulates. */
   readonly maxParts: number;
+  /** Largest A2A DataPart accepted, in bytes. */
+  readonly maxDataPartBytes: number;
 }
