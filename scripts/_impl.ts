@@ -57,9 +57,11 @@ function answer(request: VectorRequest): unknown {
         maxBytes: field(input, "max_bytes") as number,
       });
     case "seller-urls": {
+      const ports = field(input, "allowed_ports");
       const r = validateSellerUrl(field(input, "url") as string, {
         purpose: field(input, "purpose") as never,
         allowedHosts: field(input, "allowed_hosts") as string[],
+        ...(ports === null || ports === undefined ? {} : { allowedPorts: ports as number[] }),
       });
       return r.valid ? { valid: true, url: r.url } : { valid: false };
     }

@@ -335,7 +335,12 @@ const SUITES: Record<SuiteName, SuiteDef> = {
   },
   "seller-urls": {
     required: ["purpose", "url", "allowed_hosts", "expected"],
-    input: (v) => ({ purpose: v.purpose, url: v.url, allowed_hosts: v.allowed_hosts }),
+    input: (v) => ({
+      purpose: v.purpose,
+      url: v.url,
+      allowed_hosts: v.allowed_hosts,
+      allowed_ports: v.allowed_ports ?? null,
+    }),
     judge: (v, reply) => expectResult(v.expected, reply),
   },
   "reserved-addresses": {

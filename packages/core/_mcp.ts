@@ -67,21 +67,45 @@ export function* textItems(result: JsonObject): Generator<string, void, undefine
 }
 
 /**
- * `JSON.parse(text)` when `text` is at most `maxBytes` UTF-8 bytes and parses to a JSON object;
- * `undefined` when it is too large (checked before parsing, never truncated), is not JSON, or
- * parses to anything else.
+ * Most `content[].text` items of one result that may fail `JSON.parse`: each failure costs an
+ * exception, so a seller sending thousands of broken items could otherwise buy seconds of CPU.
+ * Past this, the remaining items are not parsed (the result falls back to text).
  */
-export function parseTextObject(text: string, maxBytes: number): JsonObject | undefined {
-  // Only an object is taken: a text that does not open with `{` is not parsed at all.
-  if (!opensObject(text)) return undefined;
-  if (utf8LengthExceeds(text, maxBytes)) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined; // not JSON, or nested too deeply for the engine
+export const MAX_TEXT_PARSE_FAILURES = 64;
+
+/**
+ * The objects that `content[].text` items parse to, in order: an item is parsed when it opens with
+ * `{` and closes with `}` (JSON whitespace aside) and is at most `maxBytes` UTF-8 bytes (checked
+ * before parsing, never truncated); items that are not JSON, or parse to anything but an object,
+ * are skipped. Parsing stops after {@linkcode MAX_TEXT_PARSE_FAILURES} failures.
+ */
+export function* textObjects(
+  result: JsonObject,
+  maxBytes: number,
+): Generator<JsonObject, void, undefined> {
+  let failures = 0;
+  for (const text of textItems(result)) {
+    if (!bracedObject(text) || utf8LengthExceeds(text, maxBytes)) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      if (++failures >= MAX_TEXT_PARSE_FAILURES) return; // not JSON, or nested too deeply
+      continue;
+    }
+    if (isJsonObject(parsed)) yield parsed;
   }
-  return isJsonObject(parsed) ? parsed : undefined;
+}
+
+/** Whether `text`, JSON whitespace aside, starts with `{` and ends with `}`: only such can parse to an object. */
+function bracedObject(text: string): boolean {
+  let end = text.length - 1;
+  while (end >= 0 && isJsonWhitespace(text.charCodeAt(end))) end--;
+  return end > 0 && text.charCodeAt(end) === 0x7d && opensObject(text);
+}
+
+function isJsonWhitespace(unit: number): boolean {
+  return unit === 0x20 || unit === 0x09 || unit === 0x0a || unit === 0x0d;
 }
 
 /** Whether the first character of `text` after JSON whitespace is `{`. */
@@ -89,7 +113,7 @@ function opensObject(text: string): boolean {
   for (let index = 0; index < text.length; index++) {
     const unit = text.charCodeAt(index);
     if (unit === 0x7b) return true;
-    if (unit !== 0x20 && unit !== 0x09 && unit !== 0x0a && unit !== 0x0d) return false;
+    if (!isJsonWhitespace(unit)) return false;
   }
   return false;
 }
@@ -114,9 +138,7 @@ export function findMcpSuccess(result: JsonObject, maxBytes: number): McpSuccess
       : { data: structured, sawAdcpErrorOnly: false };
   }
   let sawAdcpErrorOnly = false;
-  for (const text of textItems(result)) {
-    const parsed = parseTextObject(text, maxBytes);
-    if (parsed === undefined) continue;
+  for (const parsed of textObjects(result, maxBytes)) {
     if (isAdcpErrorOnly(parsed)) {
       sawAdcpErrorOnly = true;
       continue;
@@ -155,9 +177,8 @@ export function textErrorCandidate(
   maxBytes: number,
 ): McpErrorCandidate | undefined {
   if (!isErrorResult(result)) return undefined;
-  for (const text of textItems(result)) {
-    const parsed = parseTextObject(text, maxBytes);
-    if (parsed !== undefined && carriesAdcpError(parsed)) {
+  for (const parsed of textObjects(result, maxBytes)) {
+    if (carriesAdcpError(parsed)) {
       return { value: own(parsed, "adcp_error"), path: "text_fallback" };
     }
   }

@@ -1,27 +1,5 @@
 // Private string helpers shared by the sanitizers and escapers. Not exported from mod.ts.
-
-/**
- * Character class of the strip set: the union of
- * - Transport Error Mapping, Security Considerations, Buyer Agent Requirements ("Strip
- *   non-printable characters"): U+0000–U+001F, U+200B–U+200F, U+202A–U+202E;
- * - security.mdx, webhook verifier checklist step 14b(a) (the logging non-printable set):
- *   U+0000–U+001F, U+007F, U+0080–U+009F, U+200B–U+200F, U+2028–U+202E, U+2066–U+2069, U+FEFF.
- */
-export const STRIP_CLASS =
-  "\\u0000-\\u001F\\u007F-\\u009F\\u200B-\\u200F\\u2028-\\u202E\\u2066-\\u2069\\uFEFF";
-
-/** Global regex matching one code unit of the strip set (all members are BMP, non-surrogate). */
-export const STRIP_GLOBAL: RegExp = new RegExp(`[${STRIP_CLASS}]`, "g");
-
-/** Returns true when `codePoint` is in the strip set. */
-export function isStripped(codePoint: number): boolean {
-  return codePoint <= 0x1f ||
-    (codePoint >= 0x7f && codePoint <= 0x9f) ||
-    (codePoint >= 0x200b && codePoint <= 0x200f) ||
-    (codePoint >= 0x2028 && codePoint <= 0x202e) ||
-    (codePoint >= 0x2066 && codePoint <= 0x2069) ||
-    codePoint === 0xfeff;
-}
+import { removeStripSet } from "./_strip_set.ts";
 
 const encoder = new TextEncoder();
 const SCRATCH_CACHE_LIMIT = 64 * 1024;
@@ -210,7 +188,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /**
  * `sanitizeSellerString` without argument checks, for callers inside the package that have
- * already validated `maxBytes`: repair lone surrogates, remove the strip set, truncate.
+ * already validated `maxBytes`: repair lone surrogates, remove the strip set (the table in
+ * `_strip_set.ts`), truncate.
  */
 export function sanitizeUnchecked(value: string, maxBytes: number): string {
   // The result never has more than `maxBytes` code units (each is at least one byte), so when the
@@ -231,7 +210,7 @@ export function sanitizeUnchecked(value: string, maxBytes: number): string {
 
 function clean(value: string): string {
   const wellFormed = value.isWellFormed() ? value : value.toWellFormed();
-  return wellFormed.replace(STRIP_GLOBAL, "");
+  return removeStripSet(wellFormed);
 }
 
 /** Byte cap of each sanitized segment of an error's JSON pointer. */

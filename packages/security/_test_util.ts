@@ -1,14 +1,24 @@
 // Private test helpers: arbitraries and reference implementations shared by the tests.
 import fc from "fast-check";
 
-/** The removed ranges of the strip set, inclusive. */
+/**
+ * The removed ranges of the strip set, inclusive, merged where adjacent: the spec's minimum
+ * (Transport Error Mapping, Buyer Agent Requirements; security.mdx 14b(a)) and this package's
+ * extension (U+00AD, U+061C, U+180E, U+2060–U+2064, U+206A–U+206F, U+FFF9–U+FFFB, the tag block).
+ */
 export const STRIP_RANGES: readonly (readonly [number, number])[] = [
   [0x0000, 0x001f],
   [0x007f, 0x009f],
+  [0x00ad, 0x00ad],
+  [0x061c, 0x061c],
+  [0x180e, 0x180e],
   [0x200b, 0x200f],
   [0x2028, 0x202e],
-  [0x2066, 0x2069],
+  [0x2060, 0x2064],
+  [0x2066, 0x206f],
   [0xfeff, 0xfeff],
+  [0xfff9, 0xfffb],
+  [0xe0000, 0xe007f],
 ];
 
 /** True when the code point is in the strip set (an independent restatement of the spec). */
@@ -16,9 +26,15 @@ export function inStripSet(codePoint: number): boolean {
   return STRIP_RANGES.some(([first, last]) => codePoint >= first && codePoint <= last);
 }
 
-/** Interesting single code units: every range edge and neighbour, surrogates, multi-byte. */
+/**
+ * Interesting code points: every range edge and neighbour (astral ones as surrogate pairs),
+ * lone surrogates (the tag block's high surrogate U+DB40 and a low one of its range among them),
+ * multi-byte.
+ */
 const EDGE_UNITS: readonly string[] = [
   ...STRIP_RANGES.flatMap(([first, last]) => [first - 1, first, last, last + 1]),
+  0xdb40,
+  0xdc41,
   0x09,
   0x0a,
   0x0d,
@@ -34,7 +50,7 @@ const EDGE_UNITS: readonly string[] = [
   0xfffd,
   0xe9,
   0x65e5,
-].filter((unit) => unit >= 0).map((unit) => String.fromCharCode(unit));
+].filter((unit) => unit >= 0).map((unit) => String.fromCodePoint(unit));
 
 /**
  * Strings that stress sanitizers: any UTF-16 code unit (so lone surrogates), valid astral
@@ -44,7 +60,7 @@ export function hostileString(maxLength = 64): fc.Arbitrary<string> {
   const unit = fc.oneof(
     fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
     fc.constantFrom(...EDGE_UNITS),
-    fc.constantFrom("\u{1F600}", "a", "<", ">", "&", "@", "\\", '"', "'"),
+    fc.constantFrom("\u{1F600}", "\u{E0041}", "a", "<", ">", "&", "@", "\\", '"', "'"),
   );
   return fc.string({ unit, maxLength });
 }

@@ -1,16 +1,10 @@
-import { assertString, STRIP_CLASS } from "./_strings.ts";
+import { assertString } from "./_strings.ts";
+import { STRIP_ASTRAL, STRIP_CLASS } from "./_strip_set.ts";
 
-/**
- * Invisible format characters outside the strip set that can still reorder or hide text: the
- * Arabic letter mark U+061C (a bidi mark), the Mongolian vowel separator U+180E, the word joiner
- * and invisible operators U+2060–U+2064, and the deprecated format characters U+206A–U+206F.
- */
-const INVISIBLE_FORMAT_CLASS = "\\u061C\\u180E\\u2060-\\u2064\\u206A-\\u206F";
-
-// One code unit of the strip set or of the invisible format characters, a backslash, or a lone
-// surrogate.
+// A backslash, one code point of the strip set (one unit, or a surrogate pair for the astral
+// rows), or a lone surrogate.
 const TERMINAL_UNSAFE = new RegExp(
-  `[\\\\${STRIP_CLASS}${INVISIBLE_FORMAT_CLASS}]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]`,
+  `[\\\\${STRIP_CLASS}]|${STRIP_ASTRAL}|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]`,
   "g",
 );
 
@@ -24,6 +18,7 @@ const SHORT_ESCAPES: Readonly<Record<string, string>> = {
 function escapeUnit(char: string): string {
   const short = SHORT_ESCAPES[char];
   if (short !== undefined) return short;
+  if (char.length === 2) return `\\u{${char.codePointAt(0)!.toString(16)}}`;
   const unit = char.charCodeAt(0);
   return unit <= 0xff
     ? `\\x${unit.toString(16).padStart(2, "0")}`
@@ -34,17 +29,17 @@ function escapeUnit(char: string): string {
  * Makes a seller-controlled string inert for a terminal: no escape sequence, control character
  * or reordering character reaches the terminal, and what the user sees is what was sent.
  *
- * Each of these is replaced by a visible, printable escape (`\xHH`, `\uHHHH`, or `\t`, `\n`,
- * `\r`), not removed, so an operator can see that something was there:
- * - C0 controls U+0000–U+001F (including ESC U+001B, which starts ANSI CSI `ESC [`, OSC
- *   `ESC ]` and every other escape sequence; with ESC escaped, the rest of a sequence is plain
- *   text), DEL U+007F, and C1 controls U+0080–U+009F (including the 8-bit CSI U+009B and OSC
- *   U+009D);
- * - the rest of the strip set of {@linkcode sanitizeSellerString}: zero-width U+200B–U+200F,
- *   U+2028–U+202E (line/paragraph separators and bidi embeddings/overrides), bidi isolates
- *   U+2066–U+2069 and U+FEFF ("Trojan Source" style reordering);
- * - other invisible format characters: the Arabic letter mark U+061C (a bidi mark), U+180E,
- *   U+2060–U+2064 (word joiner, invisible operators) and U+206A–U+206F;
+ * Each of these is replaced by a visible, printable escape (`\xHH`, `\uHHHH`, `\u{HHHHH}` for a
+ * code point above U+FFFF, or `\t`, `\n`, `\r`), not removed, so an operator can see that
+ * something was there:
+ * - the whole strip set of {@linkcode sanitizeSellerString}, which includes: C0 controls
+ *   U+0000–U+001F (including ESC U+001B, which starts ANSI CSI `ESC [`, OSC `ESC ]` and every
+ *   other escape sequence; with ESC escaped, the rest of a sequence is plain text), DEL U+007F,
+ *   and C1 controls U+0080–U+009F (including the 8-bit CSI U+009B and OSC U+009D); bidi marks,
+ *   embeddings, overrides and isolates ("Trojan Source" style reordering, U+061C included);
+ *   zero-width and other invisible format characters (U+00AD, U+180E, U+2060–U+2064,
+ *   U+206A–U+206F, U+FEFF, U+FFF9–U+FFFB); line and paragraph separators; and the tag characters
+ *   U+E0000–U+E007F, which people cannot see but LLMs read ("ASCII smuggling");
  * - lone surrogates;
  * - the backslash itself (as `\\`), so a seller cannot forge an escape that looks like one
  *   produced here: the output decodes unambiguously.
@@ -55,8 +50,7 @@ function escapeUnit(char: string): string {
  * unbounded; note that sanitizing first removes the characters this function would make visible.
  *
  * @param value The string to escape.
- * @returns The escaped string; it contains no C0/C1 control and none of the bidi, zero-width and
- * invisible format characters listed above.
+ * @returns The escaped string; it contains no code point of the strip set and no lone surrogate.
  * @throws {TypeError} When `value` is not a string.
  *
  * @example Neutralizing a colour code and an OSC 8 hyperlink
@@ -69,6 +63,16 @@ function escapeUnit(char: string): string {
  *   escapeTerminal("\x1b]8;;https://evil.example\x07click\x1b]8;;\x07"),
  *   "\\x1b]8;;https://evil.example\\x07click\\x1b]8;;\\x07",
  * );
+ * ```
+ *
+ * @example Showing a hidden instruction spelled in tag characters
+ * ```ts
+ * import { escapeTerminal } from "@adcp-wire/security";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * // U+E0041 and U+E0042 are the tag forms of "A" and "B": invisible when printed as they are.
+ * strictEqual(escapeTerminal("ok\u{E0041}\u{E0042}"), "ok\\u{e0041}\\u{e0042}");
+ * strictEqual(escapeTerminal("soft\u00ADhyphen"), "soft\\xadhyphen");
  * ```
  */
 export function escapeTerminal(value: string): string {

@@ -13,12 +13,13 @@ import { describe } from "./_strings.ts";
  * - names: `localhost` and every name ending in `.localhost`, with or without trailing dots;
  * - IPv4: `0.0.0.0/8`, `10.0.0.0/8`, `100.64.0.0/10`, `127.0.0.0/8`, `169.254.0.0/16` (cloud
  *   instance metadata at `169.254.169.254`), `172.16.0.0/12`, `192.0.0.0/24`, `192.0.2.0/24`,
- *   `192.168.0.0/16`, `198.18.0.0/15`, `198.51.100.0/24`, `203.0.113.0/24`, `224.0.0.0/4` and
- *   `240.0.0.0/4` (which holds `255.255.255.255`);
+ *   `192.88.99.0/24`, `192.168.0.0/16`, `198.18.0.0/15`, `198.51.100.0/24`, `203.0.113.0/24`,
+ *   `224.0.0.0/4` and `240.0.0.0/4` (which holds `255.255.255.255`);
  * - IPv6: everything outside global unicast `2000::/3` (so `::`, `::1`, IPv4-mapped
  *   `::ffff:0:0/96`, NAT64 `64:ff9b::/96`, `fc00::/7` with AWS IMDS `fd00:ec2::254`,
- *   `fe80::/10`, `ff00::/8`), and inside it Teredo `2001::/32`, documentation `2001:db8::/32`
- *   and 6to4 `2002::/16` (Teredo and 6to4 addresses carry an IPv4 address).
+ *   `fe80::/10`, `ff00::/8`), and inside it Teredo `2001::/32`, benchmarking `2001:2::/48`,
+ *   ORCHID `2001:10::/28`, documentation `2001:db8::/32` and `3fff::/20`, and 6to4 `2002::/16`
+ *   (Teredo and 6to4 addresses carry an IPv4 address).
  *
  * It fails closed: a malformed IPv6 literal, an empty hostname, and a name whose last label is
  * a number but which is not canonical dotted decimal (`127.1`, `0x7f000001`: never the
@@ -94,6 +95,7 @@ const RESERVED_IPV4: readonly (readonly [address: number, prefixLength: number])
   cidr("172.16.0.0", 12), // private (RFC 1918)
   cidr("192.0.0.0", 24), // IETF protocol assignments (RFC 6890)
   cidr("192.0.2.0", 24), // TEST-NET-1 (RFC 5737)
+  cidr("192.88.99.0", 24), // deprecated 6to4 relay anycast (RFC 7526)
   cidr("192.168.0.0", 16), // private (RFC 1918)
   cidr("198.18.0.0", 15), // benchmarking (RFC 2544)
   cidr("198.51.100.0", 24), // TEST-NET-2 (RFC 5737)
@@ -114,16 +116,22 @@ function isReservedIpv4(address: number): boolean {
 }
 
 /**
- * The IPv6 rule: reserved unless in global unicast `2000::/3`; inside it, Teredo `2001::/32`,
- * documentation `2001:db8::/32` and 6to4 `2002::/16` are reserved too. Malformed text is reserved.
+ * The IPv6 rule: reserved unless in global unicast `2000::/3`; inside it, Teredo, benchmarking,
+ * ORCHID, documentation and 6to4 ranges are reserved too. Malformed text is reserved.
  */
 function isReservedIpv6(text: string, start: number, end: number): boolean {
   const pieces = parseIpv6(text, start, end);
   if (pieces === undefined) return true;
   const first = pieces[0]!;
+  const second = pieces[1]!;
   if ((first & 0xe000) !== 0x2000) return true;
-  if (first === 0x2002) return true;
-  return first === 0x2001 && (pieces[1] === 0 || pieces[1] === 0x0db8);
+  if (first === 0x2002) return true; // 6to4 (RFC 3056)
+  if ((first & 0xfff0) === 0x3ff0 && (second & 0xf000) === 0) return true; // 3fff::/20 documentation
+  if (first !== 0x2001) return false;
+  return second === 0 || // Teredo 2001::/32
+    second === 0x0db8 || // documentation 2001:db8::/32
+    (second === 0x0002 && pieces[2] === 0) || // benchmarking 2001:2::/48
+    (second & 0xfff0) === 0x0010; // ORCHIDv2 2001:10::/28 (and ORCHID)
 }
 
 /**

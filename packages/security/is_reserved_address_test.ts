@@ -316,6 +316,7 @@ const REFERENCE_IPV4: readonly (readonly [number, number])[] = [
   [0xac100000, 12],
   [0xc0000000, 24],
   [0xc0000200, 24],
+  [0xc0586300, 24],
   [0xc0a80000, 16],
   [0xc6120000, 15],
   [0xc6336400, 24],
@@ -368,9 +369,17 @@ Deno.test("isReservedAddress() of the URL hostname of any IPv4 a.b.c.d equals th
 
 /** An independent restatement of the IPv6 rule on the eight 16-bit pieces. */
 function referenceIpv6(pieces: readonly number[]): boolean {
-  const [first, second] = pieces as [number, number];
+  const [first, second, third] = pieces as [number, number, number];
   const globalUnicast = first >= 0x2000 && first <= 0x3fff;
-  const excluded = first === 0x2002 || (first === 0x2001 && (second === 0 || second === 0x0db8));
+  const prefix32 = first * 0x10000 + second; // the first 32 bits
+  const inRange = (base: number, length: number) =>
+    Math.floor(prefix32 / 2 ** (32 - length)) === Math.floor(base / 2 ** (32 - length));
+  const excluded = first === 0x2002 || // 6to4
+    prefix32 === 0x20010000 || // Teredo 2001::/32
+    prefix32 === 0x20010db8 || // documentation 2001:db8::/32
+    (prefix32 === 0x20010002 && third === 0) || // benchmarking 2001:2::/48
+    inRange(0x20010010, 28) || // ORCHID 2001:10::/28
+    inRange(0x3fff0000, 20); // documentation 3fff::/20
   return !globalUnicast || excluded;
 }
 
@@ -389,6 +398,12 @@ const piece = fc.oneof(
     0x2001,
     0x2002,
     0xdb8,
+    0x2,
+    0x10,
+    0x1f,
+    0x3fff,
+    0x0fff,
+    0x1000,
     0x3fff,
     0x4000,
     0xfc00,

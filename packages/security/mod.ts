@@ -2,13 +2,14 @@
  * Safety tools for data an AdCP seller agent sends to a buyer: everything a seller sends is
  * untrusted, and it flows into UIs, logs and LLM context.
  *
- * - Strings: {@linkcode sanitizeSellerString} (strip controls, zero-width and bidi characters,
- *   cap in UTF-8 bytes), {@linkcode sanitizeAdcpError} (a whole `adcp_error`),
- *   {@linkcode wrapUntrustedSellerData} (data delimiters for LLM prompts).
+ * - Strings: {@linkcode sanitizeSellerString} (strip controls, zero-width, bidi, other invisible
+ *   format and tag characters, cap in UTF-8 bytes), {@linkcode sanitizeAdcpError} (a whole
+ *   `adcp_error`), {@linkcode wrapUntrustedSellerData} (data delimiters for LLM prompts).
  * - Escaping for the target context: {@linkcode escapeHtml}, {@linkcode escapeSlackMrkdwn},
  *   {@linkcode escapeTerminal}, {@linkcode sanitizeLogLine}.
- * - URLs: {@linkcode validateSellerUrl} (https only, no userinfo, allow-listed hosts, redirect
- *   parameters stripped from auth challenges).
+ * - URLs: {@linkcode validateSellerUrl} (https only, no userinfo, allow-listed hosts, ports
+ *   unrestricted unless an entry or the opt-in {@linkcode HARDENED_ALLOWED_PORTS} profile says so,
+ *   redirect parameters stripped from auth challenges).
  * - JSON: {@linkcode scanJsonDepth} before parsing, {@linkcode checkJsonBounds} after,
  *   {@linkcode toSafeJson} and {@linkcode mergeSafe} against prototype pollution.
  * - Files: {@linkcode decodeBase64Bounded} for A2A `raw` file parts.

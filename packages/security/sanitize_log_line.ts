@@ -52,8 +52,9 @@ const LINE_BREAKS = /\r\n|[\t\n\v\f\r\u0085\u2028\u2029]/g;
  *    SEPARATOR U+2028 and PARAGRAPH SEPARATOR U+2029 (each renders as a new line in some log
  *    viewer), and TAB. They are replaced rather than removed so that words on separate lines do
  *    not run together, which keeps the entry readable; a space cannot start a record.
- * 2. The rest of the strip set of {@linkcode sanitizeSellerString} is removed, and lone
- *    surrogates become U+FFFD.
+ * 2. The rest of the strip set of {@linkcode sanitizeSellerString} is removed (controls, bidi,
+ *    zero-width and other invisible format characters, and tag characters U+E0000–U+E007F), and
+ *    lone surrogates become U+FFFD.
  * 3. The result is truncated to `maxBytes` UTF-8 bytes on a code point boundary.
  *
  * Implements "Clients that log them MUST strip CRLF to prevent log injection" (A2A Response

@@ -13,6 +13,20 @@ Deno.test("sanitizeLogLine() removes the rest of the strip set and repairs lone 
   strictEqual(sanitizeLogLine("a\u0000\u001b[31mb\u202E\u200Bc\uFEFF\uD800"), "a[31mbc\uFFFD");
 });
 
+Deno.test("sanitizeLogLine() removes invisible format and tag characters", () => {
+  strictEqual(
+    sanitizeLogLine("ad\u00ADmin\u061C \u180Eok\u2060\u2064\u206A\u206F \uFFF9x\uFFFAy\uFFFB"),
+    "admin ok xy",
+  );
+  // A forged record spelled in tag characters (invisible in a log viewer) and a cancel tag.
+  const tags = [..."\nINFO ok"].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join(
+    "",
+  );
+  strictEqual(sanitizeLogLine(`denied${tags}\u{E007F}\nnext`), "denied next");
+  // Removed before truncation: tags never count against the cap or leave half a pair.
+  strictEqual(sanitizeLogLine(`ab${tags}cd`, { maxBytes: 3 }), "abc");
+});
+
 Deno.test("sanitizeLogLine() truncates to maxBytes, 4096 by default", () => {
   strictEqual(DEFAULT_LOG_LINE_MAX_BYTES, 4096);
   strictEqual(sanitizeLogLine("x".repeat(5000)).length, 4096);

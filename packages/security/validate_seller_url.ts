@@ -57,11 +57,25 @@ export interface ValidateSellerUrlOptions {
    * ("a per-agent allow-list seeded from the Agent Card … rather than derived from the task
    * payload", A2A Response Extraction, Auth challenge URL validation). Required, non-empty.
    *
-   * Each entry is `host` or `host:port`, or `*.domain` / `*.domain:port` for exactly one extra
-   * label (see {@linkcode validateSellerUrl}); IPv6 in brackets (`[2001:db8::1]`). Entries are
+   * Each entry is `host` or `host:port`, or `*.domain` / `*.domain:port` for any strict
+   * subdomain (see {@linkcode validateSellerUrl}); IPv6 in brackets (`[2001:db8::1]`,
+   * `[2001:db8::1]:8443`). An entry without a port allows any port ("the protocol does not
+   * constrain ports", Security, Webhook URL validation, "Destination port: permissive by
+   * default"); an entry with a port allows only that port, `:443` included. Entries are
    * normalized by the same URL parser as the checked URL (lowercase, punycode, IPv4 forms).
    */
   readonly allowedHosts: readonly string[];
+  /**
+   * A port allow-list applied to every URL on top of `allowedHosts`: the URL's port (443 when it
+   * has none) must be listed here and allowed by the matching entry. For the spec's opt-in
+   * hardened profile pass {@linkcode HARDENED_ALLOWED_PORTS} (443 and 8443). Each an integer
+   * from 1 to 65535; non-empty. Absent, ports are not restricted beyond the entries' own:
+   * "SDKs that ship a DEFAULT_ALLOWED_PORTS constant MUST default it to 'no restriction' and
+   * surface {443, 8443} as an opt-in profile, never as a default" (Security, Webhook URL
+   * validation, "Destination port: permissive by default").
+   * @default {undefined} (no port restriction)
+   */
+  readonly allowedPorts?: readonly number[];
   /**
    * Longest accepted URL, in UTF-16 code units.
    * @default {2048}
@@ -97,6 +111,8 @@ export type SellerUrlRejection =
   | "not_https"
   /** A userinfo component, even an empty one (`https://@host/`). */
   | "userinfo"
+  /** `allowedPorts` is set and does not list the URL's port (443 when it has none). */
+  | "port_not_allowed"
   /** The host (with port) is not on the allow-list, or ends with a dot. */
   | "host_not_allowed";
 
@@ -145,6 +161,33 @@ export type SellerUrlValidation =
  * ```
  */
 export const DEFAULT_SELLER_URL_MAX_LENGTH = 2048;
+
+/**
+ * The hardened port profile for {@linkcode ValidateSellerUrlOptions.allowedPorts}: 443 and 8443.
+ * Opt-in, never a default: "SDKs that ship a DEFAULT_ALLOWED_PORTS constant MUST default it to
+ * 'no restriction' and surface {443, 8443} as an opt-in profile, never as a default" (Security,
+ * Webhook URL validation, "Destination port: permissive by default"). This package ships no
+ * `DEFAULT_ALLOWED_PORTS`: leaving `allowedPorts` out is the unrestricted default. A seller that
+ * turns the profile on "MUST document the allowed-port set" for its buyers (same section).
+ *
+ * @example Opting in to the hardened profile
+ * ```ts
+ * import { HARDENED_ALLOWED_PORTS, validateSellerUrl } from "@adcp-wire/security";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const open = { purpose: "file_url", allowedHosts: ["cdn.seller.example"] } as const;
+ * const hardened = { ...open, allowedPorts: HARDENED_ALLOWED_PORTS };
+ * const tomcat = "https://cdn.seller.example:9443/a.png";
+ * strictEqual(validateSellerUrl(tomcat, open).valid, true); // the default: ports unrestricted
+ * deepStrictEqual(validateSellerUrl(tomcat, hardened), {
+ *   valid: false,
+ *   reason: "port_not_allowed",
+ * });
+ * strictEqual(validateSellerUrl("https://cdn.seller.example:8443/a.png", hardened).valid, true);
+ * strictEqual(validateSellerUrl("https://cdn.seller.example/a.png", hardened).valid, true);
+ * ```
+ */
+export const HARDENED_ALLOWED_PORTS: readonly number[] = Object.freeze([443, 8443]);
 
 /**
  * Query parameter names removed from a `challenge_url`, compared after form-decoding, lowercasing
@@ -232,8 +275,11 @@ const ENTRY_FORBIDDEN = /[\u0000-\u0020\u007F/\\?#@*]/;
 interface AllowedHost {
   readonly wildcard: boolean;
   readonly hostname: string;
-  readonly port: string;
+  /** The one port the entry allows, or `undefined` when it names none (any port). */
+  readonly port: number | undefined;
 }
+// The explicit port at the end of an allow-list entry (after the `]` of an IPv6 literal).
+const ENTRY_PORT = /:(\d*)$/;
 
 /**
  * Validates a seller-provided URL before it is opened, fetched, or rendered as a link, and
@@ -255,9 +301,15 @@ interface AllowedHost {
  * 4. `userinfo`: no username or password, and no `@` in the raw authority either: the parser
  *    normalizes an empty userinfo (`https://@host/`, `https://:@host/`) away, but its presence
  *    means someone tried, so it fails closed.
- * 5. `host_not_allowed`: the parsed host must match an allow-list entry.
- *    - Exact: the hostname equals the entry's normalized hostname and the ports are equal (an
- *      entry without a port allows only the default port 443).
+ * 5. `port_not_allowed`, only when `allowedPorts` is set: the URL's port (443 when it has none)
+ *    is in `allowedPorts`. An opt-in hardened profile ({@linkcode HARDENED_ALLOWED_PORTS}); by
+ *    default no port is refused for itself, as "the protocol does not constrain ports"
+ *    (Security, Webhook URL validation, "Destination port: permissive by default").
+ * 6. `host_not_allowed`: the parsed host must match an allow-list entry, and the entry's port, if
+ *    it names one, must be the URL's port (443 when it has none). An entry without a port allows
+ *    any port. With `allowedPorts` too, both must allow the port: an entry `host:9443` never
+ *    matches under the hardened profile (the safer reading of an entry that contradicts it).
+ *    - Exact: the hostname equals the entry's normalized hostname.
  *    - Wildcard `*.domain`: the hostname is a strict subdomain of `domain`, at any depth:
  *      `a.domain` and `a.b.domain` match, `domain` itself never does (nor `xdomain`, which only
  *      ends with the same letters). List the apex separately when it is allowed too.
@@ -283,12 +335,15 @@ interface AllowedHost {
  * percent-encodes non-ASCII characters, so it can be several times longer than the input).
  *
  * @param url The untrusted URL.
- * @param options Purpose and allow-list (from configuration, never from the payload).
+ * @param options Purpose, allow-list (from configuration, never from the payload), and the
+ * optional port allow-list and length cap.
  * @returns `{ valid: true, url }` with the parser's `href` (use it, not the input), or
  * `{ valid: false, reason }`.
  * @throws {TypeError} When `options` is malformed: `purpose` not one of the four values,
- * `allowedHosts` not a non-empty array, or an entry that is not a valid host pattern.
- * @throws {RangeError} When `options.maxLength` is not a non-negative safe integer.
+ * `allowedHosts` not a non-empty array, an entry that is not a valid host pattern, or
+ * `allowedPorts` not a non-empty array of numbers.
+ * @throws {RangeError} When `options.maxLength` is not a non-negative safe integer, or a port in
+ * `options.allowedPorts` is not an integer from 1 to 65535.
  *
  * @example Accepting a setup URL and rejecting look-alikes
  * ```ts
@@ -329,7 +384,7 @@ export function validateSellerUrl(
   url: string,
   options: ValidateSellerUrlOptions,
 ): SellerUrlValidation {
-  const { purpose, allowed, maxLength } = resolveOptions(options);
+  const { purpose, allowed, ports, maxLength } = resolveOptions(options);
 
   if (typeof url !== "string") return reject("invalid_url");
   if (url.length > maxLength) return reject("too_long");
@@ -344,7 +399,10 @@ export function validateSellerUrl(
   if (parsed.username !== "" || parsed.password !== "" || rawAuthorityHasAt(url)) {
     return reject("userinfo");
   }
-  if (!hostAllowed(parsed.hostname, parsed.port, allowed)) return reject("host_not_allowed");
+  // The parser leaves the port empty when it is the scheme's default (443), given or not.
+  const port = parsed.port === "" ? 443 : Number(parsed.port);
+  if (ports !== undefined && !ports.has(port)) return reject("port_not_allowed");
+  if (!hostAllowed(parsed.hostname, port, allowed)) return reject("host_not_allowed");
 
   if (purpose === "challenge_url") {
     parsed.hash = "";
@@ -383,7 +441,7 @@ function isIpLiteral(hostname: string): boolean {
   return hostname.startsWith("[") || IPV4.test(hostname);
 }
 
-function hostAllowed(hostname: string, port: string, allowed: readonly AllowedHost[]): boolean {
+function hostAllowed(hostname: string, port: number, allowed: readonly AllowedHost[]): boolean {
   // A trailing dot, a leading dot or an empty label between dots (`a..seller.example`): the
   // parser keeps them, and they name no ordinary host.
   if (
@@ -393,7 +451,7 @@ function hostAllowed(hostname: string, port: string, allowed: readonly AllowedHo
   }
   const ip = isIpLiteral(hostname);
   for (const entry of allowed) {
-    if (entry.port !== port) continue;
+    if (entry.port !== undefined && entry.port !== port) continue;
     if (!entry.wildcard) {
       if (entry.hostname === hostname) return true;
       continue;
@@ -431,6 +489,7 @@ function isRedirectParameter(part: string): boolean {
 function resolveOptions(options: ValidateSellerUrlOptions): {
   purpose: SellerUrlPurpose;
   allowed: AllowedHost[];
+  ports: ReadonlySet<number> | undefined;
   maxLength: number;
 } {
   if (typeof options !== "object" || options === null) {
@@ -454,7 +513,32 @@ function resolveOptions(options: ValidateSellerUrlOptions): {
   const maxLength = options.maxLength ?? DEFAULT_SELLER_URL_MAX_LENGTH;
   assertByteCount("options.maxLength", maxLength);
   const allowed = allowedHosts.map((entry: unknown, index: number) => parseEntry(entry, index));
-  return { purpose: purpose as SellerUrlPurpose, allowed, maxLength };
+  const ports = parsePorts(options.allowedPorts);
+  return { purpose: purpose as SellerUrlPurpose, allowed, ports, maxLength };
+}
+
+function parsePorts(allowedPorts: unknown): ReadonlySet<number> | undefined {
+  if (allowedPorts === undefined) return undefined;
+  if (!Array.isArray(allowedPorts) || allowedPorts.length === 0) {
+    throw new TypeError(
+      `Expected options.allowedPorts to be a non-empty array of ports, got ${
+        Array.isArray(allowedPorts) ? "an empty array" : describe(allowedPorts)
+      }`,
+    );
+  }
+  allowedPorts.forEach((port: unknown, index: number) => {
+    if (typeof port !== "number") {
+      throw new TypeError(
+        `Expected options.allowedPorts[${index}] to be a number, got ${describe(port)}`,
+      );
+    }
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      throw new RangeError(
+        `Expected options.allowedPorts[${index}] to be an integer from 1 to 65535, got ${port}`,
+      );
+    }
+  });
+  return new Set(allowedPorts as number[]);
 }
 
 function parseEntry(entry: unknown, index: number): AllowedHost {
@@ -489,5 +573,10 @@ function parseEntry(entry: unknown, index: number): AllowedHost {
   if (wildcard && !hostname.includes(".")) {
     fail("a wildcard needs a domain with at least two labels");
   }
-  return { wildcard, hostname, port: parsed.port };
+  // The parser drops a default port (`host:443` parses like `host`), so whether the entry names
+  // a port is read from the entry itself.
+  const explicit = ENTRY_PORT.exec(host);
+  if (explicit !== null && explicit[1] === "") fail("empty port");
+  const port = parsed.port !== "" ? Number(parsed.port) : explicit !== null ? 443 : undefined;
+  return { wildcard, hostname, port };
 }

@@ -3,6 +3,7 @@ import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import {
   CHALLENGE_REDIRECT_PARAMETERS,
   DEFAULT_SELLER_URL_MAX_LENGTH,
+  HARDENED_ALLOWED_PORTS,
   type SellerUrlPurpose,
   validateSellerUrl,
 } from "./validate_seller_url.ts";
@@ -164,6 +165,10 @@ Deno.test("validateSellerUrl() never accepts a non-https URL, userinfo, or a hos
     "203.0.113.7",
     "[::1]",
     "seller.example:8443",
+    "seller.example:9443",
+    "seller.example:443",
+    "x.cdn.example:8443",
+    "203.0.113.7:4443",
   );
   const userinfo = fc.oneof(
     { arbitrary: fc.constant(""), weight: 4 },
@@ -183,8 +188,12 @@ Deno.test("validateSellerUrl() never accepts a non-https URL, userinfo, or a hos
   let accepted = 0;
   let rejected = 0;
   fc.assert(
-    fc.property(candidate, fc.constantFrom(...PURPOSES), (url, purpose) => {
-      const result = validateSellerUrl(url, { purpose, allowedHosts });
+    fc.property(candidate, fc.constantFrom(...PURPOSES), fc.boolean(), (url, purpose, hardened) => {
+      const result = validateSellerUrl(url, {
+        purpose,
+        allowedHosts,
+        ...(hardened ? { allowedPorts: HARDENED_ALLOWED_PORTS } : {}),
+      });
       if (!result.valid) {
         rejected++;
         return;
@@ -196,10 +205,13 @@ Deno.test("validateSellerUrl() never accepts a non-https URL, userinfo, or a hos
       strictEqual(parsed.password, "");
       ok(!/^[a-z]+:[/\\]*[^/\\?#]*@/i.test(url), `raw userinfo accepted: ${url}`);
       ok(
-        parsed.host === "seller.example" || parsed.host === "203.0.113.7" ||
-          /^[^.:]+(?:\.[^.:]+)*\.cdn\.example$/.test(parsed.host),
-        `host ${parsed.host}`,
+        parsed.hostname === "seller.example" || parsed.hostname === "203.0.113.7" ||
+          /^[^.:]+(?:\.[^.:]+)*\.cdn\.example$/.test(parsed.hostname),
+        `host ${parsed.hostname}`,
       );
+      // Every entry names no port, so any port is allowed; with the hardened profile, only 443
+      // (written or not) and 8443.
+      if (hardened) ok(parsed.port === "" || parsed.port === "8443", `port ${parsed.port}`);
       strictEqual(result.url, parsed.href);
       if (purpose === "challenge_url") {
         strictEqual(parsed.hash, "");
@@ -277,4 +289,152 @@ Deno.test("validateSellerUrl() refuses hostnames with empty labels, even under a
     );
   }
   strictEqual(validateSellerUrl("https://a.b.seller.example/", options).valid, true);
+});
+
+Deno.test("validateSellerUrl() does not restrict the port for an entry without one", () => {
+  // Security, Webhook URL validation, "Destination port: permissive by default".
+  for (const entry of ["seller.example", "SELLER.example"]) {
+    for (const port of ["", ":443", ":8443", ":9443", ":4443", ":1", ":65535"]) {
+      const url = `https://seller.example${port}/x`;
+      deepStrictEqual(
+        validateSellerUrl(url, { purpose: "file_url", allowedHosts: [entry] }),
+        { valid: true, url: new URL(url).href },
+        `${entry} ${url}`,
+      );
+    }
+  }
+  deepStrictEqual(
+    validateSellerUrl("https://a.seller.example:9443/x", {
+      purpose: "file_url",
+      allowedHosts: ["*.seller.example"],
+    }),
+    { valid: true, url: "https://a.seller.example:9443/x" },
+  );
+  deepStrictEqual(
+    validateSellerUrl("https://[2001:db8::1]:8443/x", {
+      purpose: "file_url",
+      allowedHosts: ["[2001:db8::1]"],
+    }),
+    { valid: true, url: "https://[2001:db8::1]:8443/x" },
+  );
+});
+
+Deno.test("validateSellerUrl() restricts the port to the one an entry names, 443 included", () => {
+  const check = (url: string, entry: string) =>
+    validateSellerUrl(url, { purpose: "setup_url", allowedHosts: [entry] }).valid;
+  const cases: [string, string, boolean][] = [
+    ["https://seller.example:8443/x", "seller.example:8443", true],
+    ["https://seller.example:9443/x", "seller.example:8443", false],
+    ["https://seller.example/x", "seller.example:8443", false],
+    ["https://seller.example/x", "seller.example:443", true],
+    ["https://seller.example:443/x", "seller.example:443", true],
+    ["https://seller.example:8443/x", "seller.example:443", false],
+    ["https://seller.example/x", "seller.example:0443", true],
+    ["https://a.seller.example:8443/x", "*.seller.example:8443", true],
+    ["https://a.seller.example/x", "*.seller.example:8443", false],
+    ["https://a.seller.example:8443/x", "*.seller.example:443", false],
+    ["https://[2001:db8::1]/x", "[2001:db8::1]:443", true],
+    ["https://[2001:db8::1]:8443/x", "[2001:db8::1]:443", false],
+    ["https://203.0.113.7:8443/x", "203.0.113.7:8443", true],
+    ["https://203.0.113.7/x", "203.0.113.7:8443", false],
+  ];
+  for (const [url, entry, valid] of cases) strictEqual(check(url, entry), valid, `${entry} ${url}`);
+  // Another entry for the same host can widen it.
+  strictEqual(
+    validateSellerUrl("https://seller.example:9443/x", {
+      purpose: "setup_url",
+      allowedHosts: ["seller.example:8443", "seller.example"],
+    }).valid,
+    true,
+  );
+});
+
+Deno.test("validateSellerUrl() applies the opt-in hardened port profile on top of the entries", () => {
+  deepStrictEqual(HARDENED_ALLOWED_PORTS, [443, 8443]);
+  ok(Object.isFrozen(HARDENED_ALLOWED_PORTS));
+  const hardened = (url: string, entry: string) =>
+    validateSellerUrl(url, {
+      purpose: "file_url",
+      allowedHosts: [entry],
+      allowedPorts: HARDENED_ALLOWED_PORTS,
+    });
+  deepStrictEqual(hardened("https://seller.example:9443/x", "seller.example"), {
+    valid: false,
+    reason: "port_not_allowed",
+  });
+  deepStrictEqual(hardened("https://seller.example:8443/x", "seller.example"), {
+    valid: true,
+    url: "https://seller.example:8443/x",
+  });
+  deepStrictEqual(hardened("https://seller.example/x", "seller.example"), {
+    valid: true,
+    url: "https://seller.example/x",
+  });
+  deepStrictEqual(hardened("https://seller.example:443/x", "seller.example"), {
+    valid: true,
+    url: "https://seller.example/x",
+  });
+  // Both must allow the port: an entry naming 9443 never matches under the profile, and an
+  // entry naming 8443 still refuses 443.
+  deepStrictEqual(hardened("https://seller.example:9443/x", "seller.example:9443"), {
+    valid: false,
+    reason: "port_not_allowed",
+  });
+  deepStrictEqual(hardened("https://seller.example/x", "seller.example:8443"), {
+    valid: false,
+    reason: "host_not_allowed",
+  });
+  deepStrictEqual(hardened("https://evil.example/x", "seller.example"), {
+    valid: false,
+    reason: "host_not_allowed",
+  });
+  // Any caller-chosen profile works the same way.
+  deepStrictEqual(
+    validateSellerUrl("https://seller.example/x", {
+      purpose: "file_url",
+      allowedHosts: ["seller.example"],
+      allowedPorts: [8443],
+    }),
+    { valid: false, reason: "port_not_allowed" },
+  );
+});
+
+Deno.test("validateSellerUrl() rejects a malformed allowedPorts or an entry with an empty port", () => {
+  const call = (allowedPorts: unknown) => () =>
+    validateSellerUrl("https://a.example/", {
+      purpose: "setup_url",
+      allowedHosts: ["a.example"],
+      allowedPorts: allowedPorts as number[],
+    });
+  throws(call([]), {
+    name: "TypeError",
+    message: "Expected options.allowedPorts to be a non-empty array of ports, got an empty array",
+  });
+  throws(call(null), {
+    name: "TypeError",
+    message: "Expected options.allowedPorts to be a non-empty array of ports, got null",
+  });
+  throws(call(443), {
+    name: "TypeError",
+    message: "Expected options.allowedPorts to be a non-empty array of ports, got number",
+  });
+  throws(call([443, "8443"]), {
+    name: "TypeError",
+    message: "Expected options.allowedPorts[1] to be a number, got string",
+  });
+  for (const bad of [0, -1, 65536, 443.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+    throws(call([443, bad]), {
+      name: "RangeError",
+      message: `Expected options.allowedPorts[1] to be an integer from 1 to 65535, got ${bad}`,
+    });
+  }
+  strictEqual(call([1, 65535, 443])().valid, true);
+  for (const entry of ["a.example:", "*.a.example:", "[::1]:", "a.example:x", "a.example:65536"]) {
+    throws(
+      () =>
+        validateSellerUrl("https://a.example/", { purpose: "setup_url", allowedHosts: [entry] }),
+      TypeError,
+      entry,
+    );
+  }
 });

@@ -29,6 +29,8 @@ interface UrlVector {
   readonly purpose: SellerUrlPurpose;
   readonly url: string;
   readonly allowed_hosts: readonly string[];
+  /** Optional: a port allow-list (`allowedPorts`), such as the hardened profile [443, 8443]. */
+  readonly allowed_ports?: readonly number[];
   readonly expected: { readonly valid: true; readonly url: string } | { readonly valid: false };
   readonly reason?: string;
 }
@@ -71,6 +73,7 @@ type ValidateImpl = (
   url: string,
   purpose: SellerUrlPurpose,
   allowedHosts: readonly string[],
+  allowedPorts: readonly number[] | undefined,
 ) => SellerUrlValidation;
 
 /** Checks one string vector against `sanitize`; throws an AssertionError on any mismatch. */
@@ -86,7 +89,13 @@ function checkSellerStringVector(vector: StringVector, sanitize: SanitizeImpl): 
 function checkSellerUrlVector(vector: UrlVector, validate: ValidateImpl): void {
   ok(vector.description.length > 0, `${vector.id}: description`);
   ok(typeof vector.expected.valid === "boolean", `${vector.id}: expected.valid`);
-  const actual = validate(vector.url, vector.purpose, vector.allowed_hosts);
+  if (vector.allowed_ports !== undefined) {
+    ok(
+      Array.isArray(vector.allowed_ports) && vector.allowed_ports.every(Number.isInteger),
+      `${vector.id}: allowed_ports`,
+    );
+  }
+  const actual = validate(vector.url, vector.purpose, vector.allowed_hosts, vector.allowed_ports);
   if (vector.expected.valid) {
     strictEqual(typeof vector.expected.url, "string", `${vector.id}: expected.url`);
     deepStrictEqual(actual, { valid: true, url: vector.expected.url }, vector.description);
@@ -134,10 +143,19 @@ Deno.test("sanitizeSellerString() matches every vector in vectors/local/seller-s
 Deno.test("validateSellerUrl() matches every vector in vectors/local/seller-urls*.json", async (t) => {
   const vectors = await loadSuite<UrlVector>("seller-urls");
   ok(vectors.length >= 40, "at least 40 URL vectors");
+  ok(
+    vectors.some((vector) => vector.allowed_ports !== undefined),
+    "port-profile vectors are loaded",
+  );
   await runSellerUrlVectors(
     t,
     vectors,
-    (url, purpose, allowedHosts) => validateSellerUrl(url, { purpose, allowedHosts }),
+    (url, purpose, allowedHosts, allowedPorts) =>
+      validateSellerUrl(url, {
+        purpose,
+        allowedHosts,
+        ...(allowedPorts === undefined ? {} : { allowedPorts }),
+      }),
   );
 });
 

@@ -84,8 +84,10 @@ const VALUE_BOUNDS: SanitizeJsonBounds = {
  *    `\u0026` (still valid JSON, same values), so no seller text can contain a tag at all.
  * 2. The nonce is random per call (unless injected), so a closing tag cannot be guessed.
  *
- * Values are sanitized first: a `message`, `suggestion` or `field` string with its cap from
- * {@linkcode SELLER_STRING_LIMITS} (256, 512, 256 bytes), any other string at 512 bytes, and
+ * Values are sanitized first, every string with {@linkcode sanitizeSellerString}'s strip set
+ * removed (controls, bidi, zero-width and other invisible format characters, and tag characters,
+ * which people cannot see but a model reads): a `message`, `suggestion` or `field` string with
+ * its cap from {@linkcode SELLER_STRING_LIMITS} (256, 512, 256 bytes), any other string at 512 bytes, and
  * objects and arrays as `details` are by {@linkcode sanitizeAdcpError} (bounded, dangerous keys
  * dropped, {@linkcode OMITTED_MARKER} past a bound). Keys are sanitized and capped at 64 bytes;
  * dangerous keys, keys colliding after sanitizing (first wins) and values JSON cannot hold

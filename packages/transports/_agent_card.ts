@@ -55,8 +55,8 @@ export interface AgentInterface {
 export interface CardPolicy {
   /** The origin the card was fetched from, or `undefined` when the caller gave a card only. */
   readonly origin: string | undefined;
-  /** Other hosts the caller allows (`host`, `host:port` or `*.domain`), lowercase. */
-  readonly allowedHosts: readonly string[];
+  /** Other hosts the caller allows (`host`, `host:port` or `*.domain`), checked. */
+  readonly allowedHosts: readonly HostEntry[];
   /** Whether `http:` is allowed for a listed host (local development). */
   readonly allowHttp: boolean;
   /** Whether loopback, private and link-local hosts are allowed (local development). */
@@ -72,48 +72,72 @@ export function allowedByPolicy(url: URL, policy: CardPolicy): boolean {
   return policy.allowedHosts.some((entry) => hostMatches(entry, url));
 }
 
-/** Whether an allow-list entry (`host`, `host:port`, `*.domain`) covers the URL's host. */
-function hostMatches(entry: string, url: URL): boolean {
+/**
+ * Whether an allow-list entry covers the URL's host: `host` any port of that host (the protocol
+ * does not constrain ports: Security, "Destination port: permissive by default"), `host:port` only
+ * that port (443 and 80 included), `*.domain` any strict subdomain. Hosts compare without a
+ * trailing dot.
+ */
+function hostMatches(entry: HostEntry, url: URL): boolean {
   const hostname = url.hostname.endsWith(".") ? url.hostname.slice(0, -1) : url.hostname;
-  if (entry.startsWith("*.")) {
-    const domain = entry.slice(1); // ".domain"
-    return hostname.endsWith(domain) && hostname.length > domain.length;
+  if (entry.port !== undefined) {
+    const port = url.port !== "" ? url.port : url.protocol === "https:" ? "443" : "80";
+    if (port !== entry.port) return false;
   }
-  const colon = entry.startsWith("[") ? entry.indexOf("]:") + 1 : entry.lastIndexOf(":");
-  if (colon > 0) return entry === url.host;
-  return entry === hostname;
+  if (entry.wildcard) {
+    const suffix = `.${entry.hostname}`;
+    return hostname.endsWith(suffix) && hostname.length > suffix.length;
+  }
+  return hostname === entry.hostname;
+}
+
+/** A checked allow-list entry. */
+export interface HostEntry {
+  /** The host name or IP literal, as the URL parser writes it, without a trailing dot. */
+  readonly hostname: string;
+  /** The port the entry names, or `undefined` for any port. */
+  readonly port: string | undefined;
+  /** Whether the entry is `*.hostname` (strict subdomains only). */
+  readonly wildcard: boolean;
 }
 
 /**
  * Checks and normalizes the caller's `allowedHosts` entries: a host name or IP literal, optionally
  * with a port, or `*.domain`. @throws {TypeError} On any other entry, naming it.
  */
-export function normalizeHostEntries(name: string, entries: unknown): string[] {
+export function normalizeHostEntries(name: string, entries: unknown): HostEntry[] {
   if (entries === undefined) return [];
   if (!Array.isArray(entries)) {
     throw new TypeError(`Cannot use ${name} as it is not an array of hosts: ${describe(entries)}`);
   }
   return entries.map((entry, index) => {
-    if (typeof entry !== "string") {
-      throw new TypeError(`Cannot use ${name}[${index}] as it is not a string: ${describe(entry)}`);
-    }
-    const wildcard = entry.startsWith("*.");
-    let url: URL;
+    const fail = (): never => {
+      throw new TypeError(`Cannot use ${name}[${index}] as it is not a host: ${describe(entry)}`);
+    };
+    if (typeof entry !== "string" || entry === "" || /[\s/?#@\\]/.test(entry)) fail();
+    const text = entry as string;
+    const wildcard = text.startsWith("*.");
+    const raw = wildcard ? text.slice(2) : text;
+    let url: URL | undefined;
     try {
-      url = new URL(`https://${wildcard ? entry.slice(2) : entry}/`);
+      url = new URL(`https://${raw}/`);
     } catch {
-      throw new TypeError(`Cannot use ${name}[${index}] as it is not a host: ${describe(entry)}`);
+      fail();
     }
-    const host = wildcard ? url.hostname : url.host;
-    const plain = wildcard ? entry.slice(2) : entry;
-    if (
-      url.username !== "" || url.password !== "" || host === "" ||
-      plain.toLowerCase().replace(/:443$/, "") !== host.replace(/:443$/, "") ||
-      (wildcard && !url.hostname.includes("."))
-    ) {
-      throw new TypeError(`Cannot use ${name}[${index}] as it is not a host: ${describe(entry)}`);
+    const parsed = url!;
+    const explicit = /:(\d{1,5})$/.exec(raw);
+    const hostname = parsed.hostname.endsWith(".") ? parsed.hostname.slice(0, -1) : parsed.hostname;
+    if (hostname === "" || hostname.includes("..") || (wildcard && !hostname.includes("."))) fail();
+    if (wildcard && hostname.startsWith("[")) fail();
+    let port: string | undefined;
+    if (explicit !== null) {
+      const number = Number(explicit[1]);
+      if (number < 1 || number > 65_535) fail();
+      port = String(number);
+    } else if (raw.includes(":") && !raw.endsWith("]")) {
+      fail(); // a colon that is not a port (an unbracketed IPv6 literal, a bare "host:")
     }
-    return wildcard ? `*.${host}` : plain.toLowerCase();
+    return { hostname, port, wildcard };
   });
 }
 

@@ -289,8 +289,11 @@ export class BoundedBody {
     } catch (error) {
       throw await this.#fail(this.#mapReadError(error));
     }
-    if (this.#deadline.expired) {
-      // The deadline cancelled the body (which ended the pending read): let that finish first.
+    // Once per chunk: buffered chunks arrive without a turn of the event loop, so the timer alone
+    // could not fire before the whole body was read.
+    if (this.#deadline.checkClock()) {
+      // The deadline cancelled the body (its timer, which ended the pending read, or the clock
+      // check just now): let that finish first.
       await this.#cancelling;
       throw this.#deadline.error;
     }

@@ -16,6 +16,7 @@ import {
   AdcpTransportError,
   AgentProtocolError,
   ContentEncodingError,
+  DeadlineExceededError,
   HttpStatusError,
   ItemLimitError,
   JsonRpcError,
@@ -78,6 +79,18 @@ export class Call {
   /** Milliseconds left before the deadline (never negative). */
   get remainingMs(): number {
     return Math.max(0, this.startedAt + this.limits.timeoutMs - performance.now());
+  }
+
+  /**
+   * Throws the deadline's error when the deadline has passed, even if its timer could not fire yet
+   * (synchronous work such as classifying a large answer keeps timers waiting).
+   */
+  checkDeadline(): void {
+    this.deadline.throwIfExpired();
+    const elapsed = performance.now() - this.startedAt;
+    if (elapsed >= this.limits.timeoutMs) {
+      throw new DeadlineExceededError(this.limits.timeoutMs, elapsed);
+    }
   }
 
   /**
@@ -150,14 +163,21 @@ export async function fetchWithin(
   const identity = !headers.has("accept-encoding");
   if (identity) headers.set("accept-encoding", "identity");
   let response: Response;
+  const pending = (fetchImpl ?? globalThis.fetch)(url, {
+    ...init,
+    headers,
+    redirect: "manual",
+    signal: call.deadline.signal,
+  });
   try {
-    response = await (fetchImpl ?? globalThis.fetch)(url, {
-      ...init,
-      headers,
-      redirect: "manual",
-      signal: call.deadline.signal,
-    });
+    // Raced with the deadline: a `fetch` that ignores its signal cannot hold the call past it (a
+    // response that comes too late is cancelled unread).
+    response = await call.race(Promise.resolve(pending));
   } catch (error) {
+    Promise.resolve(pending).then(
+      (late) => late instanceof Response ? discard(late) : undefined,
+      () => {},
+    );
     throw networkFailure(error, call);
   }
   if (!(response instanceof Response)) {
@@ -407,6 +427,9 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
 /** Sleeps `ms` milliseconds, or until the call's deadline fires (then throws its error). */
 export function sleepWithin(ms: number, call: Call): Promise<void> {
   call.deadline.throwIfExpired();
+  // Never longer than the time left (the deadline ends it then): a seller's huge SSE `retry` value
+  // neither overflows a timer nor waits past the call.
+  ms = Math.min(ms, call.remainingMs + 1);
   return new Promise<void>((resolve, reject) => {
     const onExpire = (): void => {
       clearTimeout(timer);

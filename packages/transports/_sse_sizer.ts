@@ -1,6 +1,6 @@
 // Counts the bytes of each Server-Sent Event as they arrive, before the parser sees them.
 //
-// eventsource-parser buffers an unfinished line and an unfinished event internally, so bounding only
+// The parser (_sse_parser.ts) buffers an unfinished line and an unfinished event, so bounding only
 // the events it emits would let one endless line grow memory without limit. This sizer finds event
 // boundaries (blank lines) in the raw bytes itself and counts the bytes since the last one.
 //
@@ -84,7 +84,7 @@ export class SseEventSizer {
    * otherwise the whole text (typed-array scans are several times slower than string scans).
    */
   #lastBoundaryEndOf(chunk: Uint8Array, text: string, ascii: boolean): number {
-    const end = this.#lastLfBoundaryEnd(chunk);
+    const end = this.#lastLfBoundaryEndOf(chunk, text, ascii);
     const crFree = end < 0
       ? text.indexOf("\r") === -1
       : ascii
@@ -93,6 +93,19 @@ export class SseEventSizer {
       ? chunk.indexOf(CR, end) === -1
       : text.indexOf("\r") === -1;
     return crFree ? end : this.#lastBoundaryEnd(chunk);
+  }
+
+  /**
+   * `#lastLfBoundaryEnd`, found with one native scan of the text for "\n\n" (two LFs are adjacent
+   * in the text exactly when they are in the bytes: the text is the chunk decoded, a character cut at
+   * either end is not an LF, and malformed input never gets here). The bytes are scanned LF by LF
+   * (tens of nanoseconds per LF: 2 ms for a 64 KiB chunk of `x\n` lines) only to find the position
+   * in a non-ASCII chunk that has such a pair.
+   */
+  #lastLfBoundaryEndOf(chunk: Uint8Array, text: string, ascii: boolean): number {
+    const pair = text.lastIndexOf("\n\n");
+    if (pair < 0) return this.#prev === LF && chunk[0] === LF ? 1 : -1;
+    return ascii ? pair + 2 : this.#lastLfBoundaryEnd(chunk);
   }
 
   /** The end of the last LF preceded by an LF (or -1): the last boundary if no CR follows it. */
@@ -115,25 +128,4 @@ export class SseEventSizer {
     }
     return -1;
   }
-}
-
-/**
- * The text to feed eventsource-parser so that it holds no more than the sizer counts.
- *
- * The parser defers a CR at the end of a fed chunk until it sees the next terminator (it might be
- * the first half of a CRLF). When that CR ends a blank line, the sizer has already closed the event,
- * but the parser would keep the finished event's data, plus every terminator-free chunk after it,
- * until the next CR or LF arrives: up to twice the cap. Appending an LF settles it at once, and is
- * harmless: if the stream's next byte is the LF of that CRLF, the parser sees one extra empty line,
- * and an empty line right after a dispatch changes nothing (WHATWG HTML, Server-sent events: an
- * event with an empty data buffer is not dispatched).
- *
- * @param text The decoded chunk.
- * @param before The last UTF-16 code unit of the previous text fed, or -1.
- */
-export function settleTrailingCr(text: string, before: number): string {
-  const length = text.length;
-  if (length === 0 || text.charCodeAt(length - 1) !== CR) return text;
-  const previous = length >= 2 ? text.charCodeAt(length - 2) : before;
-  return previous === CR || previous === LF ? text + "\n" : text;
 }

@@ -1,7 +1,7 @@
 // The one-sentence human summary the seller helpers put beside structured data.
 import { describe } from "./_describe.ts";
 import { redactLeaks } from "./_leaks.ts";
-import type { OutgoingErrorWarning } from "./check_outgoing_adcp_error.ts";
+import type { CheckedOptions } from "./_outgoing.ts";
 
 /** Longest summary, in UTF-8 bytes: the buyer-side display cap on `message` (256 bytes). */
 export const MAX_SUMMARY_BYTES = 256;
@@ -44,23 +44,24 @@ export function checkSummary(name: string, value: unknown): string {
 }
 
 /**
- * Redacts leaks (stack traces, internal hosts, paths) from a checked summary, reporting them through
- * `onWarning`; in strict mode a leak is refused instead.
+ * Redacts leaks (see `LeakKind`) from a checked summary, reporting them through `onWarning`; in
+ * strict mode a leak is refused instead.
  *
- * @throws {TypeError} In strict mode, naming the kinds of leak found.
+ * @throws {TypeError} In strict mode, naming `name` and the kinds of leak found.
  */
 export function redactedSummary(
   summary: string,
-  strict: boolean,
-  onWarning: ((warning: OutgoingErrorWarning) => void) | undefined,
+  options: CheckedOptions,
+  name = "options.summary",
+  field = "summary",
 ): string {
-  const scan = redactLeaks(summary);
+  const scan = redactLeaks(summary, options.serviceNames);
   if (scan.kinds.length === 0) return summary;
-  if (strict) throw new TypeError(`Expected options.summary to hold no ${scan.kinds.join(", ")}`);
-  onWarning?.({
+  if (options.strict) throw new TypeError(`Expected ${name} to hold no ${scan.kinds.join(", ")}`);
+  options.onWarning?.({
     kind: "redacted",
-    field: "summary",
-    message: `Redacted ${scan.kinds.join(", ")} in summary`,
+    field,
+    message: `Redacted ${scan.kinds.join(", ")} in ${field}`,
     leaks: scan.kinds,
   });
   return scan.text;

@@ -33,7 +33,6 @@ import {
   httpUrl,
   isObject,
   type JsonObject,
-  networkFailure,
   objectOption,
   own,
   ownString,
@@ -88,12 +87,6 @@ export const ADCP_A2A_PROFILE = "https://adcontextprotocol.org/extensions/adcp/v
 
 const FINAL_STATES: ReadonlySet<string> = new Set(["completed", "failed", "canceled", "rejected"]);
 const INTERRUPTED_STATES: ReadonlySet<string> = new Set(["input-required", "auth-required"]);
-const KNOWN_STATES: ReadonlySet<string> = new Set([
-  ...FINAL_STATES,
-  ...INTERRUPTED_STATES,
-  "working",
-  "submitted",
-]);
 
 /**
  * The A2A wire version an {@linkcode A2AClient} speaks: `"1.0"` (ProtoJSON) or `"0.3"`.
@@ -460,7 +453,10 @@ export interface A2AInvocationOptions {
 
 /** Whether `value` is an absolute URI (an extension identifier). */
 function isExtensionUri(value: unknown): boolean {
-  if (typeof value !== "string" || value === "" || /[\s,]/.test(value)) return false;
+  // Visible ASCII only: the URIs travel in a header, joined by commas.
+  if (typeof value !== "string" || !/^[\x21-\x7e]+$/.test(value) || value.includes(",")) {
+    return false;
+  }
   try {
     new URL(value);
     return true;
@@ -713,7 +709,12 @@ export class A2AClient {
     return this.#retrying(limits, async () => {
       const call = new Call(limits);
       try {
-        return this.#sendResult(await this.#post(request, call), extractOptions(limits, options));
+        const result = this.#sendResult(
+          await this.#post(request, call),
+          extractOptions(limits, options),
+        );
+        call.checkDeadline();
+        return result;
       } finally {
         call.dispose();
       }
@@ -758,8 +759,11 @@ export class A2AClient {
       try {
         const response = await this.#open(request, call, true);
         const extract = extractOptions(limits, options);
-        if (!(response instanceof Response)) return this.#sendResult(response, extract);
-        return await this.#readStream(response, request.id, call, onEvent, extract);
+        const result = response instanceof Response
+          ? await this.#readStream(response, request.id, call, onEvent, extract)
+          : this.#sendResult(response, extract);
+        call.checkDeadline();
+        return result;
       } finally {
         call.dispose();
       }
@@ -796,7 +800,9 @@ export class A2AClient {
           ? this.#frame(rpc.result, true)
           : { type: "task" as const, value: rpc.result };
         if (frame.type !== "task") throw invalid("a task", `a ${frame.type}`);
-        return this.#classify(frame.value, extractOptions(limits, options));
+        const result = this.#classify(frame.value, extractOptions(limits, options));
+        call.checkDeadline();
+        return result;
       } finally {
         call.dispose();
       }
@@ -916,7 +922,8 @@ export class A2AClient {
       }
     } catch (error) {
       if (error instanceof CallerError) throw error.unwrap(); // the caller's own callback threw
-      throw networkFailure(error, call);
+      if (call.deadline.expired) throw call.deadline.error;
+      throw error; // a transport error as it is (body failures are NetworkError already)
     }
     const message = accumulator.messageOnly();
     if (message !== undefined) return messageResult(message);
@@ -1213,13 +1220,25 @@ function stateOf(value: JsonObject): string | null {
   const status = own(value, "status");
   const state = isObject(status) ? own(status, "state") : undefined;
   if (typeof state !== "string") return null;
-  // ASCII letters only, as core does: toLowerCase() would fold U+212A KELVIN SIGN to "k".
-  const normalized = state.replace(/^TASK_STATE_/, "").replace(
-    /[A-Z]/g,
-    (letter) => letter.toLowerCase(),
-  ).replace(/_/g, "-");
-  return KNOWN_STATES.has(normalized) ? normalized : normalized.slice(0, 64);
+  // ASCII letters only, as core does: toLowerCase() would fold U+212A KELVIN SIGN to "k". At most
+  // 64 characters are read: a longer state is unknown anyway, and a seller's 4 MiB string costs
+  // no more than a short one.
+  const start = state.startsWith("TASK_STATE_") ? 11 : 0;
+  const end = Math.min(state.length, start + MAX_STATE_LENGTH);
+  let normalized = "";
+  for (let index = start; index < end; index++) {
+    const unit = state.charCodeAt(index);
+    normalized += unit >= 0x41 && unit <= 0x5a
+      ? String.fromCharCode(unit + 0x20)
+      : unit === 0x5f
+      ? "-"
+      : state[index];
+  }
+  return normalized;
 }
+
+/** Longest state kept (an unknown state is reported cut to this many characters). */
+const MAX_STATE_LENGTH = 64;
 
 function messageResult(message: JsonObject): A2ACallResult {
   const parts = own(message, "parts");

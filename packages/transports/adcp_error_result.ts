@@ -1,5 +1,6 @@
 import type { AdcpError } from "@adcp-wire/core";
-import { checkOptions, preparedError } from "./_outgoing.ts";
+import { checkOptions, preparedError, warnResponseSize } from "./_outgoing.ts";
+import { payloadLayer } from "./_payload.ts";
 import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
 
@@ -48,8 +49,16 @@ export type AdcpErrorToolResult = {
   content: McpTextContent[];
   /** Always `true`. */
   isError: true;
-  /** The same error, for clients that read `structuredContent`. */
-  structuredContent: { adcp_error: AdcpError };
+  /**
+   * The same error, for clients that read `structuredContent`; with the `payload` option, also the
+   * payload layer beside it (`status: "failed"`, `errors`, and the payload's other fields).
+   */
+  structuredContent: {
+    adcp_error: AdcpError;
+    status?: "failed";
+    errors?: AdcpError[];
+    [key: string]: unknown;
+  };
 };
 
 /**
@@ -79,6 +88,19 @@ export interface AdcpErrorResultOptions extends OutgoingErrorOptions {
    * @default {undefined}
    */
   readonly summary?: string | undefined;
+  /**
+   * Also set the payload layer, for a fatal task failure ("A fatal task failure SHOULD populate
+   * both layers", Error Handling, "Envelope vs. payload errors"): `true` puts `status: "failed"` and
+   * `errors: [error]` beside `adcp_error` in `structuredContent` (the MCP serialization is flat:
+   * no nested `payload` key, `core/protocol-envelope.json`). An object is the task payload to send
+   * there (`context`, `context_id`, ...; a JSON copy, not leak-checked, so that `context` comes back
+   * byte for byte): its `status` must be `"failed"` if given, and its `errors`, if given, a
+   * non-empty array whose items are checked like `error` (or come from
+   * {@linkcode forwardAdcpError}) and whose first item has the code of `error`. It holds no
+   * `adcp_error`. The JSON text fallback carries `adcp_error` only.
+   * @default {false}
+   */
+  readonly payload?: boolean | Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -89,19 +111,24 @@ export interface AdcpErrorResultOptions extends OutgoingErrorOptions {
  *
  * The error first goes through {@linkcode checkOutgoingAdcpError} (code format, `retry_after`
  * rounding and clamping, field types, leak redaction or refusal in `strict` mode, the 500-byte
- * `details` guideline, and the 4096-byte limit of our own extraction); a refused error throws.
- * The result passes `handleMcpResponse` of `@adcp-wire/core` as an `"error"` on both the
- * `structuredContent` path and the text-fallback path.
+ * `details` guideline, and the 4096-byte limit of our own extraction); a refused error throws. An
+ * error from {@linkcode forwardAdcpError} is sent unchanged. The result passes `handleMcpResponse`
+ * of `@adcp-wire/core` as an `"error"` on both the `structuredContent` path and the text-fallback
+ * path; with `payload`, `detectAdcpError` finds the same code in the payload's `errors[0]` too. A
+ * result over {@linkcode MCP_RESPONSE_SIZE_TARGET_BYTES} (128 KiB) is reported with a
+ * `response_size` warning (only a large `payload` can get there).
  *
  * Use it for application-layer failures only: the tool ran and understood the request. For a
  * request rejected before dispatch use {@linkcode adcpJsonRpcError}.
  *
  * @param error The error (`code` and `message` required).
- * @param options The summary, strict mode, and a warning callback.
+ * @param options The summary, the payload layer, strict mode, a warning callback, internal service
+ * names, unlisted codes.
  * @returns The tool result, ready to return from an MCP tool handler.
  * @throws {TypeError} When the error is refused (the message names the field; `cause` holds every
- * issue) or the summary is not one line of prose.
- * @throws {RangeError} When the error serializes to more than 4096 UTF-8 bytes.
+ * issue), the summary is not one line of prose, or `payload` is malformed.
+ * @throws {RangeError} When the error (or a payload error) serializes to more than 4096 UTF-8
+ * bytes.
  *
  * @example A rate-limit error with a summary
  * ```ts
@@ -124,20 +151,47 @@ export interface AdcpErrorResultOptions extends OutgoingErrorOptions {
  *   path: "structured_content",
  * });
  * ```
+ *
+ * @example A fatal failure on both layers
+ * ```ts
+ * import { adcpErrorResult } from "@adcp-wire/transports";
+ * import { detectAdcpError } from "@adcp-wire/core";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const error = { code: "BUDGET_TOO_LOW", message: "Below minimum", recovery: "correctable" };
+ * const result = adcpErrorResult(error, { payload: { context: { trace: "t-1" } } });
+ * deepStrictEqual(result.structuredContent, {
+ *   adcp_error: error,
+ *   context: { trace: "t-1" },
+ *   status: "failed",
+ *   errors: [error],
+ * });
+ * strictEqual(detectAdcpError(result)?.path, "structured_content");
+ * // A reader of the payload alone finds the same code.
+ * const { adcp_error: _, ...payload } = result.structuredContent;
+ * deepStrictEqual(detectAdcpError(payload), { error, path: "payload_errors" });
+ * ```
  */
 export function adcpErrorResult(
   error: unknown,
   options: AdcpErrorResultOptions = {},
 ): AdcpErrorToolResult {
-  const { strict, onWarning } = checkOptions(options);
+  const checked = checkOptions(options);
   let summary = options.summary === undefined
     ? undefined
     : checkSummary("options.summary", options.summary);
   const adcpError = preparedError(error, options);
-  if (summary !== undefined) summary = redactedSummary(summary, strict, onWarning);
+  const payload = payloadLayer(options.payload, adcpError, options, checked);
+  if (summary !== undefined) summary = redactedSummary(summary, checked);
   const content: McpTextContent[] = [
     { type: "text", text: JSON.stringify({ adcp_error: adcpError }) },
   ];
   if (summary !== undefined) content.push({ type: "text", text: summary });
-  return { content, isError: true, structuredContent: { adcp_error: adcpError } };
+  const result: AdcpErrorToolResult = {
+    content,
+    isError: true,
+    structuredContent: { adcp_error: adcpError, ...payload },
+  };
+  warnResponseSize(result, checked.onWarning);
+  return result;
 }

@@ -1,6 +1,7 @@
 import type { AdcpError } from "@adcp-wire/core";
 import { describe } from "./_describe.ts";
 import { checkOptions, preparedError } from "./_outgoing.ts";
+import { payloadLayer } from "./_payload.ts";
 import { isObject, own } from "./_rpc.ts";
 import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
@@ -82,6 +83,16 @@ export interface AdcpFailedTaskOptions extends OutgoingErrorOptions {
    * @default {true}
    */
   readonly mimeType?: boolean | undefined;
+  /**
+   * Also set the payload layer, for a fatal task failure ("A fatal task failure SHOULD populate
+   * both layers", Error Handling, "Envelope vs. payload errors"): a DataPart holding the task
+   * payload, `status: "failed"` and `errors` (`true`: `errors: [error]`), placed before the
+   * `adcp_error` DataPart so that the error stays the last DataPart, the one the generic A2A
+   * extractor reads. An object is the task payload (`context`, ...), checked as in
+   * {@linkcode AdcpErrorResultOptions.payload}.
+   * @default {false}
+   */
+  readonly payload?: boolean | Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -111,7 +122,7 @@ export type AdcpFailedTask = {
   kind?: "task";
   /** `TASK_STATE_FAILED` (1.0) or `failed` (v0.3), and the timestamp. */
   status: { state: "TASK_STATE_FAILED" | "failed"; timestamp: string };
-  /** One artifact: a TextPart, then the `adcp_error` DataPart. */
+  /** One artifact: a TextPart, the payload DataPart (with `payload`), the `adcp_error` DataPart. */
   artifacts: [{ artifactId: string; parts: Record<string, unknown>[] }];
 };
 
@@ -122,18 +133,23 @@ export type AdcpFailedTask = {
  * DataPart of `artifacts[0]` is the error, so both the generic extractor and the error extractor
  * of `@adcp-wire/core` find it (A2A Response Extraction, "Relationship to Error Extraction").
  *
- * The error goes through {@linkcode checkOutgoingAdcpError} first; the default summary names only
- * the code and the retry delay, never the seller's message.
+ * The error goes through {@linkcode checkOutgoingAdcpError} first (an error from
+ * {@linkcode forwardAdcpError} is sent unchanged); the default summary names only the code and the
+ * retry delay, never the seller's message. With `payload`, the payload layer travels in a DataPart
+ * of its own before the error's, as Error Handling's A2A example puts `errors[]` "via a sibling
+ * DataPart"; the error's DataPart stays last.
  *
  * With `@a2a-js/sdk`, publish it with `Task.fromJSON(task)` (1.0) on the execution event bus.
  *
  * @param ids The task's `id` and `contextId`.
  * @param error The error (`code` and `message` required).
- * @param options The wire form, summary, timestamp, artifact id, MIME type, strict mode, warnings.
+ * @param options The wire form, summary, timestamp, artifact id, MIME type, payload layer, strict
+ * mode, warnings, internal service names, unlisted codes.
  * @returns The task.
  * @throws {TypeError} When `ids` are not non-empty strings, an option is malformed, or the error is
  * refused.
- * @throws {RangeError} When the error serializes to more than 4096 UTF-8 bytes.
+ * @throws {RangeError} When the error (or a payload error) serializes to more than 4096 UTF-8
+ * bytes.
  *
  * @example A 1.0 failed task, read back by the buyer side
  * ```ts
@@ -156,6 +172,25 @@ export type AdcpFailedTask = {
  *   path: "artifact",
  * });
  * ```
+ *
+ * @example A fatal failure on both layers
+ * ```ts
+ * import { adcpFailedTask } from "@adcp-wire/transports";
+ * import { detectAdcpError } from "@adcp-wire/core";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const error = { code: "BUDGET_TOO_LOW", message: "Below minimum", recovery: "correctable" };
+ * const task = adcpFailedTask({ id: "t1", contextId: "c1" }, error, { payload: true, mimeType: false });
+ * deepStrictEqual(task.artifacts[0].parts.slice(1), [
+ *   { data: { status: "failed", errors: [error] } },
+ *   { data: { adcp_error: error } },
+ * ]);
+ * deepStrictEqual(detectAdcpError(task), { error, path: "artifact" });
+ * // Without the error's DataPart, the payload layer still names the failure.
+ * const parts = task.artifacts[0].parts.slice(0, 2);
+ * const payloadOnly = { ...task, artifacts: [{ ...task.artifacts[0], parts }] };
+ * deepStrictEqual(detectAdcpError(payloadOnly), { error, path: "payload_errors" });
+ * ```
  */
 export function adcpFailedTask(
   ids: { readonly id: string; readonly contextId: string },
@@ -170,7 +205,7 @@ export function adcpFailedTask(
       throw new TypeError(`Expected ${name} to be a non-empty string, got ${describe(value)}`);
     }
   }
-  const { strict, onWarning } = checkOptions(options);
+  const checked = checkOptions(options);
   const version = options.protocolVersion ?? "1.0";
   if (version !== "1.0" && version !== "0.3") {
     throw new TypeError(
@@ -197,7 +232,8 @@ export function adcpFailedTask(
     ? undefined
     : checkSummary("options.summary", options.summary);
   const adcpError: AdcpError = preparedError(error, options);
-  if (summary !== undefined) summary = redactedSummary(summary, strict, onWarning);
+  const payload = payloadLayer(options.payload, adcpError, options, checked);
+  if (summary !== undefined) summary = redactedSummary(summary, checked);
   const text = summary ?? defaultSummary(adcpError);
   const metadata = mimeType ? { metadata: { mimeType: ADCP_ERROR_MIME_TYPE } } : {};
   if (version === "1.0") {
@@ -207,7 +243,11 @@ export function adcpFailedTask(
       status: { state: "TASK_STATE_FAILED", timestamp },
       artifacts: [{
         artifactId,
-        parts: [{ text }, { data: { adcp_error: adcpError }, ...metadata }],
+        parts: [
+          { text },
+          ...(payload === undefined ? [] : [{ data: payload }]),
+          { data: { adcp_error: adcpError }, ...metadata },
+        ],
       }],
     };
   }
@@ -220,15 +260,23 @@ export function adcpFailedTask(
       artifactId,
       parts: [
         { kind: "text", text },
+        ...(payload === undefined ? [] : [{ kind: "data", data: payload }]),
         { kind: "data", data: { adcp_error: adcpError }, ...metadata },
       ],
     }],
   };
 }
 
+/**
+ * "The request failed with CODE." and, for a `retry_after` of 1 to 3600 seconds, "Retry in N
+ * seconds.". A forwarded error's code is named only when it has the shape of an AdCP code, since
+ * the summary is one line of prose.
+ */
 function defaultSummary(error: AdcpError): string {
-  const retry = typeof error.retry_after === "number"
-    ? ` Retry in ${error.retry_after} second${error.retry_after === 1 ? "" : "s"}.`
+  const seconds = error.retry_after;
+  const retry = typeof seconds === "number" && seconds >= 1 && seconds <= 3600
+    ? ` Retry in ${seconds} second${seconds === 1 ? "" : "s"}.`
     : "";
-  return `The request failed with ${error.code}.${retry}`;
+  const code = /^[A-Z][A-Z0-9_]{0,63}$/.test(error.code) ? ` with ${error.code}` : "";
+  return `The request failed${code}.${retry}`;
 }

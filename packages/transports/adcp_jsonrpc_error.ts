@@ -1,8 +1,8 @@
 import type { AdcpError } from "@adcp-wire/core";
 import { describe } from "./_describe.ts";
-import { redactLeaks } from "./_leaks.ts";
+import { isForwarded } from "./_forwarded.ts";
 import { checkOptions, preparedError } from "./_outgoing.ts";
-import { checkSummary } from "./_summary.ts";
+import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
 import { isObject, own } from "./_rpc.ts";
 
@@ -111,7 +111,9 @@ const DEFAULT_MESSAGES = {
  * `TypeError`. Decision on `AUTH_REQUIRED`: accepted for `-32028` and sent unchanged (it is the
  * code the older Japanese page gives for `-32028`, and a standard deprecated alias of
  * `AUTH_MISSING`, so every buyer still classifies it), with a `deprecated_code` warning; prefer
- * `AUTH_MISSING`. The error goes through {@linkcode checkOutgoingAdcpError} first.
+ * `AUTH_MISSING`. The error goes through {@linkcode checkOutgoingAdcpError} first; an error from
+ * {@linkcode forwardAdcpError} (one of the three codes) is sent unchanged, a missing `message`
+ * included.
  *
  * @param error The error (`code` required; a missing `message` is filled with the JSON-RPC text, with a
  * `message_filled` warning, since the spec's example of this path has none and `core/error.json` requires one).
@@ -152,7 +154,7 @@ export function adcpJsonRpcError(
   error: unknown,
   options: AdcpJsonRpcErrorOptions = {},
 ): AdcpJsonRpcErrorObject {
-  const { strict, onWarning } = checkOptions(options);
+  const checked = checkOptions(options);
   const code = isObject(error) ? own(error, "code") : undefined;
   const rpcCode = typeof code === "string" && Object.hasOwn(ADCP_JSONRPC_CODES, code)
     ? ADCP_JSONRPC_CODES[code as keyof typeof ADCP_JSONRPC_CODES]
@@ -168,9 +170,9 @@ export function adcpJsonRpcError(
   // Middleware often has no more to say than the code: the spec's own example of this path carries no
   // `message`, while `core/error.json` requires one. Fill it with the fixed JSON-RPC text and say so.
   let adcpError = error as Record<string, unknown>;
-  if (own(adcpError, "message") === undefined) {
+  if (!isForwarded(error) && own(adcpError, "message") === undefined) {
     adcpError = { ...adcpError, message: DEFAULT_MESSAGES[rpcCode] };
-    onWarning?.({
+    checked.onWarning?.({
       kind: "message_filled",
       field: "message",
       message: `Filled the missing message of ${code} with "${DEFAULT_MESSAGES[rpcCode]}"`,
@@ -178,20 +180,12 @@ export function adcpJsonRpcError(
   }
   let message: string = DEFAULT_MESSAGES[rpcCode];
   if (options.message !== undefined) {
-    message = checkSummary("options.message", options.message);
-    const scan = redactLeaks(message);
-    if (scan.kinds.length > 0) {
-      if (strict) {
-        throw new TypeError(`Expected options.message to hold no ${scan.kinds.join(", ")}`);
-      }
-      onWarning?.({
-        kind: "redacted",
-        field: "jsonrpc.message",
-        message: `Redacted ${scan.kinds.join(", ")} in the JSON-RPC message`,
-        leaks: scan.kinds,
-      });
-      message = scan.text;
-    }
+    message = redactedSummary(
+      checkSummary("options.message", options.message),
+      checked,
+      "options.message",
+      "jsonrpc.message",
+    );
   }
   return { code: rpcCode, message, data: { adcp_error: preparedError(adcpError, options) } };
 }

@@ -149,6 +149,10 @@ export function boundedFetch(limits?: BoundedFetchOptions, fetchImpl?: FetchLike
         ? error
         : new NetworkError(error);
     }
+    if (!(response instanceof Response)) {
+      deadline.dispose();
+      throw new TypeError(`Expected fetchImpl to resolve to a Response, got ${describe(response)}`);
+    }
     if (isRedirect(response) && !(manual && !response.redirected)) {
       deadline.dispose();
       await response.body?.cancel().catch(() => {});

@@ -29,6 +29,36 @@ import { isObject, type JsonObject, own } from "./_rpc.ts";
  */
 export const DETAILS_SIZE_GUIDELINE_BYTES = 500;
 
+/**
+ * The producer target for one serialized MCP tool result, in UTF-8 bytes: 128 KiB. Above it,
+ * {@linkcode adcpSuccessResult} and {@linkcode adcpErrorResult} report a `response_size` warning
+ * and still return the result.
+ *
+ * MCP Response Extraction 3.3.0-beta.0, Security Considerations, "Size Limits": producers "SHOULD
+ * target at most 128 KiB per serialized MCP response"; the 4 MiB client limit "is not a size a
+ * producer may aim at". Measured on `JSON.stringify(result)` of the `CallToolResult` (the JSON-RPC
+ * envelope around it is the MCP SDK's).
+ *
+ * @example A large success payload is sent, with a warning
+ * ```ts
+ * import {
+ *   adcpSuccessResult,
+ *   MCP_RESPONSE_SIZE_TARGET_BYTES,
+ *   type OutgoingErrorWarning,
+ * } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(MCP_RESPONSE_SIZE_TARGET_BYTES, 131_072);
+ * const warnings: OutgoingErrorWarning[] = [];
+ * const products = Array.from({ length: 2_000 }, (_, i) => ({ product_id: `p${i}`, name: "x".repeat(64) }));
+ * adcpSuccessResult({ status: "completed", products }, undefined, {
+ *   onWarning: (warning) => warnings.push(warning),
+ * });
+ * deepStrictEqual(warnings.map((warning) => [warning.kind, warning.field]), [["response_size", "result"]]);
+ * ```
+ */
+export const MCP_RESPONSE_SIZE_TARGET_BYTES = 131_072;
+
 /** The fields of `core/error.json` an outgoing error keeps; any other field is dropped. */
 const KNOWN_FIELDS: readonly string[] = [
   "code",
@@ -48,8 +78,11 @@ const STANDARD_CODE_SHAPE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 const encoder = new TextEncoder();
 
 /**
- * What the leak heuristics of {@linkcode checkOutgoingAdcpError} found: a stack trace, a file
- * path, an internal host name, or an IP address.
+ * What the leak heuristics of {@linkcode checkOutgoingAdcpError} found (Transport Error Mapping,
+ * Security Considerations, "Seller Requirements"): a stack trace, a file path, an internal host
+ * name, an IP address, database error text, an SQL fragment, a query plan, a Bearer token, a JWT,
+ * an API key (or another long random-looking string), another credential (a password, a private
+ * key, user information in a URL), a session id, or a name of `internalServiceNames`.
  *
  * @example Reading what a redaction found
  * ```ts
@@ -64,7 +97,20 @@ const encoder = new TextEncoder();
  * deepStrictEqual(found, ["internal_host", "ip_address"]);
  * ```
  */
-export type LeakKind = "stack_trace" | "file_path" | "internal_host" | "ip_address";
+export type LeakKind =
+  | "stack_trace"
+  | "file_path"
+  | "internal_host"
+  | "ip_address"
+  | "database_error"
+  | "sql_fragment"
+  | "query_plan"
+  | "bearer_token"
+  | "jwt"
+  | "api_key"
+  | "credential"
+  | "session_id"
+  | "internal_service";
 
 /**
  * Options of the seller-side helpers that send an AdCP error.
@@ -90,17 +136,32 @@ export type LeakKind = "stack_trace" | "file_path" | "internal_host" | "ip_addre
  */
 export interface OutgoingErrorOptions {
   /**
-   * Refuse, rather than redact, an error whose `message`, `suggestion` or `details` strings look
-   * like they hold a stack trace, a file path, an internal host name or an IP address.
+   * Refuse, rather than redact, an error whose strings hold a leak (see {@linkcode LeakKind}).
    * @default {false}
    */
   readonly strict?: boolean | undefined;
   /**
-   * Called with each warning (a redaction, an oversized `details`, an adjusted `retry_after`, a
-   * filled `recovery`, a deprecated code, a dropped field), for the seller's logs.
+   * Called with each warning (a redaction, an oversized `details` or tool result, an adjusted
+   * `retry_after`, a filled `recovery`, a deprecated or unlisted code, a dropped field), for the
+   * seller's logs.
    * @default {undefined}
    */
   readonly onWarning?: ((warning: OutgoingErrorWarning) => void) | undefined;
+  /**
+   * Names of the seller's internal services (`"inventory-svc"`, `"billing"`), redacted (or, in
+   * strict mode, refused) wherever they appear as a whole word, case-insensitively: "MUST NOT
+   * include internal service names". At most 1,024 names of 1 to 256 characters.
+   * @default {[]}
+   */
+  readonly internalServiceNames?: readonly string[] | undefined;
+  /**
+   * Accept a code of the standard shape (`NEWER_CODE`) that is neither in the pinned standard
+   * table nor a vendor code `X_{VENDOR}_{CODE}`, with an `unlisted_code` warning: for a standard
+   * code newer than this library. Without it such a code is refused, since "Seller-specific codes
+   * MUST use the format `X_{VENDOR}_{CODE}`".
+   * @default {false}
+   */
+  readonly allowUnlistedCode?: boolean | undefined;
 }
 
 /**
@@ -134,8 +195,9 @@ export interface OutgoingErrorWarning {
     | "deprecated_code"
     | "field_dropped"
     | "field_filled"
-    | "unlisted_code";
-  /** The field concerned (`message`, `details.reason`, ...). */
+    | "unlisted_code"
+    | "response_size";
+  /** The field concerned (`message`, `details.reason`, ...; `result` for `response_size`). */
   readonly field: string;
   /** A sentence for the seller's logs; it never repeats the redacted text. */
   readonly message: string;
@@ -210,10 +272,11 @@ export type OutgoingErrorCheck =
  * Refused (an issue each):
  * - a value that is not an object (`shape`), a `code` that is neither a standard code
  *   (`isStandardErrorCode`, deprecated aliases included) nor a vendor code `X_{VENDOR}_{CODE}`
- *   (`isVendorErrorCode`) (`code_format`); a code of the standard shape (`NEWER_CODE`) that is in
- *   neither is accepted with an `unlisted_code` warning, since the vocabulary is open (a newer
- *   AdCP version, or an intermediary passing an upstream error through), and refused in `strict`
- *   mode;
+ *   (`isVendorErrorCode`) (`code_format`): "Seller-specific codes MUST use the format
+ *   `X_{VENDOR}_{CODE}`". A code of the standard shape (`NEWER_CODE`) that is in neither is
+ *   accepted, with an `unlisted_code` warning, only when `allowUnlistedCode` says it is a standard
+ *   code newer than this library (the vocabulary is open: "Senders MAY emit codes outside the
+ *   receiver's pinned vocabulary", Error Handling);
  * - a code outside the standard table without `recovery` ("Senders MUST populate
  *   `error.recovery` on every error", Error Handling), and `FIELD_NOT_PERMITTED` without `field`
  *   ("MUST populate `error.field` with the exact offending field path") (`type`);
@@ -234,32 +297,62 @@ export type OutgoingErrorCheck =
  * - fields outside `core/error.json` are dropped;
  * - a missing `field` is filled from `issues[0].pointer`, in the JSONPath-lite form
  *   (`/packages/0/targeting` → `packages[0].targeting`): "When `issues` is present, sellers MUST
- *   also populate `field` from `issues[0]`" (`core/error.json`);
+ *   also populate `field` from `issues[0]`" (`core/error.json`). `field` is only ever a string
+ *   here: it is never used as a property path ("Never use `field` as a dynamic property path");
  * - leaks found in `message`, `field`, `suggestion`, `source`, `sdk_id` and every string value
  *   inside `details` and `issues` (keys are not scanned) are replaced with `[redacted]` (outside
  *   `strict` mode): "Every field is client-facing".
  *
  * Reported only: a deprecated standard code (for example `AUTH_REQUIRED`, alias of
- * `AUTH_MISSING`), and `details` of 500 serialized UTF-8 bytes or more.
+ * `AUTH_MISSING`), and `details` of 500 serialized UTF-8 bytes or more. The 128 KiB target of a
+ * whole tool result ({@linkcode MCP_RESPONSE_SIZE_TARGET_BYTES}) is reported, with the same
+ * `onWarning`, by the helpers that build the result: an error this function accepts is at most
+ * 4096 bytes.
  *
- * Leak heuristics ("Implementations MUST NOT include internal service names, hostnames, or IP
- * addresses [...] Stack traces or file paths"): stack-frame lines (V8, Java and C# `at ...`
- * frames with a location, C# `in File.cs:line 42`, `fn@file:1:2`, Python tracebacks, Ruby
- * `file.rb:12:in` frames, Go goroutine dumps); Windows paths
- * and UNC shares; Unix paths under common system and application roots (`/home/`, `/usr/`,
- * `/var/`, `/app/`, `/srv/`, `~/`, ...); source and config files given with a directory or a line
- * number (`src/db.ts`, `db.ts:42`); host names under internal suffixes (`.internal`, `.local`,
- * `.lan`, `.corp`, `.svc`, `.intranet`, `.private`, `.home.arpa`), `localhost`, dotted host names
- * with a port; IPv4 and IPv6 addresses; and URLs whose scheme is `file:` or whose host is an IP,
- * a single-label name, `localhost` or an internal suffix. Public `https:` URLs (`setup_url`,
- * `policy_url`) are kept. Not detected: SQL fragments, credentials and tokens, bare service names
- * without a suffix; keep those out of errors by construction (see
+ * Leak heuristics (Security Considerations, "Seller Requirements": "Implementations MUST NOT
+ * include" internal service names, hostnames or IP addresses; database error text, SQL fragments
+ * or query plans; stack traces or file paths; credentials, tokens or session identifiers). Each
+ * runs in time linear in the text.
+ * - Whole lines: stack frames (V8, Java and C# `at ...` frames with a location, C# `in
+ *   File.cs:line 42`, `fn@file:1:2`, Python tracebacks, Ruby `file.rb:12:in` frames, Go goroutine
+ *   dumps); database errors of PostgreSQL (`relation "x" does not exist`, `duplicate key value
+ *   violates unique constraint`, psql's `ERROR:  `, `SQLSTATE`), MySQL (`You have an error in
+ *   your SQL syntax`, `ER_*`, `ERROR 1146 (42S02)`), SQLite (`SQLITE_*`, `no such table:`), SQL
+ *   Server (`Msg 208, Level 16`), Oracle (`ORA-00942`), MongoDB (`E11000 duplicate key`,
+ *   `MongoServerError`) and common driver and ORM exception names; SQL fragments (upper-case
+ *   `SELECT ... FROM`, `INSERT INTO`, `UPDATE t SET`, `DELETE FROM`, `MERGE INTO`; in any case
+ *   `select * from`, `insert into t (`, `delete from t where`, `update t set c =`, `union select`
+ *   and `DROP`/`ALTER`/`CREATE`/`TRUNCATE TABLE`); query plans (`Seq Scan on`, `Index Scan using
+ *   i on`, `(cost=0.00..1.00 rows=1`, upper-case `EXPLAIN` and `QUERY PLAN`, SQLite and MySQL
+ *   plan lines).
+ * - Spans: private key blocks; JWTs (three base64url segments, the first starting `eyJ`);
+ *   `Bearer <token>` (8+ characters with a digit, mixed case or punctuation); `Basic <base64 of
+ *   user:password>`; key shapes (`sk_live_`/`sk_test_`/`rk_live_`, `AKIA`/`ASIA` + 16, `ghp_`
+ *   and the other GitHub prefixes, `github_pat_`, `xoxb-` and the other Slack prefixes, `AIza` +
+ *   35, `glpat-`); `api_key=`, `access_token=`, `password=`, `secret=` and similar pairs (`=`, or a
+ *   quoted `"key": "value"`); session cookies (`sessionid=`, `PHPSESSID=`, `JSESSIONID=`,
+ *   `ASP.NET_SessionId=`, `connect.sid=`, `laravel_session=`, `Cookie:` and `Set-Cookie:` lines);
+ *   runs of 32+ base64 or base64url characters that look random (hex with digits and letters and
+ *   3+ bits of entropy a character; or upper, lower and digits and 3.9+ bits); and the names of
+ *   `internalServiceNames`, as whole words.
+ * - Tokens: Windows paths and UNC shares; Unix paths under common system and application roots
+ *   (`/home/`, `/usr/`, `/var/`, `/app/`, `/srv/`, `~/`, ...); source and config files given with
+ *   a directory or a line number (`src/db.ts`, `db.ts:42`); host names under internal suffixes
+ *   (`.internal`, `.local`, `.lan`, `.corp`, `.svc`, `.intranet`, `.private`, `.home.arpa`),
+ *   `localhost`, dotted host names with a port; IPv4 and IPv6 addresses; and URLs whose scheme is
+ *   `file:`, that carry user information, or whose host is an IP, a single-label name,
+ *   `localhost` or an internal suffix. Public `https:` URLs (`setup_url`, `policy_url`) are kept.
+ *
+ * A line is replaced whole (one `[redacted]` for a run of lines), a span or token alone. Not
+ * detected: a bare service name that is not in `internalServiceNames`, and secrets shorter or less
+ * random than the shapes above; keep those out of errors by construction (see
  * {@linkcode translateUpstreamError}).
  *
  * @param error The error to send (any value).
- * @param options Strict mode and a warning callback.
+ * @param options Strict mode, a warning callback, internal service names, unlisted codes.
  * @returns The cleaned error and the warnings, or the issues.
  * @throws {TypeError} When `options` is malformed.
+ * @throws {RangeError} When `options.internalServiceNames` has too many or too long names.
  *
  * @example Cleaning an error, and refusing a malformed code
  * ```ts
@@ -286,12 +379,33 @@ export type OutgoingErrorCheck =
  *   }],
  * });
  * ```
+ *
+ * @example Database text, tokens and internal service names
+ * ```ts
+ * import { checkOutgoingAdcpError, type LeakKind } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const leaks: LeakKind[] = [];
+ * const checked = checkOutgoingAdcpError({
+ *   code: "SERVICE_UNAVAILABLE",
+ *   message: "Lookup failed\nERROR:  relation \"line_items\" does not exist",
+ *   suggestion: "Ask inventory-svc owners; use Bearer 4f9a1c2e8b7d6a5f",
+ * }, {
+ *   internalServiceNames: ["inventory-svc"],
+ *   onWarning: (warning) => leaks.push(...(warning.leaks ?? [])),
+ * });
+ * deepStrictEqual(checked.valid && [checked.error.message, checked.error.suggestion], [
+ *   "Lookup failed\n[redacted]",
+ *   "Ask [redacted] owners; use [redacted]",
+ * ]);
+ * deepStrictEqual(leaks, ["database_error", "internal_service", "bearer_token"]);
+ * ```
  */
 export function checkOutgoingAdcpError(
   error: unknown,
   options: OutgoingErrorOptions = {},
 ): OutgoingErrorCheck {
-  const { strict, onWarning } = checkOptions(options);
+  const { strict, onWarning, serviceNames, allowUnlistedCode } = checkOptions(options);
   const issues: OutgoingErrorIssue[] = [];
   const warnings: OutgoingErrorWarning[] = [];
   const issue = (kind: OutgoingErrorIssue["kind"], field: string, message: string): void => {
@@ -311,19 +425,24 @@ export function checkOutgoingAdcpError(
   const code = own(error, "code");
   // A code shaped like a standard one but not in this version's table: a newer standard code
   // ("The error-code vocabulary is open [...] Senders MAY emit codes outside the receiver's pinned
-  // vocabulary", Error Handling), or an intermediary passing an upstream error through unchanged.
+  // vocabulary", Error Handling), or a seller's own code missing its X_ prefix ("Seller-specific
+  // codes MUST use the format X_{VENDOR}_{CODE}"). Only the caller knows which: refused unless
+  // allowUnlistedCode says it is the former.
   const unlisted = typeof code === "string" && !code.startsWith("X_") &&
     STANDARD_CODE_SHAPE.test(code) && !isStandardErrorCode(code);
   if (
     typeof code !== "string" ||
-    (!isStandardErrorCode(code) && !isVendorErrorCode(code) && !(unlisted && !strict))
+    (!isStandardErrorCode(code) && !isVendorErrorCode(code) && !(unlisted && allowUnlistedCode))
   ) {
     issue(
       "code_format",
       "code",
       `Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got ${
         typeof code === "string"
-          ? unlisted ? "a code that is in neither (refused in strict mode)" : "another string"
+          ? unlisted
+            ? "a code that is in neither: seller-specific codes MUST use the X_{VENDOR}_{CODE} " +
+              "form (set allowUnlistedCode for a standard code newer than this library)"
+            : "another string"
           : describe(code)
       }`,
     );
@@ -346,7 +465,7 @@ export function checkOutgoingAdcpError(
   }
 
   const text = (field: string, value: string): string => {
-    const scan = redactLeaks(value);
+    const scan = redactLeaks(value, serviceNames);
     if (scan.kinds.length === 0) return value;
     if (strict) {
       issue("leak", field, `Expected ${field} to hold no ${scan.kinds.join(", ")}`);

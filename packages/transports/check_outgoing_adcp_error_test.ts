@@ -1,7 +1,13 @@
-import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import fc from "fast-check";
 import { validateAdcpError } from "@adcp-wire/core";
-import { checkOutgoingAdcpError, type OutgoingErrorWarning } from "./check_outgoing_adcp_error.ts";
+import { adcpErrorResult } from "./adcp_error_result.ts";
+import {
+  checkOutgoingAdcpError,
+  type LeakKind,
+  type OutgoingErrorOptions,
+  type OutgoingErrorWarning,
+} from "./check_outgoing_adcp_error.ts";
 
 Deno.test("checkOutgoingAdcpError() refuses malformed codes, types and shapes", () => {
   const refused = (value: unknown) => {
@@ -84,19 +90,57 @@ Deno.test("checkOutgoingAdcpError() fills recovery from the code table and warns
   deepStrictEqual(given.warnings, []);
 });
 
-Deno.test("checkOutgoingAdcpError() passes a newer standard-shaped code through, except in strict mode", () => {
+Deno.test("checkOutgoingAdcpError() refuses a code that is neither standard nor X_{VENDOR}_{CODE}, naming the rule", () => {
+  // Seller-specific codes "MUST use the X_{VENDOR}_{CODE} form": a seller's own FLOOR_NOT_MET, or
+  // a standard code newer than the pinned table, look the same; without the option both are refused.
+  for (const code of ["PROPOSAL_SUPERSEDED", "FLOOR_NOT_MET"]) {
+    const checked = checkOutgoingAdcpError({
+      code,
+      message: "Superseded",
+      recovery: "correctable",
+    });
+    deepStrictEqual(checked, {
+      valid: false,
+      issues: [{
+        kind: "code_format",
+        field: "code",
+        message: "Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got a code that " +
+          "is in neither: seller-specific codes MUST use the X_{VENDOR}_{CODE} form (set " +
+          "allowUnlistedCode for a standard code newer than this library)",
+      }],
+    });
+  }
+});
+
+Deno.test("checkOutgoingAdcpError() lets a newer standard code through with allowUnlistedCode, with a warning", () => {
   const newer = { code: "PROPOSAL_SUPERSEDED", message: "Superseded", recovery: "correctable" };
-  const checked = checkOutgoingAdcpError(newer);
-  ok(checked.valid);
-  strictEqual(checked.error.code, "PROPOSAL_SUPERSEDED");
-  deepStrictEqual(checked.warnings.map((warning) => warning.kind), ["unlisted_code"]);
-  const strict = checkOutgoingAdcpError(newer, { strict: true });
-  ok(!strict.valid);
-  deepStrictEqual(strict.issues.map((issue) => issue.kind), ["code_format"]);
+  for (const strict of [false, true]) {
+    const checked = checkOutgoingAdcpError(newer, { allowUnlistedCode: true, strict });
+    ok(checked.valid);
+    strictEqual(checked.error.code, "PROPOSAL_SUPERSEDED");
+    deepStrictEqual(checked.warnings.map((warning) => warning.kind), ["unlisted_code"]);
+  }
   // Without recovery it cannot be sent: only the sender knows what the code means.
-  const bare = checkOutgoingAdcpError({ code: "PROPOSAL_SUPERSEDED", message: "Superseded" });
+  const bare = checkOutgoingAdcpError({ code: "PROPOSAL_SUPERSEDED", message: "Superseded" }, {
+    allowUnlistedCode: true,
+  });
   ok(!bare.valid);
   deepStrictEqual(bare.issues.map((issue) => issue.field), ["recovery"]);
+  // The option does not open the door to other shapes.
+  for (const code of ["floor_not_met", "X_A_FLOOR", "Proposal Superseded"]) {
+    const refused = checkOutgoingAdcpError({ code, message: "x", recovery: "terminal" }, {
+      allowUnlistedCode: true,
+    });
+    ok(!refused.valid, code);
+    deepStrictEqual(refused.issues.map((issue) => issue.kind), ["code_format"]);
+  }
+  throws(
+    () => checkOutgoingAdcpError(newer, { allowUnlistedCode: "yes" as unknown as boolean }),
+    {
+      name: "TypeError",
+      message: "Expected options.allowUnlistedCode to be a boolean, got a string",
+    },
+  );
 });
 
 Deno.test("checkOutgoingAdcpError() requires field on FIELD_NOT_PERMITTED", () => {
@@ -334,4 +378,188 @@ Deno.test("checkOutgoingAdcpError() fills field from issues[0].pointer and check
     ["type", "issues[1]"],
     ["type", "issues[2]"],
   ]);
+});
+
+interface LeakVector {
+  readonly id: string;
+  readonly text: string;
+  readonly leaks: readonly LeakKind[];
+  readonly redacted: string;
+  readonly internalServiceNames?: readonly string[];
+}
+
+const LEAK_VECTORS: readonly LeakVector[] = JSON.parse(
+  await Deno.readTextFile(new URL("./testdata/outgoing_leaks.json", import.meta.url)),
+).vectors;
+
+/** What an implementation did with one text: sent it (redacted) with the leaks it named, or refused it. */
+type LeakOutcome =
+  | { readonly sent: string; readonly leaks: readonly LeakKind[] }
+  | { readonly refused: true };
+
+/** Runs every leak vector through `send`, in default and in strict mode. */
+function runLeakVectors(
+  send: (text: string, options: OutgoingErrorOptions) => LeakOutcome | undefined,
+): number {
+  let ran = 0;
+  for (const vector of LEAK_VECTORS) {
+    const names = vector.internalServiceNames ?? [];
+    const lenient = send(vector.text, { internalServiceNames: names });
+    if (lenient === undefined) continue; // not a text this implementation takes
+    ran++;
+    deepStrictEqual(lenient, { sent: vector.redacted, leaks: vector.leaks }, vector.id);
+    const strict = send(vector.text, { internalServiceNames: names, strict: true });
+    deepStrictEqual(
+      strict,
+      vector.leaks.length === 0 ? { sent: vector.text, leaks: [] } : { refused: true },
+      `${vector.id} (strict)`,
+    );
+  }
+  return ran;
+}
+
+Deno.test("checkOutgoingAdcpError() leak vectors: database errors, SQL, query plans, tokens, session ids, service names", () => {
+  const ran = runLeakVectors((text, options) => {
+    const leaks: LeakKind[] = [];
+    const checked = checkOutgoingAdcpError({ code: "INVALID_REQUEST", message: text }, {
+      ...options,
+      onWarning: (warning) => leaks.push(...(warning.leaks ?? [])),
+    });
+    if (!checked.valid) {
+      deepStrictEqual(checked.issues.map((issue) => [issue.kind, issue.field]), [[
+        "leak",
+        "message",
+      ]]);
+      return { refused: true };
+    }
+    return { sent: String(checked.error.message), leaks };
+  });
+  strictEqual(ran, LEAK_VECTORS.length);
+});
+
+Deno.test("adcpErrorResult() summary leak vectors (one-line texts)", () => {
+  const ran = runLeakVectors((text, options) => {
+    if (/[\r\n]/.test(text)) return undefined;
+    const leaks: LeakKind[] = [];
+    try {
+      const result = adcpErrorResult({ code: "INVALID_REQUEST", message: "Bad request" }, {
+        ...options,
+        summary: text,
+        onWarning: (warning) => leaks.push(...(warning.leaks ?? [])),
+      });
+      return { sent: result.content[1]!.text, leaks };
+    } catch (error) {
+      ok(error instanceof TypeError && error.message.startsWith("Expected options.summary"));
+      return { refused: true };
+    }
+  });
+  ok(ran > 50, `ran ${ran}`);
+});
+
+Deno.test("checkOutgoingAdcpError() names each new leak kind in strict mode, never the leaked text", () => {
+  const checked = checkOutgoingAdcpError({
+    code: "SERVICE_UNAVAILABLE",
+    message: "ORA-00942: table or view does not exist",
+    suggestion: "Retry with Bearer 4f9a1c2e8b7d6a5f0e1d",
+    details: { session: "PHPSESSID=el4ukv0kqbvoirg7nkp4dncpk3", svc: "ledger-core is down" },
+  }, { strict: true, internalServiceNames: ["ledger-core"] });
+  deepStrictEqual(checked, {
+    valid: false,
+    issues: [
+      { kind: "leak", field: "message", message: "Expected message to hold no database_error" },
+      { kind: "leak", field: "suggestion", message: "Expected suggestion to hold no bearer_token" },
+      {
+        kind: "leak",
+        field: "details.session",
+        message: "Expected details.session to hold no session_id",
+      },
+      {
+        kind: "leak",
+        field: "details.svc",
+        message: "Expected details.svc to hold no internal_service",
+      },
+    ],
+  });
+});
+
+Deno.test("checkOutgoingAdcpError() checks internalServiceNames", () => {
+  const error = { code: "INVALID_REQUEST", message: "x" };
+  throws(() => checkOutgoingAdcpError(error, { internalServiceNames: "svc" as unknown as [] }), {
+    name: "TypeError",
+    message: "Expected options.internalServiceNames to be an array of strings, got a string",
+  });
+  throws(() => checkOutgoingAdcpError(error, { internalServiceNames: ["ok", " "] }), {
+    name: "TypeError",
+    message: "Expected options.internalServiceNames[1] to be a non-empty string, got a string",
+  });
+  throws(() => checkOutgoingAdcpError(error, { internalServiceNames: ["x".repeat(257)] }), {
+    name: "RangeError",
+    message: "Expected options.internalServiceNames[0] to be at most 256 characters, got 257",
+  });
+  throws(
+    () => checkOutgoingAdcpError(error, { internalServiceNames: Array(1025).fill("svc") }),
+    RangeError,
+  );
+  // Regular-expression syntax in a name is literal text.
+  const checked = checkOutgoingAdcpError({ code: "INVALID_REQUEST", message: "a.b and a+b(c)" }, {
+    internalServiceNames: ["a+b(c)", "a.b"],
+  });
+  deepStrictEqual(checked.valid && checked.error.message, "[redacted] and [redacted]");
+  const literal = checkOutgoingAdcpError({ code: "INVALID_REQUEST", message: "axb" }, {
+    internalServiceNames: ["a.b"],
+  });
+  deepStrictEqual(literal.valid && literal.error.message, "axb");
+});
+
+Deno.test("checkOutgoingAdcpError() scans 100 KB adversarial text for the new leak shapes in linear time", () => {
+  const n = 100_000;
+  const fill = (unit: string) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+  const inputs = [
+    fill("eyJ"),
+    fill("eyJa."),
+    fill("eyJaaaaaaa.aa"),
+    fill("Bearer "),
+    fill("Bearer a"),
+    fill("Basic QUJD"),
+    fill("sk_live_"),
+    fill("AKIA"),
+    fill("ghp_"),
+    fill("xoxb-"),
+    fill("AIza"),
+    fill("sessionid="),
+    fill("PHPSESSID=a"),
+    fill("Cookie:"),
+    fill("api_key="),
+    fill('"password": "'),
+    fill("-----BEGIN PRIVATE KEY-----"),
+    fill("-----BEGIN "),
+    fill("a"),
+    fill("aB3+"),
+    fill("0a"),
+    fill("SELECT "),
+    fill("SELECT FROM "),
+    fill('relation "'),
+    fill("duplicate entry '"),
+    fill("ER_"),
+    fill("Msg 1, Level "),
+    fill("ORA-"),
+    fill("insert into "),
+    fill("update a set "),
+    fill("Seq Scan using "),
+    fill("(cost=1.0..1"),
+    fill("SEARCH a USING "),
+    fill(" \t"),
+    fill("inventory-svc"),
+    fill("inventory-sv"),
+  ];
+  const names = Array.from({ length: 1023 }, (_, i) => `internal-service-${i}`);
+  names.push("inventory-svc");
+  for (const text of inputs) {
+    for (const internalServiceNames of [[], names]) {
+      const started = performance.now();
+      checkOutgoingAdcpError({ code: "INVALID_REQUEST", message: text }, { internalServiceNames });
+      const elapsed = performance.now() - started;
+      ok(elapsed < 500, `${JSON.stringify(text.slice(0, 16))}: took ${elapsed.toFixed(0)} ms`);
+    }
+  }
 });

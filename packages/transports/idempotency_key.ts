@@ -1,5 +1,8 @@
 import { describe } from "./_describe.ts";
 
+/** The `idempotency_key` pattern of the AdCP schemas: 16 to 255 of `A-Z a-z 0-9 _ . : -`. */
+const KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
+
 /**
  * Returns `args` with an `idempotency_key`: the one `args` already has, else `key` when given,
  * else a fresh UUID v4. Call it once per logical request and pass the result to every attempt, so
@@ -13,8 +16,8 @@ import { describe } from "./_describe.ts";
  * @param key The key to use instead of a fresh UUID v4 (for example one persisted for a retry
  * after a restart).
  * @returns The arguments with their `idempotency_key`.
- * @throws {TypeError} When `args` is not an object, or `key` or an existing `idempotency_key` is
- * not a non-empty string.
+ * @throws {TypeError} When `args` is not an object, or `key` or an existing `idempotency_key` does
+ * not match the schemas' pattern `^[A-Za-z0-9_.:-]{16,255}$`.
  *
  * @example One key across every attempt of a mutating call
  * ```ts
@@ -41,9 +44,9 @@ export function withIdempotencyKey<T extends Record<string, unknown>>(
   }
   if (Object.hasOwn(args, "idempotency_key")) {
     const existing = args.idempotency_key;
-    if (typeof existing !== "string" || existing === "") {
+    if (typeof existing !== "string" || !KEY_PATTERN.test(existing)) {
       throw new TypeError(
-        `Cannot add an idempotency key as args.idempotency_key is not a non-empty string: ${
+        `Cannot add an idempotency key as args.idempotency_key does not match ${KEY_PATTERN.source}: ${
           describe(existing)
         }`,
       );

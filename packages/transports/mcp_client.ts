@@ -30,7 +30,6 @@ import {
   isObject,
   type JsonObject,
   jsonRpcError,
-  networkFailure,
   objectOption,
   own,
   ownString,
@@ -44,11 +43,11 @@ import {
 import { runWithRetry } from "./_retry.ts";
 import type { FetchLike } from "./bounded_fetch.ts";
 import {
-  AdcpTransportError,
   AgentProtocolError,
   DeadlineExceededError,
   ItemLimitError,
   JsonDepthLimitError,
+  NetworkError,
 } from "./errors.ts";
 import type { ClientLimits, ResolvedClientLimits } from "./limits.ts";
 import { keyedArgs } from "./_idempotency.ts";
@@ -737,17 +736,24 @@ export class McpClient {
    * Runs `initialize` under `call` when no handshake is done or running; otherwise waits for the
    * running one, but no longer than `call`'s deadline.
    */
-  #connectWithin(call: Call): Promise<McpInitializeResult> {
-    let initialized = this.#initialized;
-    if (initialized === undefined) {
-      const attempt = this.#initialize(call);
-      this.#initialized = initialized = attempt;
-      attempt.catch(() => {
-        if (this.#initialized === attempt) this.#initialized = undefined;
-      });
-      return attempt;
+  async #connectWithin(call: Call): Promise<McpInitializeResult> {
+    const running = this.#initialized;
+    if (running !== undefined) {
+      try {
+        return await call.race(running);
+      } catch (error) {
+        // The handshake this call waited on ran under another call's deadline, budget and signal:
+        // its failure is that call's. Once, this call runs its own (its deadline still holds).
+        if (call.deadline.expired || this.#initialized === running) throw error;
+        if (this.#initialized !== undefined) return await call.race(this.#initialized);
+      }
     }
-    return call.race(initialized);
+    const attempt = this.#initialize(call);
+    this.#initialized = attempt;
+    attempt.catch(() => {
+      if (this.#initialized === attempt) this.#initialized = undefined;
+    });
+    return await attempt;
   }
 
   /**
@@ -809,6 +815,7 @@ export class McpClient {
         }
         tools.push(tool as McpTool);
       }
+      call.checkDeadline();
       const next = isObject(result) ? own(result, "nextCursor") : undefined;
       if (next === undefined || next === null) return tools;
       if (typeof next !== "string") throw invalid("a string nextCursor", describe(next));
@@ -861,7 +868,9 @@ export class McpClient {
         const call = new Call(limits);
         try {
           await this.#connectWithin(call);
-          return classifyToolResult((await this.#exchange(request, call))!, call.limits);
+          const result = classifyToolResult((await this.#exchange(request, call))!, call.limits);
+          call.checkDeadline();
+          return result;
         } finally {
           call.dispose();
         }
@@ -911,10 +920,12 @@ export class McpClient {
         arguments: keyedArgs(args, options?.idempotencyKey),
         task: ttl === undefined ? {} : { ttl },
       }, call);
-      if (response.ok && isObject(response.result) && Object.hasOwn(response.result, "task")) {
-        return { kind: "task", task: checkTask(own(response.result, "task")) };
-      }
-      return { kind: "result", result: classifyToolResult(response, call.limits) };
+      const created: McpTaskCreation =
+        response.ok && isObject(response.result) && Object.hasOwn(response.result, "task")
+          ? { kind: "task", task: checkTask(own(response.result, "task")) }
+          : { kind: "result", result: classifyToolResult(response, call.limits) };
+      call.checkDeadline();
+      return created;
     } finally {
       call.dispose();
     }
@@ -948,7 +959,9 @@ export class McpClient {
 
   async #getTask(taskId: string, call: Call): Promise<McpTask> {
     await this.#connectWithin(call);
-    return checkTask(await this.#resultOf("tasks/get", { taskId }, call));
+    const task = checkTask(await this.#resultOf("tasks/get", { taskId }, call));
+    call.checkDeadline();
+    return task;
   }
 
   /**
@@ -1047,7 +1060,12 @@ export class McpClient {
     const call = new Call(this.#limits(options));
     try {
       await this.#connectWithin(call);
-      return classifyToolResult(await this.#request("tasks/result", { taskId }, call), call.limits);
+      const result = classifyToolResult(
+        await this.#request("tasks/result", { taskId }, call),
+        call.limits,
+      );
+      call.checkDeadline();
+      return result;
     } finally {
       call.dispose();
     }
@@ -1239,12 +1257,13 @@ export class McpClient {
       } catch (error) {
         if (error instanceof CallerError) throw error.unwrap(); // the caller's own callback threw
         if (call.deadline.expired) throw call.deadline.error;
-        if (error instanceof AdcpTransportError) throw error;
-        dropped = error; // a network failure mid-stream: resumable like an early end
+        // A network failure mid-stream is resumable like an early end; anything else is final.
+        if (!(error instanceof NetworkError)) throw error;
+        dropped = error;
       }
       const lastEventId = call.budget.lastEventId;
       if (lastEventId === undefined) {
-        if (dropped !== undefined) throw networkFailure(dropped, call);
+        if (dropped !== undefined) throw dropped;
         throw new AgentProtocolError(
           "stream_ended",
           "the JSON-RPC response before the SSE stream ended",

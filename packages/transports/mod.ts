@@ -22,7 +22,8 @@
  *
  * Sellers: {@linkcode adcpErrorResult} and {@linkcode adcpSuccessResult} (MCP tool results),
  * {@linkcode adcpJsonRpcError} (the reserved JSON-RPC codes), {@linkcode adcpFailedTask} (A2A),
- * {@linkcode translateUpstreamError}, all checked by {@linkcode checkOutgoingAdcpError}.
+ * {@linkcode translateUpstreamError}, all checked by {@linkcode checkOutgoingAdcpError}; for
+ * intermediaries, {@linkcode forwardAdcpError} passes an upstream error through unchanged.
  *
  * Bounded reading, under every client: the client obligation to "bound every agent response" of
  * MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits. Count bytes as they
@@ -138,6 +139,7 @@ export * from "./check_outgoing_adcp_error.ts";
 export * from "./errors.ts";
 export * from "./external_types.ts";
 export * from "./fetch_agent_card.ts";
+export * from "./forward_adcp_error.ts";
 export * from "./idempotency_key.ts";
 export * from "./limits.ts";
 export * from "./mcp_client.ts";

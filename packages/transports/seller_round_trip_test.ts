@@ -72,6 +72,23 @@ for (const code of [...STANDARD_ERROR_CODES, "X_STREAMHAUS_FLOOR_NOT_MET"]) {
       deepStrictEqual(extractAdcpErrorFromA2A(task), sent);
     }
 
+    // Both layers ("A fatal task failure SHOULD populate both layers"): detectAdcpError finds the
+    // same code in the envelope and, without it, in the payload's errors[0].
+    const both = adcpErrorResult(input, { payload: true });
+    deepStrictEqual(detectAdcpError(both), { error: sent, path: "structured_content" });
+    const { adcp_error: _, ...payload } = both.structuredContent;
+    deepStrictEqual(detectAdcpError({ isError: true, content: [], structuredContent: payload }), {
+      error: sent,
+      path: "payload_errors",
+    });
+    const task = adcpFailedTask({ id: "t1", contextId: "c1" }, input, { payload: true });
+    deepStrictEqual(detectAdcpError(task), { error: sent, path: "artifact" });
+    const parts = task.artifacts[0].parts.slice(0, -1);
+    deepStrictEqual(detectAdcpError({ ...task, artifacts: [{ ...task.artifacts[0], parts }] }), {
+      error: sent,
+      path: "payload_errors",
+    });
+
     // The JSON-RPC path only for the reserved codes.
     if (Object.hasOwn(ADCP_JSONRPC_CODES, code)) {
       const rpc = adcpJsonRpcError(input);

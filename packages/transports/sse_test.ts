@@ -367,3 +367,118 @@ Deno.test("readSseEvents() keeps Latin-1 look-alikes of a BOM: only U+FEFF is st
     { data: "x", event: undefined, id: undefined, lastEventId: undefined },
   ]);
 });
+
+/** Spins for `ms` milliseconds without yielding: a stand-in for a slow machine. */
+function busyWait(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) { /* spin */ }
+}
+
+/** The body as 64 KiB chunks, all available at once (each read resolves without a macrotask). */
+function chunksOf(text: string): Uint8Array[] {
+  const bytes = encoder.encode(text);
+  const chunks: Uint8Array[] = [];
+  for (let start = 0; start < bytes.length; start += 65_536) {
+    chunks.push(bytes.subarray(start, start + 65_536));
+  }
+  return chunks;
+}
+
+Deno.test("readSseEvents() reads 4 MiB of unknown-field and bad-retry lines within 10x of JSON.parse", async () => {
+  // eventsource-parser 3.1.1 built an Error per such line: 23 s of CPU for 4 MiB of "x\n".
+  const size = 4 * 1_048_576;
+  const json = "[" + '"x",'.repeat(size / 4 - 1) + '"x"]';
+  let jsonMs = Infinity;
+  for (let round = 0; round < 5; round++) {
+    const start = performance.now();
+    JSON.parse(json);
+    jsonMs = Math.min(jsonMs, performance.now() - start);
+  }
+  for (const line of ["x\n", "a:b\n", "retry:x\n"]) {
+    const filler = line.repeat(Math.floor((size - 4_096) / line.length));
+    const chunks = chunksOf(filler + '\ndata: {"ok":true}\n\n');
+    let sseMs = Infinity;
+    for (let round = 0; round < 5; round++) {
+      const budget = createSseBudget();
+      const start = performance.now();
+      const { items, failed } = await drain(
+        readSseEvents(new Response(streamOf(chunks).stream), { budget }),
+      );
+      sseMs = Math.min(sseMs, performance.now() - start);
+      strictEqual(failed, false);
+      deepStrictEqual(items, [
+        { data: '{"ok":true}', event: undefined, id: undefined, lastEventId: undefined },
+      ]);
+      strictEqual(budget.retryMs, undefined);
+    }
+    ok(sseMs < 10 * jsonMs, `${JSON.stringify(line)}: ${sseMs} ms vs JSON.parse ${jsonMs} ms`);
+  }
+});
+
+Deno.test("readSseEvents() does not block the event loop on garbage lines delivered at once", async () => {
+  // Nearly 4 MiB of garbage lines, all buffered, then a stall: the timer must get to fire at 200 ms.
+  const line = "x\na:b\nretry:x\n";
+  const chunks = chunksOf(line.repeat(Math.floor(4_100_000 / line.length)));
+  let cancelled = false;
+  const stalled = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  const start = performance.now();
+  const { error } = await within(
+    5_000,
+    drain(readSseEvents(new Response(stalled), { limits: { timeoutMs: 200 } })),
+  );
+  const elapsed = performance.now() - start;
+  ok(error instanceof DeadlineExceededError);
+  strictEqual(error.timeoutMs, 200);
+  ok(elapsed < 1_000, `failed after ${elapsed} ms`);
+  strictEqual(cancelled, true);
+});
+
+Deno.test("readSseEvents() fails at the deadline while buffered chunks are parsed back to back", async () => {
+  // 8 MiB of garbage lines in 128 chunks, all available at once: no read waits for a macrotask, so
+  // the deadline's timer cannot fire until the body ends. Each chunk takes 10 ms more here (a slow
+  // machine), so the deadline passes after about 20 chunks: the per-chunk clock check fails the read
+  // there, within 200 ms plus one chunk, long before the 4 MiB cumulative cap.
+  const line = "x\na:b\nretry:x\n";
+  const { stream, state } = streamOf(chunksOf(line.repeat(Math.floor(8_388_608 / line.length))));
+  const start = performance.now();
+  const { error } = await within(
+    5_000,
+    drain(readSseEventBatches(new Response(stream), {
+      limits: { timeoutMs: 200 },
+      onProgress: () => busyWait(10),
+    })),
+  );
+  const elapsed = performance.now() - start;
+  ok(error instanceof DeadlineExceededError, String(error));
+  strictEqual(error.timeoutMs, 200);
+  ok(error.elapsedMs >= 200);
+  ok(elapsed < 1_000, `failed after ${elapsed} ms`);
+  ok(state.pulled < 64, `read ${state.pulled} chunks`);
+  strictEqual(state.cancelled, true);
+});
+
+Deno.test("readSseEvents() checks the deadline after parsing each chunk", async () => {
+  // The chunk's own parsing outlasts the deadline: its events are not delivered.
+  let calls = 0;
+  const { stream, state } = streamOf([
+    encoder.encode("data: 1\n\n"),
+    encoder.encode("data: 2\n\n"),
+  ]);
+  const budget = createSseBudget({ timeoutMs: 50 });
+  const { items, error } = await drain(readSseEvents(new Response(stream), {
+    budget,
+    onProgress: () => {
+      if (++calls === 2) busyWait(60);
+    },
+  }));
+  deepStrictEqual(items.map((event) => event.data), ["1"]);
+  ok(error instanceof DeadlineExceededError);
+  strictEqual(state.cancelled, true);
+});

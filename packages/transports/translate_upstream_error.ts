@@ -36,7 +36,9 @@ export const DEFAULT_UPSTREAM_RETRY_AFTER_SECONDS = 10;
  * Nothing of the upstream failure reaches the buyer beyond the status class and the retry delay:
  * no body, message, header or stack ("Never expose upstream details to the buyer"). Send the
  * result with {@linkcode adcpErrorResult} (tool level) or, for `RATE_LIMITED` and
- * `SERVICE_UNAVAILABLE` before dispatch, {@linkcode adcpJsonRpcError}.
+ * `SERVICE_UNAVAILABLE` before dispatch, {@linkcode adcpJsonRpcError}. An upstream AdCP agent's own
+ * `adcp_error` is not translated but passed through, unchanged, with {@linkcode forwardAdcpError}
+ * (Rule 3: intermediaries "preserve or translate, never drop").
  *
  * @param upstream A `Response`, an object with a numeric `status` and optional `headers` (a
  * `Headers` or a plain record), or anything else (a caught error).

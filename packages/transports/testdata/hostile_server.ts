@@ -23,6 +23,7 @@ export type Body =
   | { readonly kind: "sse"; readonly events: readonly SseEvent[] }
   | { readonly kind: "pad"; readonly bytes: number }
   | { readonly kind: "page"; readonly bytes: number }
+  | { readonly kind: "dense"; readonly bytes: number }
   | { readonly kind: "deep"; readonly depth: number }
   | { readonly kind: "raw"; readonly bytes: Uint8Array };
 
@@ -40,6 +41,14 @@ const encoder = new TextEncoder();
 /** The bytes of an answer's body for a request with JSON-RPC id `id`. */
 function bodyBytes(body: Body, id: unknown, serial: number): Uint8Array {
   switch (body.kind) {
+    case "dense": {
+      // The densest shape in the heap: empty objects, 3 bytes each on the wire.
+      const count = Math.max(0, Math.floor((body.bytes - 120) / 3));
+      const items = count === 0 ? "" : "{}" + ",{}".repeat(count - 1);
+      const text = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[],` +
+        `"structuredContent":{"items":[${items}]},"tools":[],"status":{"state":"completed"}}}`;
+      return encoder.encode(text);
+    }
     case "page": {
       // A tools/list page with a fresh cursor that is also a working task: a flood of pages or
       // polls, each well under the per-response cap.
