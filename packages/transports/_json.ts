@@ -34,3 +34,13 @@ export function checkValueBounds(value: unknown, maxDepth: number, maxNodes: num
       : new JsonNodeLimitError(error.limit, error.observed);
   }
 }
+
+/** A JSON copy (own enumerable data only), or `undefined` when the value does not serialize. */
+export function jsonCopy(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

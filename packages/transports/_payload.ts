@@ -4,6 +4,7 @@ import type { AdcpError } from "@adcp-wire/core";
 import { describe } from "./_describe.ts";
 import { isForwarded } from "./_forwarded.ts";
 import { type CheckedOptions, preparedError } from "./_outgoing.ts";
+import { jsonCopy } from "./_json.ts";
 import { isObject, type JsonObject, own } from "./_rpc.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
 
@@ -109,15 +110,5 @@ function payloadError(
       `Expected options.${prefix} to be a sendable AdCP error: ${(error as Error).message}`,
       { cause: (error as Error).cause },
     );
-  }
-}
-
-/** A JSON copy, or `undefined` when the value does not serialize. */
-function jsonCopy(value: unknown): unknown {
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }

@@ -4,6 +4,7 @@ import { ADCP_VERSION, lookupErrorCode, type RecoveryClass } from "@adcp-wire/sc
 import { describe } from "./_describe.ts";
 import { checkOptions } from "./_outgoing.ts";
 import { redactLeaks } from "./_leaks.ts";
+import { jsonCopy } from "./_json.ts";
 import { isObject, type JsonObject, own } from "./_rpc.ts";
 
 /**
@@ -648,16 +649,6 @@ function pointerToField(pointer: string): string {
     field += /^(?:0|[1-9]\d*)$/.test(token) ? `[${token}]` : field === "" ? token : `.${token}`;
   }
   return field;
-}
-
-/** A JSON copy (own enumerable data only), or `undefined` when the value does not serialize. */
-function jsonCopy(value: unknown): unknown {
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Applies `text` to every string value inside a JSON value, naming each by its path. */
