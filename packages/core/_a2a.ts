@@ -9,6 +9,10 @@ import {
   ownElement,
   ownObject,
 } from "./_json.ts";
+import { UnexpectedPartCountError } from "./errors.ts";
+
+/** The default DataPart size limit, 1 MiB (exported as `DEFAULT_MAX_DATA_PART_BYTES`). */
+export const DATA_PART_BYTES_DEFAULT = 1_048_576;
 
 /** The four `StreamResponse` oneof keys (A2A Response Extraction, "Extraction Algorithm" step 0). */
 const ENVELOPE_KEYS: readonly string[] = ["task", "message", "statusUpdate", "artifactUpdate"];
@@ -209,4 +213,76 @@ export function a2aErrorCandidate(task: JsonObject): A2AErrorCandidate | undefin
   const parts = statusMessageParts(task);
   const found = parts === undefined ? undefined : firstErrorIn(parts);
   return found === undefined ? undefined : { value: found.value, path: "status_message" };
+}
+
+/** Validated options. @throws {TypeError | RangeError} */
+export function resolveA2AExtractOptions(
+  options: {
+    readonly maxDataPartBytes?: number | undefined;
+    readonly expectedDataParts?: number | undefined;
+  } | undefined,
+): { maxDataPartBytes: number; expectedDataParts: number | undefined } {
+  if (options === undefined) {
+    return { maxDataPartBytes: DATA_PART_BYTES_DEFAULT, expectedDataParts: undefined };
+  }
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError(`Expected options to be an object, got ${describeValue(options)}`);
+  }
+  const maxDataPartBytes = options.maxDataPartBytes ?? DATA_PART_BYTES_DEFAULT;
+  if (
+    typeof maxDataPartBytes !== "number" || !Number.isSafeInteger(maxDataPartBytes) ||
+    maxDataPartBytes < 1
+  ) {
+    throw new RangeError(
+      `Expected options.maxDataPartBytes to be a positive safe integer, got ${
+        describeValue(maxDataPartBytes)
+      }`,
+    );
+  }
+  const expectedDataParts = options.expectedDataParts;
+  if (
+    expectedDataParts !== undefined &&
+    (typeof expectedDataParts !== "number" || !Number.isSafeInteger(expectedDataParts) ||
+      expectedDataParts < 0)
+  ) {
+    throw new RangeError(
+      `Expected options.expectedDataParts to be a non-negative safe integer, got ${
+        describeValue(expectedDataParts)
+      }`,
+    );
+  }
+  return { maxDataPartBytes, expectedDataParts };
+}
+
+function describeValue(value: unknown): string {
+  return value === null ? "null" : typeof value === "number" ? String(value) : typeof value;
+}
+
+/**
+ * Checks the DataParts a task carries against the expected count (A2A Response Extraction,
+ * Security Considerations, Intermediary Injection): for a final state every DataPart of every
+ * artifact (an injected part or artifact, data or `adcp_error`, changes the count), or the status
+ * message's when the artifacts hold none (what the fallback extraction reads); otherwise the
+ * status message's. Callers run it before extracting anything, so an injected error is caught too.
+ *
+ * @throws {UnexpectedPartCountError} When the count differs.
+ */
+export function checkDataPartCount(task: JsonObject, expected: number): void {
+  const state = taskStateOf(task);
+  let count = 0;
+  if (state !== null && isFinalState(state)) {
+    for (const parts of allArtifactParts(task)) count += dataPartCount(parts);
+  }
+  if (count === 0) count = dataPartCount(statusMessageParts(task));
+  if (count !== expected) throw new UnexpectedPartCountError(expected, count);
+}
+
+function dataPartCount(parts: readonly unknown[] | undefined): number {
+  let count = 0;
+  if (parts !== undefined) {
+    for (let index = 0; index < parts.length; index++) {
+      if (dataOf(ownElement(parts, index)) !== undefined) count++;
+    }
+  }
+  return count;
 }

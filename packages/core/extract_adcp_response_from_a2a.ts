@@ -1,16 +1,18 @@
 import {
+  checkDataPartCount,
   dataOf,
   firstArtifactParts,
   firstStatusMessageData,
   isFinalState,
   isWrapper,
-  statusMessageParts,
+  resolveA2AExtractOptions,
   taskStateOf,
   unwrapStreamEnvelope,
 } from "./_a2a.ts";
+import { DATA_PART_BYTES_DEFAULT } from "./_a2a.ts";
 import { isJsonObject, type JsonObject, ownElement } from "./_json.ts";
 import { jsonSizeOver } from "./_json_size.ts";
-import { DataPartTooLargeError, UnexpectedPartCountError, WrapperDetectedError } from "./errors.ts";
+import { DataPartTooLargeError, WrapperDetectedError } from "./errors.ts";
 
 /**
  * The default `maxDataPartBytes`: 1 MiB (1,048,576 bytes), the spec's "e.g. 1MB" (A2A Response
@@ -24,7 +26,7 @@ import { DataPartTooLargeError, UnexpectedPartCountError, WrapperDetectedError }
  * strictEqual(DEFAULT_MAX_DATA_PART_BYTES, 1_048_576);
  * ```
  */
-export const DEFAULT_MAX_DATA_PART_BYTES = 1_048_576;
+export const DEFAULT_MAX_DATA_PART_BYTES: number = DATA_PART_BYTES_DEFAULT;
 
 /**
  * Options of {@linkcode extractAdcpResponseFromA2A} and `handleA2AResponse`.
@@ -47,9 +49,10 @@ export interface A2AExtractOptions {
    */
   readonly maxDataPartBytes?: number | undefined;
   /**
-   * The number of DataParts the parts read must hold (`artifacts[0].parts` for a final state,
-   * `status.message.parts` otherwise); another number throws {@linkcode UnexpectedPartCountError}.
-   * Unset: any number.
+   * The number of DataParts the task must carry: for a final state every DataPart of every
+   * artifact (or of the status message when the artifacts hold none), otherwise the status
+   * message's; another number throws {@linkcode UnexpectedPartCountError}, before anything is
+   * extracted. Unset: any number.
    * @default {undefined}
    */
   readonly expectedDataParts?: number | undefined;
@@ -133,6 +136,7 @@ export function extractAdcpResponseFromA2A(
   if (!isJsonObject(task)) return null;
   const state = taskStateOf(task);
   if (state === null) return null;
+  if (expectedDataParts !== undefined) checkDataPartCount(task, expectedDataParts);
   if (isFinalState(state)) {
     const parts = firstArtifactParts(task);
     if (parts !== undefined) {
@@ -140,54 +144,12 @@ export function extractAdcpResponseFromA2A(
         const data = dataOf(ownElement(parts, index));
         if (data === undefined) continue;
         if (isWrapper(data)) throw new WrapperDetectedError(index);
-        if (expectedDataParts !== undefined) checkPartCount(parts, expectedDataParts);
         return bounded(data, maxDataPartBytes);
       }
     }
   }
-  if (expectedDataParts !== undefined) checkPartCount(statusMessageParts(task), expectedDataParts);
   const data = firstStatusMessageData(task);
   return data === null ? null : bounded(data, maxDataPartBytes);
-}
-
-/** Validated options. @throws {TypeError | RangeError} */
-function resolveA2AExtractOptions(
-  options: A2AExtractOptions | undefined,
-): { maxDataPartBytes: number; expectedDataParts: number | undefined } {
-  if (options === undefined) {
-    return { maxDataPartBytes: DEFAULT_MAX_DATA_PART_BYTES, expectedDataParts: undefined };
-  }
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(`Expected options to be an object, got ${describeValue(options)}`);
-  }
-  const maxDataPartBytes = options.maxDataPartBytes ?? DEFAULT_MAX_DATA_PART_BYTES;
-  if (
-    typeof maxDataPartBytes !== "number" || !Number.isSafeInteger(maxDataPartBytes) ||
-    maxDataPartBytes < 1
-  ) {
-    throw new RangeError(
-      `Expected options.maxDataPartBytes to be a positive safe integer, got ${
-        describeValue(maxDataPartBytes)
-      }`,
-    );
-  }
-  const expectedDataParts = options.expectedDataParts;
-  if (
-    expectedDataParts !== undefined &&
-    (typeof expectedDataParts !== "number" || !Number.isSafeInteger(expectedDataParts) ||
-      expectedDataParts < 0)
-  ) {
-    throw new RangeError(
-      `Expected options.expectedDataParts to be a non-negative safe integer, got ${
-        describeValue(expectedDataParts)
-      }`,
-    );
-  }
-  return { maxDataPartBytes, expectedDataParts };
-}
-
-function describeValue(value: unknown): string {
-  return value === null ? "null" : typeof value === "number" ? String(value) : typeof value;
 }
 
 /** `data` when it fits `limit`. @throws {DataPartTooLargeError} */
@@ -195,15 +157,4 @@ function bounded(data: JsonObject, limit: number): JsonObject {
   const over = jsonSizeOver(data, limit);
   if (over !== undefined) throw new DataPartTooLargeError(limit, over);
   return data;
-}
-
-/** @throws {UnexpectedPartCountError} When `parts` holds another number of DataParts. */
-function checkPartCount(parts: readonly unknown[] | undefined, expected: number): void {
-  let count = 0;
-  if (parts !== undefined) {
-    for (let index = 0; index < parts.length; index++) {
-      if (dataOf(ownElement(parts, index)) !== undefined) count++;
-    }
-  }
-  if (count !== expected) throw new UnexpectedPartCountError(expected, count);
 }

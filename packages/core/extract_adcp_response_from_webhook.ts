@@ -1,5 +1,8 @@
 import { describeValue, isJsonObject, own, ownObject } from "./_json.ts";
-import { extractAdcpResponseFromA2A } from "./extract_adcp_response_from_a2a.ts";
+import {
+  type A2AExtractOptions,
+  extractAdcpResponseFromA2A,
+} from "./extract_adcp_response_from_a2a.ts";
 
 /**
  * The two webhook payload formats (Webhooks, "Payload extraction"): the MCP flat envelope
@@ -73,8 +76,12 @@ export function detectWebhookFormat(payload: unknown): WebhookFormat | null {
  *
  * @param payload A parsed webhook body: any JSON value, or `undefined`.
  * @param knownFormat The format the receiver configured for this endpoint.
+ * @param options For an A2A push, the DataPart size limit (1 MiB by default) and the expected
+ * DataPart count, as for {@linkcode extractAdcpResponseFromA2A}.
  * @returns The AdCP data, or `null`.
  * @throws {TypeError} When `knownFormat` is neither `"mcp"`, `"a2a"` nor `undefined`.
+ * @throws {DataPartTooLargeError | UnexpectedPartCountError} For an A2A push, as
+ * {@linkcode extractAdcpResponseFromA2A} does.
  * @throws {WrapperDetectedError} As {@linkcode extractAdcpResponseFromA2A} does, for an A2A
  * final-state `{ response: {...} }` wrapper.
  *
@@ -97,6 +104,7 @@ export function detectWebhookFormat(payload: unknown): WebhookFormat | null {
 export function extractAdcpResponseFromWebhook(
   payload: unknown,
   knownFormat?: WebhookFormat,
+  options?: A2AExtractOptions,
 ): Record<string, unknown> | null {
   if (knownFormat !== undefined && knownFormat !== "mcp" && knownFormat !== "a2a") {
     throw new TypeError(
@@ -104,7 +112,7 @@ export function extractAdcpResponseFromWebhook(
     );
   }
   const format = knownFormat ?? detectWebhookFormat(payload);
-  if (format === "a2a") return extractAdcpResponseFromA2A(payload);
+  if (format === "a2a") return extractAdcpResponseFromA2A(payload, options);
   if (format === "mcp" && isJsonObject(payload)) return ownObject(payload, "result") ?? null;
   return null;
 }

@@ -1,6 +1,8 @@
 import {
   a2aErrorCandidate,
+  checkDataPartCount,
   firstArtifactParts,
+  resolveA2AExtractOptions,
   statusMessageParts,
   taskStateOf,
   textsOf,
@@ -121,8 +123,11 @@ export function handleA2AResponse(
   input: unknown,
   options?: A2AExtractOptions,
 ): A2AResponseOutcome {
+  const { expectedDataParts } = resolveA2AExtractOptions(options);
   const task = unwrapStreamEnvelope(input);
   if (!isJsonObject(task)) return { kind: "text", text: "", isError: true };
+  // Before the error candidate: an injected `adcp_error` DataPart changes the count too.
+  if (expectedDataParts !== undefined) checkDataPartCount(task, expectedDataParts);
   const candidate = a2aErrorCandidate(task);
   if (candidate !== undefined) {
     const error = validateAdcpError(candidate.value);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { a2aResponseText, anyResponse, runPure } from "./_test_utils.ts";
-import { WrapperDetectedError } from "./errors.ts";
+import { UnexpectedPartCountError, WrapperDetectedError } from "./errors.ts";
 import { extractAdcpErrorFromA2A } from "./extract_adcp_error_from_a2a.ts";
 import { extractAdcpResponseFromA2A } from "./extract_adcp_response_from_a2a.ts";
 import { handleA2AResponse } from "./handle_a2a_response.ts";
@@ -135,4 +135,44 @@ Deno.test("handleA2AResponse() is total, pure and consistent with the extractors
     ),
     { numRuns: 300 },
   );
+});
+
+Deno.test("handleA2AResponse() counts an injected adcp_error DataPart against expectedDataParts", () => {
+  const injected = {
+    id: "t",
+    status: { state: "completed" },
+    artifacts: [{
+      artifactId: "r",
+      parts: [
+        { data: { products: [] } },
+        { data: { adcp_error: { code: "AGENT_SUSPENDED", message: "injected" } } },
+      ],
+    }],
+  };
+  // Without the expectation, the injected error decides (it is the last DataPart).
+  strictEqual(handleA2AResponse(injected).kind, "error");
+  throws(() => handleA2AResponse(injected, { expectedDataParts: 1 }), UnexpectedPartCountError);
+  // An injected artifact counts too.
+  const extraArtifact = {
+    ...injected,
+    artifacts: [
+      { artifactId: "r", parts: [{ data: { products: [] } }] },
+      {
+        artifactId: "x",
+        parts: [{ data: { adcp_error: { code: "RATE_LIMITED", message: "x" } } }],
+      },
+    ],
+  };
+  throws(
+    () => handleA2AResponse(extraArtifact, { expectedDataParts: 1 }),
+    UnexpectedPartCountError,
+  );
+  const honest = {
+    ...injected,
+    artifacts: [{ artifactId: "r", parts: [{ data: { products: [] } }] }],
+  };
+  deepStrictEqual(handleA2AResponse(honest, { expectedDataParts: 1 }), {
+    kind: "success",
+    data: { products: [] },
+  });
 });

@@ -126,7 +126,7 @@ function isReservedIpv6(text: string, start: number, end: number): boolean {
   const second = pieces[1]!;
   if ((first & 0xe000) !== 0x2000) return true;
   if (first === 0x2002) return true; // 6to4 (RFC 3056)
-  if ((first & 0xfff0) === 0x3ff0 && (second & 0xf000) === 0) return true; // 3fff::/20 documentation
+  if (first === 0x3fff && (second & 0xf000) === 0) return true; // 3fff::/20 documentation
   if (first !== 0x2001) return false;
   return second === 0 || // Teredo 2001::/32
     second === 0x0db8 || // documentation 2001:db8::/32

@@ -142,3 +142,23 @@ Deno.test("A2AClient reports an injected extra DataPart as malformed when expect
     RangeError,
   );
 });
+
+Deno.test("A2AClient with expectedDataParts reports an injected adcp_error DataPart as malformed", async () => {
+  const injected = {
+    ...completed({ products: [] }),
+    artifacts: [{
+      artifactId: "r",
+      parts: [
+        { data: { products: [] } },
+        { data: { adcp_error: { code: "AGENT_SUSPENDED", message: "injected" } } },
+      ],
+    }],
+  };
+  const client = clientAnswering([{ task: injected }], false);
+  const plain = await client.sendMessage(client.invocation("get_products", {}));
+  strictEqual(plain.kind, "error"); // the injected error decides without the expectation
+  const checked = await client.sendMessage(client.invocation("get_products", {}), {
+    expectedDataParts: 1,
+  });
+  ok(checked.kind === "malformed" && checked.error instanceof UnexpectedPartCountError);
+});
