@@ -39,10 +39,14 @@ const FRAME_LINE = new RegExp(
 // Database error text of the common engines, one line at a time (any match redacts the whole line:
 // the table and constraint names around the matched phrase are the leak). Case-insensitive
 // phrases first, then the case-sensitive codes: PostgreSQL ("relation "x" does not exist",
-// constraint violations, psql's "ERROR:  " with two spaces, SQLSTATE), MySQL ("You have an error
-// in your SQL syntax", ER_* codes, "ERROR 1146 (42S02)"), SQLite (SQLITE_* codes, "no such
-// table:"), SQL Server ("Msg 208, Level 16"), Oracle (ORA-/PLS-/TNS-nnnnn), MongoDB (E11000,
-// MongoServerError) and the exception names of common drivers and ORMs.
+// constraint violations, "permission denied for table", "invalid input syntax for type", the
+// "Key (c)=(v)" detail, psql's "ERROR:  " with two spaces, SQLSTATE), MySQL ("You have an error in
+// your SQL syntax", "a foreign key constraint fails", "Data too long for column", ER_* codes,
+// "ERROR 1146 (42S02)"), SQLite (SQLITE_* codes, "no such table:", 'near "x": syntax error'),
+// SQL Server ("Msg 208, Level 16", "Invalid column name", "Cannot insert the value NULL into
+// column"), Oracle (ORA-/PLS-/TNS-nnnnn), MongoDB and Mongoose (E11000, MongoServerError,
+// MongoServerSelectionError, "Cast to ObjectId failed") and the exception names of common drivers
+// and ORMs.
 const DATABASE_ERROR_PHRASE = new RegExp(
   [
     String
@@ -57,6 +61,16 @@ const DATABASE_ERROR_PHRASE = new RegExp(
     String.raw`\bcanceling statement due to\b`,
     String.raw`\bpassword authentication failed for user\b`,
     String.raw`\bremaining connection slots are reserved\b`,
+    String
+      .raw`\bpermission denied for (?:table|relation|schema|sequence|database|function|view|column|large object)\b`,
+    String.raw`\binvalid input syntax for (?:type|integer)\b`,
+    String.raw`\bvalue too long for type\b`,
+    String.raw`\bcolumn reference "[^"\n]{1,256}" is ambiguous`,
+    String.raw`\bKey \([^)\n]{1,256}\)=\(`,
+    String.raw`\bdivision by zero\b`,
+    String.raw`\bconnection to server (?:at|on socket) "`,
+    String
+      .raw`\bcould not connect to server: (?:Connection refused|No such file or directory|Connection timed out)`,
     String.raw`\byou have an error in your sql syntax\b`,
     String.raw`\bduplicate entry '[^'\n]{0,256}' for key\b`,
     String.raw`\btable '[^'\n]{1,256}' doesn't exist`,
@@ -64,15 +78,34 @@ const DATABASE_ERROR_PHRASE = new RegExp(
     String.raw`\block wait timeout exceeded\b`,
     String.raw`\bdeadlock found when trying to get lock\b`,
     String.raw`\baccess denied for user '`,
+    String.raw`\bcannot (?:add|delete) or update a (?:child|parent) row\b`,
+    String.raw`\ba foreign key constraint fails\b`,
+    String.raw`\bdata too long for column\b`,
+    String.raw`\bcolumn '[^'\n]{1,256}' cannot be null`,
+    String.raw`\bincorrect \w{1,32} value: '`,
+    String.raw`\bfor column '[^'\n]{1,256}' at row \d`,
+    String.raw`\bcan't connect to (?:local )?mysql server\b`,
     String.raw`\bno such (?:table|column|function): `,
     String.raw`\b(?:unique|not null|foreign key|check) constraint failed\b`,
     String.raw`\bdatabase (?:is locked|disk image is malformed)\b`,
+    String.raw`\bnear "[^"\n]{1,256}": syntax error\b`,
+    String.raw`\btable \S{1,128} has no column named\b`,
     String.raw`\binvalid object name '`,
+    String.raw`\binvalid column name '`,
     String.raw`\bincorrect syntax near\b`,
     String.raw`\bviolation of (?:primary|unique) key constraint\b`,
     String.raw`\bcannot insert duplicate key\b`,
+    String.raw`\bcannot insert the value null into column\b`,
+    String.raw`\bconversion failed when converting\b`,
+    String.raw`\b(?:insert|update|delete|merge) statement conflicted with\b`,
+    String.raw`\bstring or binary data would be truncated\b`,
+    String.raw`\blogin failed for user '`,
     String.raw`\[(?:microsoft|odbc|sql server|mysql|mariadb)\]`,
+    String.raw`\b(?:ora|pls|tns)-\d{5}:`,
     String.raw`\bE11000 duplicate key\b`,
+    String.raw`\bcast to \w{1,64} failed for value\b`,
+    String.raw`\bpath \x60[^\x60\n]{1,256}\x60 is required\b`,
+    String.raw`\bns not found\b`,
   ].join("|"),
   "i",
 );
@@ -86,22 +119,64 @@ const DATABASE_ERROR_CODE = new RegExp(
     String.raw`\bMsg \d{1,6}, Level \d{1,2}\b`,
     String.raw`\b(?:ORA|PLS|TNS|SP2)-\d{5}\b`,
     String
-      .raw`\b(?:Mongo(?:Server|Network|BulkWrite|Write|Parse)?Error|Sequelize[A-Za-z]{0,40}Error|QueryFailedError|PrismaClient[A-Za-z]{0,40}Error|(?:PSQL|SQL|SQLIntegrityConstraintViolation|SQLSyntaxErrorException|JdbcSQL)Exception|IntegrityError|OperationalError|ProgrammingError|DatabaseError|SqlException|DbUpdateException)\b`,
+      .raw`\b(?:Mongo(?:ose)?[A-Za-z]{0,40}Error|Sequelize[A-Za-z]{0,40}Error|QueryFailedError|PrismaClient[A-Za-z]{0,40}Error|(?:PSQL|SQL|SQLIntegrityConstraintViolation|SQLSyntaxErrorException|JdbcSQL)Exception|IntegrityError|OperationalError|ProgrammingError|DatabaseError|SqlException|DbUpdateException)\b`,
   ].join("|"),
 );
 
-// SQL fragments, one line at a time. Upper-case keywords are SQL; lower-case ones are English too
-// ("select a product from the list"), so they need more structure: `select * from`, `insert into
-// t (`, `delete from t where`, `update t set c =`, `union select`. DDL keywords in any case.
-const SQL_UPPER_SELECT = /\bSELECT\b/;
-const SQL_UPPER_FROM = /\bFROM\b/g;
+// Query plans: PostgreSQL plan nodes ("Seq Scan on t", "Index Scan using i on t", "->  Hash Join"),
+// costs ("(cost=0.00..35.50 rows=2550 width=4)") and detail lines ("Filter: (", "Index Cond: (",
+// "Sort Key:", "Planning Time: 0.1 ms"), SQLite's ("SCAN t", "SEARCH t USING INDEX") and MySQL's
+// (a "| 1 | SIMPLE |" row, the "select_type" header) EXPLAIN output, and the EXPLAIN keyword
+// itself (upper case only: "explain" is English).
+const QUERY_PLAN = new RegExp(
+  [
+    String
+      .raw`\b(?:Parallel )?(?:Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan|Bitmap Index Scan|CTE Scan|Subquery Scan|Function Scan|Foreign Scan|Sample Scan|Tid Scan)(?: Backward)?(?: using \S{1,128})? on \S`,
+    String.raw`\(cost=\d{1,20}\.\d{1,4}\.\.\d{1,20}\.\d{1,4} rows=\d`,
+    String
+      .raw`->[ \t]{2,8}(?:Hash Join|Merge Join|Nested Loop|Hash|Sort|Incremental Sort|Aggregate|HashAggregate|GroupAggregate|Limit|Materialize|Memoize|Gather|Gather Merge|Append|Merge Append|Unique|Result|WindowAgg|Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan|Bitmap Index Scan)\b`,
+    String
+      .raw`(?<![\w-])(?:Filter|Index Cond|Recheck Cond|Hash Cond|Merge Cond|Join Filter|One-Time Filter|TID Cond): \(`,
+    String
+      .raw`\b(?:Sort Key|Group Key|Presorted Key|Cache Key|Sort Method|Heap Fetches|Workers Planned|Workers Launched|Rows Removed by (?:Filter|Index Recheck|Join Filter)): \S`,
+    String.raw`\b(?:Planning|Execution) Time: \d{1,12}(?:\.\d{1,6})? ms\b`,
+    String.raw`\bEXPLAIN\b`,
+    String.raw`\bQUERY PLAN\b`,
+    String.raw`\b(?:SCAN|SEARCH) TABLE \S`,
+    String.raw`\bSCAN [a-z_]\w{0,127}\b`,
+    String.raw`\bSCAN CONSTANT ROW\b`,
+    String.raw`\bUSE TEMP B-TREE FOR\b`,
+    String.raw`\bSEARCH \S{1,128} USING (?:INTEGER PRIMARY KEY|(?:COVERING )?INDEX)\b`,
+    String.raw`\bUsing (?:filesort|temporary|index condition)\b`,
+    String.raw`\bselect_type\b`,
+    String
+      .raw`\|[ \t]{0,16}\d{1,6}[ \t]{0,16}\|[ \t]{0,16}(?:SIMPLE|PRIMARY|SUBQUERY|DERIVED|UNION|UNION RESULT|DEPENDENT SUBQUERY|DEPENDENT UNION|MATERIALIZED|UNCACHEABLE SUBQUERY)[ \t]{0,16}\|`,
+  ].join("|"),
+);
+
+/** The database error or query plan a line holds, if any. */
+function databaseLeak(line: string): LeakKind | undefined {
+  if (DATABASE_ERROR_PHRASE.test(line) || DATABASE_ERROR_CODE.test(line)) return "database_error";
+  if (QUERY_PLAN.test(line)) return "query_plan";
+  return undefined;
+}
+
+// SQL fragments, matched over the whole text (a statement is often written over several lines),
+// each match redacting every line it touches. Upper-case keywords are SQL; lower-case ones are
+// English too ("select a product from the list"), so they need more structure: `select * from`,
+// `select "id", "name" from` (a column list that is quoted, qualified or comma-separated),
+// `insert into t (`, `delete from t where`, `update t set c =`, `union select`. DDL keywords in any
+// case. Each repetition is bounded, or a run of whitespace between literals.
 const SQL_FRAGMENT = new RegExp(
   [
     String.raw`\bINSERT\s+INTO\b`,
     String.raw`\bDELETE\s+FROM\b`,
     String.raw`\bUPDATE\s+\S{1,128}\s+SET\b`,
     String.raw`\bMERGE\s+INTO\b`,
+    String
+      .raw`\bWHERE\s+[\w."\x60\[\]]{1,128}\s*(?:=|<>|!=|<=|>=|<|>|IS\s|IN\s*\(|LIKE\s|BETWEEN\s)`,
   ].join("|"),
+  "g",
 );
 const SQL_FRAGMENT_ANY_CASE = new RegExp(
   [
@@ -112,36 +187,88 @@ const SQL_FRAGMENT_ANY_CASE = new RegExp(
     String.raw`\bupdate\s+[\w."\x60\[\]]{1,128}\s+set\s+[\w."\x60\[\]]{1,128}\s*=`,
     String.raw`\bunion\s+(?:all\s+)?select\b`,
   ].join("|"),
-  "i",
+  "gi",
 );
-
-// Query plans: PostgreSQL plan nodes ("Seq Scan on t", "Index Scan using i on t") and costs
-// ("(cost=0.00..35.50 rows=2550 width=4)"), SQLite's and MySQL's EXPLAIN output, and the EXPLAIN
-// keyword itself (upper case only: "explain" is English).
-const QUERY_PLAN = new RegExp(
+/** An SQL identifier: quoted (`"id"`, `` `id` ``, `[id]`) or bare. */
+const SQL_IDENTIFIER = String
+  .raw`(?:"[^"\n]{1,128}"|\x60[^\x60\n]{1,128}\x60|\[[^\]\n]{1,128}\]|[A-Za-z_][\w$]{0,127})`;
+const SQL_COLUMN = String.raw`${SQL_IDENTIFIER}(?:\.(?:${SQL_IDENTIFIER}|\*)){0,2}`;
+/** `select <columns> from` in any case; accepted only for a quoted, qualified or listed column. */
+const SQL_SELECT_LIST = new RegExp(
+  String
+    .raw`\bselect\s+(?:distinct\s+)?(${SQL_COLUMN}(?:\s*,\s*${SQL_COLUMN}){0,63})\s+from\b`,
+  "gi",
+);
+const SQL_UPPER_SELECT = /\bSELECT\b/g;
+const SQL_UPPER_FROM = /\bFROM\b/g;
+/** Most characters between an upper-case SELECT and the FROM after it on a later line. */
+const MAX_SELECT_FROM_SPAN = 1024;
+// A line that continues a statement on the line before it: an upper-case clause keyword, a
+// lower-case one that English rarely starts a line with, an indented line, or a bracket or comma.
+const SQL_CONTINUATION = new RegExp(
   [
     String
-      .raw`\b(?:Parallel )?(?:Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan|Bitmap Index Scan|CTE Scan|Subquery Scan|Function Scan|Foreign Scan|Sample Scan|Tid Scan)(?: Backward)?(?: using \S{1,128})? on \S`,
-    String.raw`\(cost=\d{1,20}\.\d{1,4}\.\.\d{1,20}\.\d{1,4} rows=\d`,
-    String.raw`\bEXPLAIN\b`,
-    String.raw`\bQUERY PLAN\b`,
-    String.raw`\b(?:SCAN|SEARCH) TABLE \S`,
-    String.raw`\bSEARCH \S{1,128} USING (?:INTEGER PRIMARY KEY|(?:COVERING )?INDEX)\b`,
-    String.raw`\bUsing (?:filesort|temporary|index condition)\b`,
+      .raw`^[ \t]*(?:WHERE|AND|OR|ORDER BY|GROUP BY|HAVING|LIMIT|OFFSET|(?:(?:INNER|LEFT|RIGHT|FULL|CROSS) )?(?:OUTER )?JOIN|ON|UNION|VALUES|SET|RETURNING|FROM|INTO)\b`,
+    String
+      .raw`^[ \t]*(?:where|order by|group by|having|returning|(?:(?:inner|left|right|full|cross) )?(?:outer )?join)\s`,
+    String.raw`^[ \t]*(?:(?:limit|offset)\s+\d|values\s*\()`,
+    String.raw`^[ \t]+\S`,
+    String.raw`^[ \t]*[(),]`,
   ].join("|"),
 );
 
-/** The database leak a line holds, if any. */
-function databaseLeak(line: string): LeakKind | undefined {
-  if (DATABASE_ERROR_PHRASE.test(line) || DATABASE_ERROR_CODE.test(line)) return "database_error";
-  if (QUERY_PLAN.test(line)) return "query_plan";
-  if (SQL_FRAGMENT.test(line) || SQL_FRAGMENT_ANY_CASE.test(line)) return "sql_fragment";
-  const select = line.search(SQL_UPPER_SELECT);
-  if (select >= 0) {
-    SQL_UPPER_FROM.lastIndex = select;
-    if (SQL_UPPER_FROM.test(line)) return "sql_fragment";
+/** The index of the line holding `position`, given the start of each line. */
+function lineOf(starts: readonly number[], position: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (starts[middle]! <= position) low = middle;
+    else high = middle - 1;
   }
-  return undefined;
+  return low;
+}
+
+/**
+ * Marks the lines an SQL fragment touches: each match of the fragment patterns, and each upper-case
+ * SELECT with the first FROM after it, on the same line or at most 1024 characters on. The FROMs
+ * are found with one forward scan, so the cost is linear in the text.
+ */
+function sqlLines(text: string, starts: readonly number[]): Uint8Array {
+  const marked = new Uint8Array(starts.length);
+  const mark = (start: number, end: number): void => {
+    marked.fill(1, lineOf(starts, start), lineOf(starts, Math.max(start, end - 1)) + 1);
+  };
+  for (const pattern of [SQL_FRAGMENT, SQL_FRAGMENT_ANY_CASE, SQL_SELECT_LIST]) {
+    pattern.lastIndex = 0;
+    let match: RegExpExecArray | null;
+    while ((match = pattern.exec(text)) !== null) {
+      // A single bare column ("select name from") is English as often as SQL.
+      if (pattern === SQL_SELECT_LIST && !/[,."\x60\[]/.test(match[1]!)) continue;
+      mark(match.index, match.index + match[0].length);
+    }
+  }
+  SQL_UPPER_SELECT.lastIndex = 0;
+  let from = -1;
+  let markedThrough = -1;
+  let select: RegExpExecArray | null;
+  while ((select = SQL_UPPER_SELECT.exec(text)) !== null) {
+    const after = select.index + select[0].length;
+    if (from < after) {
+      SQL_UPPER_FROM.lastIndex = after;
+      const found = SQL_UPPER_FROM.exec(text);
+      if (found === null) break;
+      from = found.index;
+    }
+    const first = lineOf(starts, select.index);
+    const last = lineOf(starts, from);
+    if (from - after <= MAX_SELECT_FROM_SPAN || last === first) {
+      // Both ends only move forward: each line is filled at most once.
+      marked.fill(1, Math.max(first, markedThrough + 1), last + 1);
+      markedThrough = Math.max(markedThrough, last);
+    }
+  }
+  return marked;
 }
 
 // Every check below runs on one token at a time, anchored, with patterns whose repetitions cannot
@@ -236,10 +363,12 @@ function tokenLeak(raw: string): LeakKind | undefined {
 interface SpanRule {
   readonly kind: LeakKind;
   readonly pattern: RegExp;
-  readonly extend?: (text: string, from: number) => number;
+  readonly extend?: (text: string, from: number, match: RegExpExecArray) => number;
   readonly accept?: (span: string, match: RegExpExecArray, text: string, end: number) => boolean;
   /** The kind of one match, when it is not always `kind`. */
-  readonly kindOf?: (match: RegExpExecArray) => LeakKind;
+  readonly kindOf?: (match: RegExpExecArray, span: string) => LeakKind;
+  /** Redact only what `extend` added, keeping the match itself (a header name). */
+  readonly keepMatch?: boolean;
 }
 
 /** The end of a run of characters that `inRun` accepts, from `from`. */
@@ -324,7 +453,32 @@ const CREDENTIAL_KEYS = new Set([
   "clientsecret",
   "secretkey",
   "privatekey",
+  "auth",
+  "secretaccesskey",
+  "awssecretaccesskey",
 ]);
+
+/** Session cookie names specific enough to need no digit in a `name: value` form. */
+const SESSION_COOKIE_NAMES =
+  /^(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|ASPSESSIONID[A-Z]{0,12}|connect\.sid|laravel_session)$/i;
+
+/**
+ * A `key=value` or `key: value` pair whose value is non-empty. An unquoted `key: value` reads as
+ * English too ("token: missing", "session: expired"), so its value needs a digit, unless `strong`
+ * says the key alone is enough.
+ */
+function isKeyValue(span: string, match: RegExpExecArray, strong: boolean): boolean {
+  const value = span.slice(match[0].length);
+  if (value === "") return false;
+  if (match[3] === ":" && match[2] === "" && match[4] === "") return strong || /\d/.test(value);
+  return true;
+}
+
+/** The end of a header value: the closing quote when the value is quoted, else the line end. */
+function headerValueEnd(text: string, from: number, match: RegExpExecArray): number {
+  const quote = match[2] === "" ? undefined : match[2]!.charCodeAt(0);
+  return runEnd(text, from, (unit) => isLineChar(unit) && unit !== quote);
+}
 
 const SPAN_RULES: readonly SpanRule[] = [
   // Private key blocks, through their END line when there is one.
@@ -357,7 +511,8 @@ const SPAN_RULES: readonly SpanRule[] = [
     pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g,
   },
   // Key shapes of common providers: Stripe secret and restricted keys, AWS access key ids, GitHub
-  // tokens, Slack tokens, Google API keys, GitLab personal access tokens.
+  // tokens, Slack tokens, Google API keys, GitLab personal access tokens, npm tokens, OpenAI and
+  // Anthropic keys, SendGrid keys, Slack webhook URLs.
   {
     kind: "api_key",
     pattern: new RegExp(
@@ -369,41 +524,61 @@ const SPAN_RULES: readonly SpanRule[] = [
         String.raw`(?<![A-Za-z0-9_-])xox[abposr]-[A-Za-z0-9-]{10,}`,
         String.raw`(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`,
         String.raw`(?<![A-Za-z0-9_-])glpat-[0-9A-Za-z_-]{20,}`,
+        String.raw`(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])`,
+        String
+          .raw`(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin|ant-api\d{2}|ant-admin\d{2})-[A-Za-z0-9_-]{20,}`,
+        String.raw`(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}`,
+        String.raw`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{8,}`,
       ].join("|"),
       "g",
     ),
   },
-  // Session identifiers: the cookie names of common frameworks with their value, and Cookie /
-  // Set-Cookie header lines.
+  // `Authorization:` and `Proxy-Authorization:` header values, whatever their scheme, through the
+  // end of the line (or the closing quote of a quoted value). Runs after the Bearer and Basic
+  // rules, so a credential they found keeps its kind and the rest of the line stays.
   {
-    kind: "session_id",
-    pattern:
-      /(?<![A-Za-z0-9_.-])(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|ASPSESSIONID[A-Z]{0,12}|connect\.sid|laravel_session|sessionid|session_id|sessid|session[_-]token)[ \t]{0,4}=[ \t]{0,4}/gi,
-    extend: (text, from) => runEnd(text, from, isValue),
-    accept: (span, match) => span.length > match[0].length,
+    kind: "credential",
+    pattern: /(?<![A-Za-z0-9_-])(?:proxy-)?authorization(["']?)[ \t]{0,4}:[ \t]{0,4}(["']?)/gi,
+    extend: headerValueEnd,
+    keepMatch: true,
+    accept: (span) => span.trim() !== "",
+    kindOf: (_match, span) => /^bearer\b/i.test(span) ? "bearer_token" : "credential",
   },
+  // Session identifiers: Cookie / Set-Cookie header lines, whole; then the cookie names of common
+  // frameworks (PHP, Java, ASP.NET, Express, Laravel, Django, Flask's `session`, Rails'
+  // `_app_session`, `sid`) with their value after `=` or `:`.
   {
     kind: "session_id",
     pattern: /(?<![A-Za-z0-9_-])(?:Set-)?Cookie:[ \t]*/gi,
     extend: (text, from) => runEnd(text, from, isLineChar),
     accept: (span, match) => span.length > match[0].length,
   },
-  // `key=value` and `"key": "value"` credentials: API keys and tokens, passwords and secrets.
+  {
+    kind: "session_id",
+    pattern:
+      /(?<![A-Za-z0-9_.-])(PHPSESSID|JSESSIONID|ASP\.NET_SessionId|ASPSESSIONID[A-Z]{0,12}|connect\.sid|laravel_session|sessionid|session_id|sessid|session[_-]token|session|sid|_(?:[A-Za-z0-9_-]{0,64}_)?session(?:_id)?)(["']?)[ \t]{0,4}([=:])[ \t]{0,4}(["']?)/gi,
+    extend: (text, from) => runEnd(text, from, isValue),
+    accept: (span, match) => isKeyValue(span, match, SESSION_COOKIE_NAMES.test(match[1]!)),
+  },
+  // "session <uuid>" and "session id <hex>": an identifier after the word, without a separator.
+  {
+    kind: "session_id",
+    pattern:
+      /(?<![A-Za-z0-9_-])(?:session|sid)(?:[ _-]?id)?[ \t]{1,4}(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,})(?![0-9a-z_-])/gi,
+  },
+  // `key=value` and `"key": "value"` credentials: API keys and tokens (a bare `token`, `auth` or
+  // `bearer` too), passwords and secrets.
   {
     kind: "api_key",
     pattern:
-      /(?<![A-Za-z0-9_-])(api[_-]?key|apikey|x-api-key|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|client[_-]?secret|secret[_-]?key|private[_-]?key|password|passwd|pwd|secret)(["']?)[ \t]{0,4}([=:])[ \t]{0,4}(["']?)/gi,
+      /(?<![A-Za-z0-9_-])(api[_-]?key|apikey|x-api-key|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|(?:x-)?(?:csrf|xsrf)[_-]?token|(?:x-amz-)?security[_-]?token|client[_-]?secret|(?:aws[_-]?)?secret[_-]?access[_-]?key|secret[_-]?key|private[_-]?key|password|passwd|pwd|secret|token|auth|bearer)(["']?)[ \t]{0,4}([=:])[ \t]{0,4}(["']?)/gi,
     extend: (text, from) => runEnd(text, from, isValue),
-    kindOf: (match) =>
-      CREDENTIAL_KEYS.has(match[1]!.toLowerCase().replace(/[_-]/g, "")) ? "credential" : "api_key",
-    accept: (span, match) => {
-      const value = span.slice(match[0].length);
-      if (value === "") return false;
-      if (match[3] === ":" && match[2] === "" && match[4] === "") {
-        return /\d/.test(value) || match[1]!.toLowerCase() === "x-api-key";
-      }
-      return true;
+    kindOf: (match) => {
+      const key = match[1]!.toLowerCase().replace(/[_-]/g, "");
+      if (key === "bearer") return "bearer_token";
+      return CREDENTIAL_KEYS.has(key) ? "credential" : "api_key";
     },
+    accept: (span, match) => isKeyValue(span, match, match[1]!.toLowerCase() === "x-api-key"),
   },
   // Long random-looking strings: see isHighEntropy.
   {
@@ -422,8 +597,31 @@ export function compileServiceNames(names: readonly string[]): RegExp | undefine
   if (names.length === 0) return undefined;
   const alternatives = [...new Set(names)]
     .sort((a, b) => b.length - a.length)
-    .map((name) => name.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&"));
+    .map(namePattern);
   return new RegExp(`(?<![A-Za-z0-9_])(?:${alternatives.join("|")})(?![A-Za-z0-9_])`, "gi");
+}
+
+/**
+ * Characters a buyer strips before reading seller text (zero-width, bidi and other format
+ * characters, the soft hyphen, tags: Security 14b). They are removed before the scan, so that
+ * `inventory\u200B-svc` or `SE\u200BLECT` cannot hide from it: the reader sees them joined. (A text
+ * in which nothing is found is sent as it was.)
+ */
+const INVISIBLE =
+  /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDC7F]/g;
+
+/** Separators that read alike in a service name: `inventory-svc`, `inventory_svc`, `inventory svc`. */
+const SEPARATOR = String.raw`[-_.\s\u2010-\u2015\u2212]`;
+
+/** One name as a pattern, its separators interchangeable. */
+function namePattern(name: string): string {
+  return [...name]
+    .map((char) =>
+      /^[-_.\s\u2010-\u2015\u2212]$/.test(char)
+        ? SEPARATOR
+        : char.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&")
+    )
+    .join("");
 }
 
 /** Redacts every span of `text` the span rules (and the deny-list) find. */
@@ -438,10 +636,11 @@ function redactSpans(text: string, found: Set<LeakKind>, serviceNames: RegExp | 
     pattern.lastIndex = 0;
     let match: RegExpExecArray | null;
     while ((match = pattern.exec(text)) !== null) {
-      const start = match.index;
+      let start = match.index;
       let end = start + match[0].length;
-      if (rule.extend !== undefined) end = Math.max(end, rule.extend(text, end));
+      if (rule.extend !== undefined) end = Math.max(end, rule.extend(text, end, match));
       pattern.lastIndex = Math.max(end, start + 1);
+      if (rule.keepMatch === true) start += match[0].length;
       const span = text.slice(start, end);
       if (rule.accept !== undefined && !rule.accept(span, match, text, end)) continue;
       claimed ??= new Uint8Array(text.length);
@@ -450,7 +649,7 @@ function redactSpans(text: string, found: Set<LeakKind>, serviceNames: RegExp | 
       if (overlaps) continue;
       claimed.fill(1, start, end);
       spans.push([start, end]);
-      found.add(rule.kindOf?.(match) ?? rule.kind);
+      found.add(rule.kindOf?.(match, span) ?? rule.kind);
     }
   }
   if (spans.length === 0) return text;
@@ -479,12 +678,15 @@ function redactTokens(text: string, found: Set<LeakKind>): string {
 }
 
 /**
- * Finds and redacts internal details in `text`, in three passes:
+ * Finds and redacts internal details in `text` (with the characters readers strip, `INVISIBLE`,
+ * removed first), in three passes:
  *
- * 1. lines: each run of stack-frame lines, and each line holding database error text, an SQL
- *    fragment or a query plan, is replaced by one `[redacted]`;
- * 2. spans: private keys, JWTs, Bearer and Basic credentials, API-key shapes, session ids,
- *    `key=value` secrets, long random-looking strings, and the names of `serviceNames`;
+ * 1. lines: each run of stack-frame lines, each line holding database error text or a query plan,
+ *    and each line an SQL fragment touches (a statement may span lines, and the lines after it
+ *    that continue it go too) is replaced by one `[redacted]`;
+ * 2. spans: private keys, JWTs, Bearer and Basic credentials, `Authorization:` header values,
+ *    API-key shapes, session ids, `key=value` secrets and tokens, long random-looking strings, and
+ *    the names of `serviceNames`;
  * 3. tokens: file paths, internal host names, IP addresses, and URLs whose scheme is `file:`, that
  *    carry user information, or whose host is an IP literal, a single-label name, `localhost` or
  *    an internal suffix. Other URLs (a public `https://seller.example/setup`) are kept whole.
@@ -493,23 +695,40 @@ export function redactLeaks(
   text: string,
   serviceNames?: RegExp,
 ): { text: string; kinds: LeakKind[] } {
+  text = text.replace(INVISIBLE, "");
   const found = new Set<LeakKind>();
-  const lines = text.split(/\r\n|\r|\n/);
+  const lines: string[] = [];
+  const starts: number[] = [];
+  const lineBreak = /\r\n|\r|\n/g;
+  let at = 0;
+  for (let brk = lineBreak.exec(text); brk !== null; brk = lineBreak.exec(text)) {
+    starts.push(at);
+    lines.push(text.slice(at, brk.index));
+    at = brk.index + brk[0].length;
+  }
+  starts.push(at);
+  lines.push(text.slice(at));
+  const sql = sqlLines(text, starts);
   const kept: string[] = [];
   let inRedacted = false;
   let changed = false;
-  for (const line of lines) {
-    const leak: LeakKind | undefined = FRAME_LINE.test(line) ? "stack_trace" : databaseLeak(line);
+  let afterSql = false;
+  lines.forEach((line, index) => {
+    let leak: LeakKind | undefined = FRAME_LINE.test(line) ? "stack_trace" : databaseLeak(line);
+    if (leak === undefined && (sql[index] === 1 || (afterSql && SQL_CONTINUATION.test(line)))) {
+      leak = "sql_fragment";
+    }
+    afterSql = leak === "sql_fragment";
     if (leak !== undefined) {
       found.add(leak);
       changed = true;
       if (!inRedacted) kept.push(REDACTED);
       inRedacted = true;
-      continue;
+      return;
     }
     inRedacted = false;
     kept.push(line);
-  }
+  });
   const joined = changed ? kept.join("\n") : text;
   return { text: redactTokens(redactSpans(joined, found, serviceNames), found), kinds: [...found] };
 }

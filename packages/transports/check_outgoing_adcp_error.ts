@@ -137,7 +137,8 @@ export type LeakKind =
  */
 export interface OutgoingErrorOptions {
   /**
-   * Refuse, rather than redact, an error whose strings hold a leak (see {@linkcode LeakKind}).
+   * Refuse, rather than redact, an error whose strings, or keys inside `details` and `issues`,
+   * hold a leak (see {@linkcode LeakKind}).
    * @default {false}
    */
   readonly strict?: boolean | undefined;
@@ -286,7 +287,8 @@ export type OutgoingErrorCheck =
  *   a `retry_after` that is not a finite number, `details` that is not a JSON object, `issues`
  *   that is not an array of objects with string `pointer`, `message` and `keyword`, `source` or
  *   `sdk_id` that is not a string, or JSON that does not serialize (`type`);
- * - in `strict` mode, any leak the heuristics below find (`leak`);
+ * - in `strict` mode, any leak the heuristics below find, in a string or in a key of `details` or
+ *   `issues` (`leak`);
  * - a result that our own extraction would discard: `validateAdcpError` of `@adcp-wire/core`
  *   (code at most 64 characters, at most 4096 serialized UTF-8 bytes) (`too_large`).
  *
@@ -301,8 +303,10 @@ export type OutgoingErrorCheck =
  *   also populate `field` from `issues[0]`" (`core/error.json`). `field` is only ever a string
  *   here: it is never used as a property path ("Never use `field` as a dynamic property path");
  * - leaks found in `message`, `field`, `suggestion`, `source`, `sdk_id` and every string value
- *   inside `details` and `issues` (keys are not scanned) are replaced with `[redacted]` (outside
- *   `strict` mode): "Every field is client-facing".
+ *   inside `details` and `issues` are replaced with `[redacted]` (outside `strict` mode): "Every
+ *   field is client-facing". Keys inside `details` and `issues` are scanned too; a key cannot be
+ *   redacted in place (two keys could collide), so a leaking key is dropped with the value under
+ *   it, and the warning names the object (`details`, `issues[0]`) and the kind, never the key.
  *
  * Reported only: a deprecated standard code (for example `AUTH_REQUIRED`, alias of
  * `AUTH_MISSING`), and `details` of 500 serialized UTF-8 bytes or more. The 128 KiB target of a
@@ -317,25 +321,35 @@ export type OutgoingErrorCheck =
  * - Whole lines: stack frames (V8, Java and C# `at ...` frames with a location, C# `in
  *   File.cs:line 42`, `fn@file:1:2`, Python tracebacks, Ruby `file.rb:12:in` frames, Go goroutine
  *   dumps); database errors of PostgreSQL (`relation "x" does not exist`, `duplicate key value
- *   violates unique constraint`, psql's `ERROR:  `, `SQLSTATE`), MySQL (`You have an error in
- *   your SQL syntax`, `ER_*`, `ERROR 1146 (42S02)`), SQLite (`SQLITE_*`, `no such table:`), SQL
- *   Server (`Msg 208, Level 16`), Oracle (`ORA-00942`), MongoDB (`E11000 duplicate key`,
- *   `MongoServerError`) and common driver and ORM exception names; SQL fragments (upper-case
- *   `SELECT ... FROM`, `INSERT INTO`, `UPDATE t SET`, `DELETE FROM`, `MERGE INTO`; in any case
- *   `select * from`, `insert into t (`, `delete from t where`, `update t set c =`, `union select`
- *   and `DROP`/`ALTER`/`CREATE`/`TRUNCATE TABLE`); query plans (`Seq Scan on`, `Index Scan using
- *   i on`, `(cost=0.00..1.00 rows=1`, upper-case `EXPLAIN` and `QUERY PLAN`, SQLite and MySQL
- *   plan lines).
+ *   violates unique constraint`, `permission denied for table`, `invalid input syntax for type`,
+ *   `Key (c)=(v)`, psql's `ERROR:  `, `SQLSTATE`), MySQL (`You have an error in your SQL syntax`,
+ *   `a foreign key constraint fails`, `Data too long for column`, `ER_*`, `ERROR 1146 (42S02)`),
+ *   SQLite (`SQLITE_*`, `no such table:`, `near "x": syntax error`), SQL Server (`Msg 208, Level
+ *   16`, `Invalid column name`, `Cannot insert the value NULL into column`), Oracle
+ *   (`ORA-00942`), MongoDB and Mongoose (`E11000 duplicate key`, `MongoServerError`,
+ *   `MongoServerSelectionError`, `Cast to ObjectId failed`) and common driver and ORM exception
+ *   names; query plans (`Seq Scan on`, `Index Scan using i on`, `->  Hash Join`, `(cost=0.00..1.00
+ *   rows=1`, `Filter: (`, `Index Cond: (`, `Sort Key:`, `Planning Time: 0.1 ms`, upper-case
+ *   `EXPLAIN` and `QUERY PLAN`, SQLite `SCAN t` and MySQL EXPLAIN rows); SQL fragments, found over
+ *   the whole text, so a statement written over several lines redacts each of them and the clause
+ *   lines that continue it (upper-case `SELECT ... FROM` within 1024 characters, `INSERT INTO`,
+ *   `UPDATE t SET`, `DELETE FROM`, `MERGE INTO`, `WHERE c =`; in any case `select * from`, `select
+ *   "id", "name" from` with a quoted, qualified or comma-separated column list, `insert into t (`,
+ *   `delete from t where`, `update t set c =`, `union select` and `DROP`/`ALTER`/`CREATE`/`TRUNCATE
+ *   TABLE`).
  * - Spans: private key blocks; JWTs (three base64url segments, the first starting `eyJ`);
  *   `Bearer <token>` (8+ characters with a digit, mixed case or punctuation); `Basic <base64 of
- *   user:password>`; key shapes (`sk_live_`/`sk_test_`/`rk_live_`, `AKIA`/`ASIA` + 16, `ghp_`
- *   and the other GitHub prefixes, `github_pat_`, `xoxb-` and the other Slack prefixes, `AIza` +
- *   35, `glpat-`); `api_key=`, `access_token=`, `password=`, `secret=` and similar pairs (`=`, or a
- *   quoted `"key": "value"`); session cookies (`sessionid=`, `PHPSESSID=`, `JSESSIONID=`,
- *   `ASP.NET_SessionId=`, `connect.sid=`, `laravel_session=`, `Cookie:` and `Set-Cookie:` lines);
- *   runs of 32+ base64 or base64url characters that look random (hex with digits and letters and
- *   3+ bits of entropy a character; or upper, lower and digits and 3.9+ bits); and the names of
- *   `internalServiceNames`, as whole words.
+ *   user:password>`; the value of an `Authorization:` or `Proxy-Authorization:` header, whatever
+ *   its scheme, to the end of the line; key shapes (`sk_live_`/`sk_test_`/`rk_live_`, `AKIA`/`ASIA`
+ *   + 16, `ghp_` and the other GitHub prefixes, `github_pat_`, `xoxb-` and the other Slack
+ *   prefixes, `AIza` + 35, `glpat-`, `npm_`, `sk-proj-`/`sk-ant-`, SendGrid `SG.`, Slack webhook
+ *   URLs); `api_key=`, `access_token=`, `token=`, `auth=`, `password=`, `secret=` and similar pairs
+ *   (`=`, a quoted `"key": "value"`, or `key: value` with a digit in the value); session cookies
+ *   (`session=`, `sessionid=`, `sid=`, `PHPSESSID=` or `PHPSESSID:`, `JSESSIONID=`,
+ *   `ASP.NET_SessionId=`, `connect.sid=`, `laravel_session=`, Rails' `_app_session=`, `session
+ *   <uuid>`, `Cookie:` and `Set-Cookie:` lines); runs of 32+ base64 or base64url characters that
+ *   look random (hex with digits and letters and 3+ bits of entropy a character; or upper, lower
+ *   and digits and 3.9+ bits); and the names of `internalServiceNames`, as whole words.
  * - Tokens: Windows paths and UNC shares; Unix paths under common system and application roots
  *   (`/home/`, `/usr/`, `/var/`, `/app/`, `/srv/`, `~/`, ...); source and config files given with
  *   a directory or a line number (`src/db.ts`, `db.ts:42`); host names under internal suffixes
@@ -345,8 +359,9 @@ export type OutgoingErrorCheck =
  *   `localhost` or an internal suffix. Public `https:` URLs (`setup_url`, `policy_url`) are kept.
  *
  * A line is replaced whole (one `[redacted]` for a run of lines), a span or token alone. Not
- * detected: a bare service name that is not in `internalServiceNames`, and secrets shorter or less
- * random than the shapes above; keep those out of errors by construction (see
+ * detected: a bare service name that is not in `internalServiceNames`, secrets shorter or less
+ * random than the shapes above, and SQL that reads as English (`select name from users`, `delete
+ * from users` in lower case); keep those out of errors by construction (see
  * {@linkcode translateUpstreamError}).
  *
  * @param error The error to send (any value).
@@ -400,6 +415,28 @@ export type OutgoingErrorCheck =
  *   "Ask [redacted] owners; use [redacted]",
  * ]);
  * deepStrictEqual(leaks, ["database_error", "internal_service", "bearer_token"]);
+ * ```
+ *
+ * @example A key that leaks is dropped, or refused in strict mode
+ * ```ts
+ * import { checkOutgoingAdcpError } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const error = {
+ *   code: "SERVICE_UNAVAILABLE",
+ *   message: "Upstream timed out",
+ *   details: { "10.0.3.7:5432": "timeout", attempts: 3 },
+ * };
+ * const checked = checkOutgoingAdcpError(error);
+ * deepStrictEqual(checked.valid && checked.error.details, { attempts: 3 });
+ * deepStrictEqual(checkOutgoingAdcpError(error, { strict: true }), {
+ *   valid: false,
+ *   issues: [{
+ *     kind: "leak",
+ *     field: "details",
+ *     message: "Expected the keys of details to hold no ip_address",
+ *   }],
+ * });
  * ```
  */
 export function checkOutgoingAdcpError(
@@ -479,6 +516,23 @@ export function checkOutgoingAdcpError(
       });
     }
     return scan.text;
+  };
+  // A key cannot be redacted in place: two keys could become one "[redacted]". A leaking key is
+  // dropped, with the value under it; the warning or issue names the object, not the key.
+  const keep = (field: string, key: string): boolean => {
+    const scan = redactLeaks(key, serviceNames);
+    if (scan.kinds.length === 0) return true;
+    if (strict) {
+      issue("leak", field, `Expected the keys of ${field} to hold no ${scan.kinds.join(", ")}`);
+    } else {
+      warn({
+        kind: "redacted",
+        field,
+        message: `Dropped a key of ${field} holding ${scan.kinds.join(", ")}`,
+        leaks: scan.kinds,
+      });
+    }
+    return false;
   };
 
   const message = own(error, "message");
@@ -565,7 +619,7 @@ export function checkOutgoingAdcpError(
     if (!isObject(copy)) {
       issue("type", "details", `Expected details to be a JSON object, got ${describe(details)}`);
     } else {
-      out.details = redactStrings(copy, "details", text) as JsonObject;
+      out.details = redactStrings(copy, "details", text, keep) as JsonObject;
       const bytes = encoder.encode(JSON.stringify(out.details)).length;
       if (bytes >= DETAILS_SIZE_GUIDELINE_BYTES) {
         warn({
@@ -596,7 +650,7 @@ export function checkOutgoingAdcpError(
           );
         }
       });
-      out.issues = redactStrings(copy, "issues", text);
+      out.issues = redactStrings(copy, "issues", text, keep);
       // "When `issues` is present, sellers MUST also populate `field` from `issues[0]`",
       // translating the RFC 6901 pointer to the JSONPath-lite form (core/error.json, issues).
       const first = copy[0];
@@ -651,21 +705,29 @@ function pointerToField(pointer: string): string {
   return field;
 }
 
-/** Applies `text` to every string value inside a JSON value, naming each by its path. */
+/**
+ * Applies `text` to every string value inside a JSON value, naming each by its path, and `keep` to
+ * every key: a key it turns down is deleted with the value under it.
+ */
 function redactStrings(
   value: unknown,
   path: string,
   text: (field: string, value: string) => string,
+  keep: (field: string, key: string) => boolean,
 ): unknown {
   if (typeof value === "string") return text(path, value);
   if (Array.isArray(value)) {
-    return value.map((item, index) => redactStrings(item, `${path}[${index}]`, text));
+    return value.map((item, index) => redactStrings(item, `${path}[${index}]`, text, keep));
   }
   if (isObject(value)) {
     for (const key of Object.keys(value)) {
+      if (!keep(path, key)) {
+        Reflect.deleteProperty(value, key);
+        continue;
+      }
       // defineProperty, not assignment: a JSON "__proto__" key is an own data property here.
       Object.defineProperty(value, key, {
-        value: redactStrings(value[key], `${path}.${key.slice(0, 64)}`, text),
+        value: redactStrings(value[key], `${path}.${key.slice(0, 64)}`, text, keep),
         writable: true,
         enumerable: true,
         configurable: true,

@@ -563,3 +563,234 @@ Deno.test("checkOutgoingAdcpError() scans 100 KB adversarial text for the new le
     }
   }
 });
+
+Deno.test("checkOutgoingAdcpError() drops a key of details or issues that leaks, and refuses it in strict mode", () => {
+  const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl";
+  const error = {
+    code: "SERVICE_UNAVAILABLE",
+    message: "Upstream down",
+    details: {
+      "inventory-svc": "down",
+      "10.0.3.7:5432": { state: "timeout", host: "db-1.prod.internal" },
+      "SELECT * FROM users": 1,
+      [jwt]: true,
+      attempts: 3,
+      setup_url: "https://seller.example/setup",
+      nested: [{ "/srv/app/db.ts:42": "x", reason: "pool exhausted" }],
+    },
+    issues: [{
+      pointer: "/budget",
+      message: "Too low",
+      keyword: "minimum",
+      "session=LPJ5jEFugtI8dCSVBiX1": "x",
+    }],
+  };
+  const options = { internalServiceNames: ["inventory-svc"] };
+  const warnings: OutgoingErrorWarning[] = [];
+  const checked = checkOutgoingAdcpError(error, {
+    ...options,
+    onWarning: (warning) => warnings.push(warning),
+  });
+  ok(checked.valid);
+  // The leaking keys go with everything under them; clean keys and values stay.
+  deepStrictEqual(checked.error.details, {
+    attempts: 3,
+    setup_url: "https://seller.example/setup",
+    nested: [{ reason: "pool exhausted" }],
+  });
+  deepStrictEqual(checked.error.issues, [{
+    pointer: "/budget",
+    message: "Too low",
+    keyword: "minimum",
+  }]);
+  deepStrictEqual(
+    warnings.filter((w) => w.kind === "redacted").map((w) => [w.field, w.leaks, w.message]),
+    [
+      ["details", ["internal_service"], "Dropped a key of details holding internal_service"],
+      ["details", ["ip_address"], "Dropped a key of details holding ip_address"],
+      ["details", ["sql_fragment"], "Dropped a key of details holding sql_fragment"],
+      ["details", ["jwt"], "Dropped a key of details holding jwt"],
+      ["details.nested[0]", ["file_path"], "Dropped a key of details.nested[0] holding file_path"],
+      ["issues[0]", ["session_id"], "Dropped a key of issues[0] holding session_id"],
+    ],
+  );
+  const strict = checkOutgoingAdcpError(error, { ...options, strict: true });
+  ok(!strict.valid);
+  deepStrictEqual(strict.issues.map((issue) => [issue.kind, issue.field, issue.message]), [
+    ["leak", "details", "Expected the keys of details to hold no internal_service"],
+    ["leak", "details", "Expected the keys of details to hold no ip_address"],
+    ["leak", "details", "Expected the keys of details to hold no sql_fragment"],
+    ["leak", "details", "Expected the keys of details to hold no jwt"],
+    ["leak", "details.nested[0]", "Expected the keys of details.nested[0] to hold no file_path"],
+    ["leak", "issues[0]", "Expected the keys of issues[0] to hold no session_id"],
+  ]);
+  // Neither the warnings nor the issues repeat a leaking key.
+  const said = JSON.stringify([warnings, strict.issues]);
+  for (const leaked of ["inventory-svc", "10.0.3.7", "SELECT", "eyJ", "/srv/app", "LPJ5jE"]) {
+    ok(!said.includes(leaked), leaked);
+  }
+});
+
+Deno.test("checkOutgoingAdcpError() keeps the ordinary keys of details in strict mode", () => {
+  const details = JSON.parse(
+    '{"__proto__":{"a":1},"session_id":"x","api_key":"x","token":"x","select":"x",' +
+      '"packages[0].budget":"x","min_budget":100,"Authorization":"required"}',
+  );
+  const checked = checkOutgoingAdcpError(
+    { code: "INVALID_REQUEST", message: "Bad", details },
+    { strict: true },
+  );
+  ok(checked.valid, JSON.stringify(checked));
+  deepStrictEqual(Object.keys(checked.error.details as object), Object.keys(details));
+});
+
+Deno.test("checkOutgoingAdcpError() scans 100 KB adversarial text for multi-line SQL, database, plan, session and token shapes in linear time", () => {
+  const n = 100_000;
+  const fill = (unit: string) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+  const inputs = [
+    // SQL over the whole text and the lines that continue it.
+    fill("\n"),
+    fill("\r\n"),
+    fill("a\n"),
+    fill(" \n"),
+    fill("SELECT\n"),
+    fill("SELECT a\n"),
+    fill("FROM\n"),
+    fill("SELECT\nFROM\n"),
+    fill("SELECT a FROM b\n  "),
+    fill("SELECT a FROM b\nAND "),
+    "SELECT" + "\n".repeat(n) + "FROM",
+    "SELECT" + " ".repeat(n) + "FROM",
+    fill("select "),
+    fill("select a, "),
+    fill("select a,"),
+    fill('select "a", '),
+    fill('select "'),
+    fill("select a."),
+    fill("select a.b.c."),
+    "select " + fill("a, "),
+    "select " + fill('"a".'),
+    fill("WHERE "),
+    fill("WHERE a"),
+    fill("WHERE a.a"),
+    fill("WHERE\n"),
+    // Database error phrases and codes.
+    fill("permission denied for "),
+    fill('column reference "'),
+    fill("Key ("),
+    fill("Key (a)=("),
+    fill("division by "),
+    fill('connection to server at "'),
+    fill("could not connect to server: "),
+    fill("cannot add or update a "),
+    fill("column '"),
+    fill("column 'a' cannot be "),
+    fill("incorrect a value: "),
+    fill("for column '"),
+    fill("for column 'a' at row "),
+    fill("can't connect to "),
+    fill('near "'),
+    fill('near "a"'),
+    fill("table a"),
+    fill("table "),
+    fill("invalid column name "),
+    fill("statement conflicted "),
+    fill("cast to a"),
+    fill("path `"),
+    fill("ora-0"),
+    fill("Mongoose"),
+    fill("MongoServerSelection"),
+    fill("ns not "),
+    // Query plans.
+    fill("->  "),
+    fill("->        Hash"),
+    fill("Filter: "),
+    fill("Index Cond: "),
+    fill("Sort Key: "),
+    fill("Planning Time: 1"),
+    fill("Planning Time: 1."),
+    fill("SCAN a"),
+    fill("SCAN "),
+    fill("| 1 | "),
+    fill("|  "),
+    fill("| 1 |  SIMPLE "),
+    fill("select_type"),
+    // Sessions, tokens and the Authorization header.
+    fill("session="),
+    fill("session: a"),
+    fill("session 0"),
+    "session " + fill("0a"),
+    fill("sid "),
+    fill("sid: "),
+    fill("_"),
+    fill(" _"),
+    fill("_a_"),
+    fill(" _a_"),
+    fill("_session"),
+    fill(" _a_session="),
+    fill("PHPSESSID: "),
+    fill("token="),
+    fill("token: "),
+    fill("token: a"),
+    fill("auth="),
+    fill("bearer="),
+    fill("csrftoken="),
+    fill("x-amz-security-token="),
+    fill("Authorization: "),
+    fill("authorization:"),
+    fill('Authorization: "'),
+    fill("Proxy-Authorization: a"),
+    "Authorization: " + fill("a"),
+    fill("npm_"),
+    fill("npm_a"),
+    fill("sk-proj-"),
+    fill("sk-proj-a"),
+    fill("SG."),
+    fill("SG.aaaaaaaaaaaaaaaa."),
+    fill("https://hooks.slack.com/services/"),
+  ];
+  for (const text of inputs) {
+    for (const strict of [false, true]) {
+      const started = performance.now();
+      checkOutgoingAdcpError({ code: "INVALID_REQUEST", message: text }, { strict });
+      const elapsed = performance.now() - started;
+      ok(elapsed < 500, `${JSON.stringify(text.slice(0, 24))}: took ${elapsed.toFixed(0)} ms`);
+    }
+  }
+});
+
+Deno.test("checkOutgoingAdcpError() scans the keys of 100 KB adversarial details in linear time", () => {
+  const n = 100_000;
+  const many = Object.fromEntries(
+    Array.from({ length: 10_000 }, (_, i) => [`SELECT\n${i}`, `FROM ${i}`]),
+  );
+  const inputs: Record<string, unknown>[] = [
+    { ["SELECT\n".repeat(n / 7)]: 1 },
+    { ["session=".repeat(n / 8)]: 1 },
+    { ["Authorization: ".repeat(n / 15)]: 1 },
+    { ["a.".repeat(n / 2)]: 1 },
+    many,
+  ];
+  for (const details of inputs) {
+    const started = performance.now();
+    checkOutgoingAdcpError({ code: "INVALID_REQUEST", message: "x", details });
+    const elapsed = performance.now() - started;
+    ok(elapsed < 500, `took ${elapsed.toFixed(0)} ms`);
+  }
+});
+
+Deno.test("checkOutgoingAdcpError() scans through the characters buyers strip, and leaves clean text as it is", () => {
+  for (const strict of [false, true]) {
+    const clean = checkOutgoingAdcpError({
+      code: "INVALID_REQUEST",
+      message: "Budget\u200b too\u00ad low",
+    }, { strict });
+    ok(clean.valid);
+    strictEqual(clean.error.message, "Budget\u200b too\u00ad low");
+    const hidden = checkOutgoingAdcpError({
+      code: "INVALID_REQUEST",
+      message: "in\u200bventory\u{E0041}-svc is down",
+    }, { strict, internalServiceNames: ["inventory-svc"] });
+    ok(strict ? !hidden.valid : hidden.valid && hidden.error.message === "[redacted] is down");
+  }
+});
