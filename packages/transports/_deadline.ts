@@ -145,3 +145,22 @@ export function abortError(reason: unknown, startedAt: number): unknown {
   }
   return reason;
 }
+
+/** Settles like `promise`, or rejects with the deadline's error as soon as the deadline fires. */
+export function untilDeadline<T>(promise: Promise<T>, deadline: Deadline): Promise<T> {
+  deadline.throwIfExpired();
+  return new Promise<T>((resolve, reject) => {
+    const onExpire = (): void => reject(deadline.error);
+    deadline.onExpire(onExpire);
+    promise.then(
+      (value) => {
+        deadline.offExpire(onExpire);
+        resolve(value);
+      },
+      (error: unknown) => {
+        deadline.offExpire(onExpire);
+        reject(error);
+      },
+    );
+  });
+}

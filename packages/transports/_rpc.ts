@@ -4,7 +4,7 @@
 import { sanitizeSellerString } from "@adcp-wire/security";
 import { extractAdcpErrorFromMcpError } from "@adcp-wire/core";
 import { parseContentCodings } from "./_body.ts";
-import { Deadline } from "./_deadline.ts";
+import { Deadline, untilDeadline } from "./_deadline.ts";
 import { describe } from "./_describe.ts";
 import { parseJsonWithin } from "./_json.ts";
 import { isRedirect } from "./_redirect.ts";
@@ -98,21 +98,7 @@ export class Call {
    * work this call waits on but does not own, such as a shared `initialize`).
    */
   race<T>(promise: Promise<T>): Promise<T> {
-    this.deadline.throwIfExpired();
-    return new Promise<T>((resolve, reject) => {
-      const onExpire = (): void => reject(this.deadline.error);
-      this.deadline.onExpire(onExpire);
-      promise.then(
-        (value) => {
-          this.deadline.offExpire(onExpire);
-          resolve(value);
-        },
-        (error: unknown) => {
-          this.deadline.offExpire(onExpire);
-          reject(error);
-        },
-      );
-    });
+    return untilDeadline(promise, this.deadline);
   }
 
   dispose(): void {

@@ -1,5 +1,5 @@
 import { type BoundedBody, openResponseBody } from "./_body.ts";
-import { Deadline } from "./_deadline.ts";
+import { Deadline, untilDeadline } from "./_deadline.ts";
 import { describe } from "./_describe.ts";
 import { resolveCallLimits } from "./_limits.ts";
 import { SseEventSizer } from "./_sse_sizer.ts";
@@ -133,13 +133,19 @@ export function boundedFetch(limits?: BoundedFetchOptions, fetchImpl?: FetchLike
     const manual = (init?.redirect ?? (input instanceof Request ? input.redirect : "follow")) ===
       "manual";
     let response: Response;
+    const pending = Promise.resolve((fetchImpl ?? globalThis.fetch)(input, {
+      ...init,
+      redirect: "manual",
+      signal,
+    }));
     try {
-      response = await (fetchImpl ?? globalThis.fetch)(input, {
-        ...init,
-        redirect: "manual",
-        signal,
-      });
+      // Raced with the deadline: a `fetch` that ignores its signal cannot hold the call past it.
+      response = await untilDeadline(pending, deadline);
     } catch (error) {
+      pending.then(
+        (late) => late instanceof Response ? late.body?.cancel().catch(() => {}) : undefined,
+        () => {},
+      );
       deadline.dispose();
       throw deadline.expired
         ? deadline.error

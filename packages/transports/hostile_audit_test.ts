@@ -4,6 +4,7 @@
 // SSE `retry`, a 304, and a stream that breaks off mid-way (resumed, not thrown).
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { A2AClient } from "./a2a_client.ts";
+import { boundedFetch } from "./bounded_fetch.ts";
 import { DeadlineExceededError, HttpStatusError } from "./errors.ts";
 import { McpClient } from "./mcp_client.ts";
 import { netTest, rejection, within, withServer } from "./_test_utils.ts";
@@ -240,5 +241,22 @@ netTest(
         deepStrictEqual(seen, ["1"]);
       }),
     );
+  },
+);
+
+netTest(
+  "boundedFetch ends at its deadline even when the fetch it wraps ignores the signal",
+  async () => {
+    const slow = () =>
+      new Promise<Response>((resolve) =>
+        setTimeout(() => resolve(new Response("late", { status: 200 })), 2_000)
+      );
+    const started = performance.now();
+    const error = await rejection(
+      boundedFetch({ timeoutMs: 300 }, slow)("https://seller.example/"),
+    );
+    ok(error instanceof DeadlineExceededError);
+    ok(performance.now() - started < 1_000, `took ${(performance.now() - started).toFixed(0)} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2_050)); // let the late answer be cancelled
   },
 );
