@@ -391,25 +391,6 @@ export function parseRetryAfter(
   return Math.min(3600, Math.max(1, Math.ceil(seconds)));
 }
 
-/** Sleeps `ms` milliseconds; an abort of `signal` rejects at once with its reason. */
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 /** Sleeps `ms` milliseconds, or until the call's deadline fires (then throws its error). */
 export function sleepWithin(ms: number, call: Call): Promise<void> {
   call.deadline.throwIfExpired();
