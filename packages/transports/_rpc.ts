@@ -3,6 +3,7 @@
 // strict checks of the JSON-RPC responses an agent sends back.
 import { sanitizeSellerString } from "@adcp-wire/security";
 import { extractAdcpErrorFromMcpError } from "@adcp-wire/core";
+import { normalizeRetryAfter } from "@adcp-wire/recovery";
 import { parseContentCodings } from "./_body.ts";
 import { Deadline, untilDeadline } from "./_deadline.ts";
 import { describe } from "./_describe.ts";
@@ -387,8 +388,7 @@ export function parseRetryAfter(
     if (!Number.isFinite(at)) return undefined;
     seconds = (at - now) / 1000;
   }
-  if (!Number.isFinite(seconds)) return undefined;
-  return Math.min(3600, Math.max(1, Math.ceil(seconds)));
+  return normalizeRetryAfter(seconds);
 }
 
 /** Sleeps `ms` milliseconds, or until the call's deadline fires (then throws its error). */

@@ -1,3 +1,4 @@
+import { normalizeRetryAfter } from "@adcp-wire/recovery";
 import type { AdcpError } from "@adcp-wire/core";
 import { isObject, own } from "./_rpc.ts";
 
@@ -107,7 +108,5 @@ function retryAfterOf(upstream: unknown): number | undefined {
   if (Array.isArray(value)) value = value[0];
   if (typeof value === "number") value = String(value);
   if (typeof value !== "string" || !/^\s*\d+(?:\.\d+)?\s*$/.test(value)) return undefined;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds)) return undefined;
-  return Math.min(3600, Math.max(1, Math.ceil(seconds)));
+  return normalizeRetryAfter(Number(value));
 }
