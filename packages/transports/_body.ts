@@ -1,15 +1,10 @@
 // The bounded byte pump under every reader: counts raw and decoded bytes as chunks arrive, cancels
 // the body the moment a bound is passed or the deadline fires, and optionally decodes a content
 // coding itself so raw bytes can be counted too.
-import type { Deadline } from "./_deadline.ts";
+import { type Deadline, networkFailure } from "./_deadline.ts";
 import { describe } from "./_describe.ts";
 import type { SseEventSizer } from "./_sse_sizer.ts";
-import {
-  AdcpTransportError,
-  ContentEncodingError,
-  NetworkError,
-  ResponseTooLargeError,
-} from "./errors.ts";
+import { AdcpTransportError, ContentEncodingError, ResponseTooLargeError } from "./errors.ts";
 import type { ResolvedLimits } from "./limits.ts";
 import type { ContentDecoding, ReadProgress } from "./read_response.ts";
 
@@ -358,21 +353,18 @@ export class BoundedBody {
   }
 
   #mapReadError(error: unknown): unknown {
-    if (this.#deadline.expired) return this.#deadline.error;
-    if (error instanceof AdcpTransportError) return error;
+    if (this.#deadline.expired || error instanceof AdcpTransportError) {
+      return networkFailure(error, this.#deadline);
+    }
     const state = this.#rawState;
-    if (state !== undefined) {
-      if (state.hasSourceError) return asNetworkError(state.sourceError);
-      // Anything else raised inside the decompression pipeline is corrupt compressed data.
+    // Anything raised inside the decompression pipeline but the source's own failure is corrupt
+    // compressed data.
+    if (state !== undefined && !state.hasSourceError) {
       return new ContentEncodingError(this.#coding ?? "", "corrupt");
     }
     // The body broke off (a reset connection, a truncated chunked body): a network failure.
-    return new NetworkError(error);
+    return networkFailure(state === undefined ? error : state.sourceError, this.#deadline);
   }
-}
-
-function asNetworkError(error: unknown): unknown {
-  return error instanceof AdcpTransportError ? error : new NetworkError(error);
 }
 
 function notBytes(value: unknown): TypeError {

@@ -8,7 +8,7 @@
 // already buffered is read and parsed without ever leaving the microtask queue. Readers therefore
 // also call `checkClock()` once per chunk, which compares the clock with the end and expires the
 // deadline (with the error the timer would give) as soon as it has passed.
-import { DeadlineExceededError } from "./errors.ts";
+import { AdcpTransportError, DeadlineExceededError, NetworkError } from "./errors.ts";
 
 /**
  * A running deadline. It expires when `timeoutMs` runs out (error: DeadlineExceededError) or when
@@ -163,4 +163,28 @@ export function untilDeadline<T>(promise: Promise<T>, deadline: Deadline): Promi
       },
     );
   });
+}
+
+/**
+ * What a failed network step throws: the deadline's error once it fired, a transport error as it
+ * is, the caller's own abort reason as it is, and anything else the runtime threw (refused, reset,
+ * DNS, TLS, a body that broke off) as a {@linkcode NetworkError}.
+ */
+export function networkFailure(
+  error: unknown,
+  deadline: Deadline,
+  signal?: AbortSignal | null,
+): unknown {
+  if (deadline.expired) return deadline.error;
+  if (error instanceof AdcpTransportError) return error;
+  if (signal?.aborted && error === signal.reason) return error;
+  return new NetworkError(error);
+}
+
+/** Cancels, unread, the body of a response that arrives after nobody waits for it any more. */
+export function cancelLate(pending: Promise<unknown>): void {
+  pending.then(
+    (late) => late instanceof Response ? late.body?.cancel().catch(() => {}) : undefined,
+    () => {},
+  );
 }

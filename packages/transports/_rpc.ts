@@ -5,7 +5,7 @@ import { sanitizeSellerString } from "@adcp-wire/security";
 import { extractAdcpErrorFromMcpError } from "@adcp-wire/core";
 import { normalizeRetryAfter } from "@adcp-wire/recovery";
 import { parseContentCodings } from "./_body.ts";
-import { Deadline, untilDeadline } from "./_deadline.ts";
+import { cancelLate, Deadline, networkFailure as failure, untilDeadline } from "./_deadline.ts";
 import { describe } from "./_describe.ts";
 import { parseJsonWithin } from "./_json.ts";
 import { isRedirect } from "./_redirect.ts";
@@ -150,21 +150,18 @@ export async function fetchWithin(
   const identity = !headers.has("accept-encoding");
   if (identity) headers.set("accept-encoding", "identity");
   let response: Response;
-  const pending = (fetchImpl ?? globalThis.fetch)(url, {
+  const pending = Promise.resolve((fetchImpl ?? globalThis.fetch)(url, {
     ...init,
     headers,
     redirect: "manual",
     signal: call.deadline.signal,
-  });
+  }));
   try {
     // Raced with the deadline: a `fetch` that ignores its signal cannot hold the call past it (a
     // response that comes too late is cancelled unread).
-    response = await call.race(Promise.resolve(pending));
+    response = await call.race(pending);
   } catch (error) {
-    Promise.resolve(pending).then(
-      (late) => late instanceof Response ? discard(late) : undefined,
-      () => {},
-    );
+    cancelLate(pending);
     throw networkFailure(error, call);
   }
   if (!(response instanceof Response)) {
@@ -190,11 +187,7 @@ export async function fetchWithin(
  * {@linkcode NetworkError}.
  */
 export function networkFailure(error: unknown, call: Call): unknown {
-  if (call.deadline.expired) return call.deadline.error;
-  if (error instanceof AdcpTransportError) return error;
-  const signal = call.limits.signal;
-  if (signal?.aborted && error === signal.reason) return error;
-  return new NetworkError(error);
+  return failure(error, call.deadline, call.limits.signal);
 }
 
 /** Cancels a body that will not be read. */

@@ -1,10 +1,10 @@
 import { type BoundedBody, openResponseBody } from "./_body.ts";
-import { Deadline, untilDeadline } from "./_deadline.ts";
+import { cancelLate, Deadline, networkFailure, untilDeadline } from "./_deadline.ts";
 import { describe } from "./_describe.ts";
 import { resolveCallLimits } from "./_limits.ts";
 import { SseEventSizer } from "./_sse_sizer.ts";
 import { isRedirect } from "./_redirect.ts";
-import { AdcpTransportError, NetworkError, RedirectRefusedError } from "./errors.ts";
+import { RedirectRefusedError } from "./errors.ts";
 import type { ResponseLimits } from "./limits.ts";
 import type { ReadProgress } from "./read_response.ts";
 
@@ -142,18 +142,10 @@ export function boundedFetch(limits?: BoundedFetchOptions, fetchImpl?: FetchLike
       // Raced with the deadline: a `fetch` that ignores its signal cannot hold the call past it.
       response = await untilDeadline(pending, deadline);
     } catch (error) {
-      pending.then(
-        (late) => late instanceof Response ? late.body?.cancel().catch(() => {}) : undefined,
-        () => {},
-      );
+      cancelLate(pending);
+      const thrown = networkFailure(error, deadline, own);
       deadline.dispose();
-      throw deadline.expired
-        ? deadline.error
-        : own !== undefined && own !== null && own.aborted && error === own.reason
-        ? error
-        : error instanceof AdcpTransportError
-        ? error
-        : new NetworkError(error);
+      throw thrown;
     }
     if (!(response instanceof Response)) {
       deadline.dispose();
