@@ -21,7 +21,6 @@ import {
   HttpStatusError,
   ItemLimitError,
   JsonRpcError,
-  NetworkError,
   RedirectRefusedError,
 } from "./errors.ts";
 import type { ClientLimits, ResolvedClientLimits } from "./limits.ts";
