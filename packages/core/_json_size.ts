@@ -8,7 +8,7 @@
 // When the upper bound is within the limit the value fits; when the lower bound passes it, it does
 // not (the walk stops there, so a huge or cyclic value costs at most `limit` steps: every value adds
 // at least one byte); otherwise the exact size is measured once with `JSON.stringify`.
-import { utf8LengthUpTo } from "./_utf8.ts";
+import { utf8LengthUpTo } from "@adcp-wire/internal";
 
 /** Longest `JSON.stringify` output of a finite number. */
 const MAX_NUMBER_LENGTH = 24;

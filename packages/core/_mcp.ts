@@ -11,7 +11,7 @@ import {
   ownElement,
   ownObject,
 } from "./_json.ts";
-import { utf8LengthExceeds } from "./_utf8.ts";
+import { utf8LengthExceeds } from "@adcp-wire/internal";
 import type { McpExtractOptions } from "./extract_adcp_response_from_mcp.ts";
 
 /**

@@ -1,7 +1,7 @@
 import type { AdcpError as GeneratedAdcpError } from "@adcp-wire/schemas";
 
 import { isJsonObject, own } from "./_json.ts";
-import { utf8LengthExceeds } from "./_utf8.ts";
+import { utf8LengthExceeds } from "@adcp-wire/internal";
 
 /**
  * An AdCP structured error as extracted from a transport envelope: the shape

@@ -1,4 +1,4 @@
-// UTF-8 size checks for seller-controlled strings, without encoding the common case.
+// UTF-8 size checks for seller-controlled strings (the one home of UTF-8 counting in the workspace), without encoding the common case.
 //
 // A string of n UTF-16 code units encodes to at least n and at most 3n UTF-8 bytes (a surrogate
 // pair is 2 units and 4 bytes; a lone surrogate is 1 unit and 3 bytes, as TextEncoder writes
@@ -31,12 +31,26 @@
 const PROBE = "a\u00e9\u20ac\u{1F600}\udc00\ud800b";
 const PROBE_BYTES = 1 + 2 + 3 + 4 + 3 + 3 + 1;
 
-/** The runtime's exact UTF-8 counter, or `undefined` when there is none we can trust. */
+/** The runtime's exact UTF-8 counter (`Buffer.byteLength`), or `undefined` when there is none we can trust. */
 export const nativeUtf8Length: ((text: string) => number) | undefined = findNativeCounter(
   globalThis,
 );
 
-/** `scope.Buffer.byteLength` as a UTF-8 counter, if it measures the probe exactly (exported for tests). */
+/**
+ * `scope.Buffer.byteLength` as a UTF-8 counter, if it measures a probe of every kind of code unit
+ * exactly as `TextEncoder` does; `undefined` otherwise.
+ *
+ * @param scope The object to look for `Buffer` on (`globalThis` in production).
+ * @returns The counter, or `undefined` when there is none to trust.
+ *
+ * @example Usage
+ * ```ts
+ * import { findNativeCounter } from "@adcp-wire/internal";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(findNativeCounter({}), undefined);
+ * ```
+ */
 export function findNativeCounter(scope: object): ((text: string) => number) | undefined {
   const byteLength = (scope as { Buffer?: { byteLength?: unknown } }).Buffer?.byteLength;
   if (typeof byteLength !== "function") return undefined;
@@ -63,6 +77,19 @@ let scratch: Uint8Array | undefined;
 /**
  * Whether the UTF-8 encoding of `text` is longer than `limit` bytes. Lone surrogates count as 3
  * bytes (U+FFFD), surrogate pairs as 4. Stops counting soon after the limit is passed.
+ *
+ * @param text The string to measure.
+ * @param limit The largest allowed length in bytes.
+ * @returns `true` when the encoding is longer than `limit`.
+ *
+ * @example Usage
+ * ```ts
+ * import { utf8LengthExceeds } from "@adcp-wire/internal";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(utf8LengthExceeds("\u20ac", 2), true); // 3 bytes
+ * strictEqual(utf8LengthExceeds("\u20ac", 3), false);
+ * ```
  */
 export function utf8LengthExceeds(text: string, limit: number): boolean {
   const units = text.length;
@@ -74,6 +101,18 @@ export function utf8LengthExceeds(text: string, limit: number): boolean {
 /**
  * The UTF-8 length of `text`, exact when it is at most `stopAfter`; otherwise some count above
  * `stopAfter` (counting stops early). Pass `Infinity` for the full length.
+ *
+ * @param text The string to measure.
+ * @param stopAfter The count past which counting may stop.
+ * @returns The length in bytes (exact up to `stopAfter`).
+ *
+ * @example Usage
+ * ```ts
+ * import { utf8LengthUpTo } from "@adcp-wire/internal";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(utf8LengthUpTo("a\u00e9\u{1F600}", Infinity), 7);
+ * ```
  */
 export function utf8LengthUpTo(text: string, stopAfter: number): number {
   return nativeUtf8Length === undefined
@@ -81,7 +120,21 @@ export function utf8LengthUpTo(text: string, stopAfter: number): number {
     : nativeUtf8Length(text);
 }
 
-/** {@linkcode utf8LengthUpTo} without the native counter (exported for tests). */
+/**
+ * `utf8LengthUpTo` without the native counter: what browsers run.
+ *
+ * @param text The string to measure.
+ * @param stopAfter The count past which counting may stop.
+ * @returns The length in bytes (exact up to `stopAfter`).
+ *
+ * @example Usage
+ * ```ts
+ * import { portableUtf8LengthUpTo } from "@adcp-wire/internal";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(portableUtf8LengthUpTo("\ud800", Infinity), 3); // a lone surrogate is written as U+FFFD
+ * ```
+ */
 export function portableUtf8LengthUpTo(text: string, stopAfter: number): number {
   return WIDE_UNIT.test(text) ? countWide(text, stopAfter) : countNarrow(text, stopAfter);
 }
@@ -144,4 +197,23 @@ function countWide(text: string, stopAfter: number): number {
     if (bytes > stopAfter) return bytes;
   }
   return bytes;
+}
+
+/**
+ * The exact UTF-8 length of `text`: lone surrogates count as 3 bytes (U+FFFD), as `TextEncoder`
+ * writes them.
+ *
+ * @param text The string to measure.
+ * @returns The length in bytes.
+ *
+ * @example Usage
+ * ```ts
+ * import { utf8Length } from "@adcp-wire/internal";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(utf8Length("caf\u00e9"), 5);
+ * ```
+ */
+export function utf8Length(text: string): number {
+  return utf8LengthUpTo(text, Infinity);
 }

@@ -6,7 +6,7 @@ import {
   portableUtf8LengthUpTo,
   utf8LengthExceeds,
   utf8LengthUpTo,
-} from "./_utf8.ts";
+} from "./utf8.ts";
 
 /** Reference count: a char-code loop, lone surrogates as U+FFFD (3 bytes). */
 function referenceLength(text: string): number {
