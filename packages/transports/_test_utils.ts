@@ -1,6 +1,6 @@
 // Helpers for this package's tests: local servers, time bounds, byte streams, progress tracking.
 import { ok } from "node:assert/strict";
-import type { ReadProgress } from "./read_response.ts";
+import type { ReadProgress } from "./read/read_response.ts";
 
 /**
  * Registers a test that needs a local server on 127.0.0.1. It is never skipped: without

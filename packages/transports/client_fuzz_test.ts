@@ -3,9 +3,9 @@
 // malformed object, an unhandled shape). Answers come from an in-memory fetch.
 import { ok } from "node:assert/strict";
 import fc from "fast-check";
-import { A2AClient } from "./a2a_client.ts";
+import { A2AClient } from "./a2a/client.ts";
 import { AdcpTransportError } from "./errors.ts";
-import { McpClient } from "./mcp_client.ts";
+import { McpClient } from "./mcp/client.ts";
 import { A2A_KINDS, MCP_KINDS } from "./_test_utils.ts";
 
 const part = fc.oneof(

@@ -8,10 +8,10 @@ import { ok } from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import fc from "fast-check";
-import { A2AClient } from "./a2a_client.ts";
+import { A2AClient } from "./a2a/client.ts";
 import { AdcpTransportError } from "./errors.ts";
-import { fetchAgentCard } from "./fetch_agent_card.ts";
-import { McpClient } from "./mcp_client.ts";
+import { fetchAgentCard } from "./a2a/fetch_agent_card.ts";
+import { McpClient } from "./mcp/client.ts";
 import { A2A_KINDS, MCP_KINDS, netTest, within } from "./_test_utils.ts";
 
 const BUDGET = 65_536;

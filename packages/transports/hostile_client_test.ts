@@ -5,8 +5,8 @@
 // the resource and op sanitizers stay on.
 import { deepStrictEqual, notStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { withRetry } from "@adcp-wire/recovery";
-import { A2AClient, type A2AClientOptions } from "./a2a_client.ts";
-import { boundedFetch, type FetchLike } from "./bounded_fetch.ts";
+import { A2AClient, type A2AClientOptions } from "./a2a/client.ts";
+import { boundedFetch, type FetchLike } from "./read/bounded_fetch.ts";
 import {
   AdcpTransportError,
   AgentProtocolError,
@@ -14,9 +14,9 @@ import {
   NetworkError,
   RedirectRefusedError,
 } from "./errors.ts";
-import { fetchAgentCard } from "./fetch_agent_card.ts";
-import { withIdempotencyKey } from "./idempotency_key.ts";
-import { McpClient, type McpClientOptions } from "./mcp_client.ts";
+import { fetchAgentCard } from "./a2a/fetch_agent_card.ts";
+import { withIdempotencyKey } from "./client/idempotency_key.ts";
+import { McpClient, type McpClientOptions } from "./mcp/client.ts";
 import { encoder, netTest, rejection, within, withServer } from "./_test_utils.ts";
 
 const BOUND_MS = 20_000;

@@ -9,9 +9,9 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { MAX_CARD_LIST_ENTRIES } from "./_agent_card.ts";
-import { A2AClient } from "./a2a_client.ts";
-import { agentCardAuthHosts } from "./auth_challenge.ts";
+import { MAX_CARD_LIST_ENTRIES } from "./a2a/_agent_card.ts";
+import { A2AClient } from "./a2a/client.ts";
+import { agentCardAuthHosts } from "./client/auth_challenge.ts";
 import {
   AgentProtocolError,
   DeadlineExceededError,
@@ -19,8 +19,8 @@ import {
   JsonDepthLimitError,
   ResponseTooLargeError,
 } from "./errors.ts";
-import { fetchAgentCard } from "./fetch_agent_card.ts";
-import { McpClient } from "./mcp_client.ts";
+import { fetchAgentCard } from "./a2a/fetch_agent_card.ts";
+import { McpClient } from "./mcp/client.ts";
 import { encoder, netTest, rejection, within, withServer } from "./_test_utils.ts";
 
 const MiB = 1_048_576;

@@ -1,0 +1,166 @@
+import { describe } from "../_describe.ts";
+import {
+  bodyKind,
+  Call,
+  callLimits,
+  discard,
+  fetchWithin,
+  functionOption,
+  httpStatusError,
+  httpUrl,
+  isObject,
+  objectOption,
+  readJsonWithin,
+} from "../client/_rpc.ts";
+import type { FetchLike } from "../read/bounded_fetch.ts";
+import { AgentProtocolError } from "../errors.ts";
+import type { ResponseLimits } from "../read/limits.ts";
+
+/**
+ * An agent card and the URL it was fetched from, as {@linkcode fetchAgentCard} returns it. Pass it
+ * to {@linkcode A2AClient}, which binds the card's interfaces to {@linkcode FetchedAgentCard.origin}.
+ *
+ * @example Wrapping a card from elsewhere
+ * ```ts
+ * import { FetchedAgentCard } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const fetched = new FetchedAgentCard({ name: "Demo" }, "https://sales.example/.well-known/agent-card.json");
+ * strictEqual(fetched.origin, "https://sales.example");
+ * ```
+ */
+export class FetchedAgentCard {
+  /** The card, raw (seller-controlled). */
+  readonly card: Record<string, unknown>;
+  /** The URL the card was fetched from. */
+  readonly url: string;
+  /** The origin of `url`: where the card's interfaces are bound by default. */
+  readonly origin: string;
+
+  /**
+   * Pairs a card with the URL it came from.
+   *
+   * @param card The card object.
+   * @param url The absolute `http:`/`https:` URL it was fetched from.
+   * @throws {TypeError} When `card` is not an object or `url` not an `http:`/`https:` URL.
+   */
+  constructor(card: Record<string, unknown>, url: string | URL) {
+    if (!isObject(card)) {
+      throw new TypeError(`Cannot wrap agent card as card is not an object: ${describe(card)}`);
+    }
+    this.card = card;
+    this.url = httpUrl(url);
+    this.origin = new URL(this.url).origin;
+  }
+}
+
+/**
+ * Options of {@linkcode fetchAgentCard}.
+ *
+ * @example Sending credentials, under a tighter byte cap
+ * ```ts
+ * import { fetchAgentCard, type FetchAgentCardOptions } from "@adcp-wire/transports";
+ * import { deepStrictEqual, rejects } from "node:assert/strict";
+ *
+ * const url = "https://agent.example/.well-known/agent-card.json";
+ * const options: FetchAgentCardOptions = {
+ *   headers: { authorization: "Bearer demo-token" },
+ *   limits: { maxResponseBytes: 64 },
+ *   fetch: (_input, init) => {
+ *     const authorized = new Headers(init?.headers).get("authorization") === "Bearer demo-token";
+ *     return Promise.resolve(Response.json({ name: authorized ? "Demo" : "Public" }));
+ *   },
+ * };
+ * deepStrictEqual((await fetchAgentCard(url, options)).card, { name: "Demo" });
+ * await rejects(fetchAgentCard(url, { ...options, limits: { maxResponseBytes: 8 } }), {
+ *   code: "RESPONSE_TOO_LARGE",
+ * });
+ * ```
+ */
+export interface FetchAgentCardOptions {
+  /**
+   * Headers sent with the request.
+   * @default {{}}
+   */
+  readonly headers?: HeadersInit | undefined;
+  /**
+   * Limits of the read (one call layer; see {@linkcode resolveLimits}).
+   * @default {{}}
+   */
+  readonly limits?: ResponseLimits | undefined;
+  /**
+   * The `fetch` to use.
+   * @default {globalThis.fetch}
+   */
+  readonly fetch?: FetchLike | undefined;
+}
+
+/**
+ * Fetches an A2A agent card (`/.well-known/agent-card.json`) under the same bounds as every other
+ * agent response: byte cap, deadline, JSON depth and node count. It only reads: the card is
+ * seller-controlled JSON for {@linkcode A2AClient}, which validates what it uses. The result keeps
+ * the URL the card came from, so that the client can bind the card's interfaces to that origin. A
+ * redirect is refused, never followed (Security, "Webhook URL validation (SSRF)", step 4).
+ *
+ * @param url The card URL (`https:`, or `http:` for local agents).
+ * @param options Headers, limits and `fetch`.
+ * @returns The card object and where it came from.
+ * @throws {HttpStatusError} For a status outside 2xx.
+ * @throws {RedirectRefusedError} For a 3xx answer.
+ * @throws {NetworkError} When the request fails before an answer.
+ * @throws {AgentProtocolError} With reason `"content_type"` for a body that is not JSON,
+ * `"agent_card"` for JSON that is not an object.
+ * @throws {AdcpTransportError} For size, deadline and JSON failures.
+ * @throws {TypeError} When `url` is not an absolute `http:`/`https:` URL or an option has the
+ * wrong type.
+ *
+ * @example Fetching a card from an in-process agent
+ * ```ts
+ * import { A2AClient, fetchAgentCard } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+ *   const url = new URL("/a2a", request.url).href; // an interface on the card's own origin
+ *   const card = { name: "Demo", supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
+ *   return Response.json(card);
+ * });
+ * try {
+ *   const base = `http://127.0.0.1:${server.addr.port}`;
+ *   const fetched = await fetchAgentCard(`${base}/.well-known/agent-card.json`);
+ *   strictEqual(fetched.origin, base);
+ *   strictEqual(new A2AClient(fetched).endpoint, `${base}/a2a`);
+ * } finally {
+ *   await server.shutdown();
+ * }
+ * ```
+ */
+export async function fetchAgentCard(
+  url: string | URL,
+  options: FetchAgentCardOptions = {},
+): Promise<FetchedAgentCard> {
+  const href = httpUrl(url);
+  objectOption("options", options);
+  objectOption("options.limits", options.limits);
+  const fetchImpl = functionOption("options.fetch", options.fetch);
+  const headers = new Headers(options.headers);
+  headers.set("accept", "application/json");
+  const call = new Call(callLimits(undefined, undefined, options.limits));
+  try {
+    const response = await fetchWithin(fetchImpl, href, { method: "GET", headers }, call);
+    if (response.status < 200 || response.status > 299) {
+      await discard(response);
+      throw httpStatusError(response);
+    }
+    if (bodyKind(response) !== "json") {
+      await discard(response);
+      throw new AgentProtocolError("content_type", "application/json", "another Content-Type");
+    }
+    const card = await readJsonWithin(response, call);
+    if (!isObject(card)) {
+      throw new AgentProtocolError("agent_card", "a JSON object", describe(card));
+    }
+    return new FetchedAgentCard(card, href);
+  } finally {
+    call.dispose();
+  }
+}

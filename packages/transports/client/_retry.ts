@@ -1,0 +1,84 @@
+// Runs one client call under withRetry of @adcp-wire/recovery, while keeping the call's result a
+// union member: a structured-error result is thrown inside the attempt (so withRetry can decide),
+// and whatever ends the retrying is turned back into a result.
+import type { AdcpError } from "@adcp-wire/core";
+import { type RecoveryDecision, RetryBudgetExhaustedError, withRetry } from "@adcp-wire/recovery";
+import {
+  AdcpTransportError,
+  DeadlineExceededError,
+  HttpStatusError,
+  JsonRpcError,
+  NetworkError,
+} from "../errors.ts";
+import { isCallerError } from "./_rpc.ts";
+
+import type { RetryOption } from "../mcp/client.ts";
+
+/** A failed attempt, carried through withRetry. */
+class FailedAttempt<R> {
+  readonly result: R;
+  readonly adcpError: AdcpError;
+  constructor(result: R, adcpError: AdcpError) {
+    this.result = result;
+    this.adcpError = adcpError;
+  }
+}
+
+/** An attempt that ran out of its own deadline: a network timeout, transient. */
+const TIMED_OUT: AdcpError = {
+  code: "SERVICE_UNAVAILABLE",
+  message: "The agent did not answer within the deadline",
+  recovery: "transient",
+};
+
+/**
+ * The AdCP error a failed attempt stands for: a structured-error result, a JSON-RPC error carrying
+ * one, a network failure or transient HTTP status (Error Handling, "Protocol Errors": network
+ * errors are retryable), or an attempt that ran out of its own deadline. `null` for the rest.
+ */
+function retryableError(thrown: unknown): AdcpError | null {
+  if (thrown instanceof FailedAttempt) return thrown.adcpError;
+  if (isCallerError(thrown)) return null; // the caller's own callback threw: never resend for it
+  if (thrown instanceof JsonRpcError || thrown instanceof HttpStatusError) return thrown.adcpError;
+  if (thrown instanceof NetworkError) return thrown.adcpError;
+  if (thrown instanceof DeadlineExceededError && thrown.timeoutMs !== undefined) return TIMED_OUT;
+  return null;
+}
+
+/**
+ * Runs `attempt`, retrying while `errorOf(result)` is a transient AdCP error and the budget
+ * allows. A thrown `JsonRpcError` carrying an `adcp_error` (a `-32029` on a lazy `initialize`) is
+ * retried the same way. When the budget runs out, the last result is returned with
+ * `withDecision(result, decision)` applied, so the caller sees the escalation.
+ */
+export async function runWithRetry<R>(
+  attempt: () => Promise<R>,
+  retry: RetryOption | undefined,
+  signal: AbortSignal | undefined,
+  errorOf: (result: R) => AdcpError | null,
+  withDecision: (result: R, decision: RecoveryDecision) => R,
+): Promise<R> {
+  if (retry === undefined || retry === false) return await attempt();
+  try {
+    return await withRetry(async () => {
+      const result = await attempt();
+      const adcpError = errorOf(result);
+      if (adcpError !== null) throw new FailedAttempt(result, adcpError);
+      return result;
+    }, {
+      ...(retry === true ? {} : { policy: retry }),
+      ...(signal === undefined ? {} : { signal }),
+      extractError: retryableError,
+    });
+  } catch (thrown) {
+    if (thrown instanceof FailedAttempt) return thrown.result as R;
+    if (thrown instanceof RetryBudgetExhaustedError && thrown.cause instanceof FailedAttempt) {
+      return withDecision(thrown.cause.result as R, thrown.decision);
+    }
+    // The budget ran out on a thrown transport failure: the call fails with the last one.
+    if (thrown instanceof RetryBudgetExhaustedError && thrown.cause instanceof AdcpTransportError) {
+      throw thrown.cause;
+    }
+    throw thrown;
+  }
+}

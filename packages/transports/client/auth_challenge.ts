@@ -1,0 +1,227 @@
+import {
+  sanitizeSellerString,
+  type SellerUrlRejection,
+  validateSellerUrl,
+} from "@adcp-wire/security";
+import { describe } from "../_describe.ts";
+import { checkCardLists } from "../a2a/_agent_card.ts";
+import { isObject, type JsonObject, own } from "./_rpc.ts";
+
+/** Most scopes {@linkcode checkAuthChallenge} passes on; the rest are dropped. */
+const MAX_SCOPES = 64;
+
+/**
+ * The result of {@linkcode checkAuthChallenge}: the challenge to show, or why it must not be
+ * followed.
+ *
+ * - `valid: true`: `url` is the validated `challenge_url` with redirect parameters and fragment
+ *   removed (use it, not the seller's string); `authScheme` and `scopes` are sanitized seller text,
+ *   for display only ("`scopes` MUST be treated as a request, not a grant").
+ * - `valid: false`: a `reason` from `validateSellerUrl` of `@adcp-wire/security` (`"not_https"`,
+ *   `"userinfo"`, `"host_not_allowed"`, ...), or `"missing_challenge_url"` (no string
+ *   `challenge_url`), or `"no_allowed_hosts"` (the allow-list is empty: nothing can match).
+ *
+ * @example Branching on the check
+ * ```ts
+ * import { type AuthChallengeCheck, checkAuthChallenge } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const options = { allowedHosts: ["auth.seller.example"] };
+ * const check: AuthChallengeCheck = checkAuthChallenge({ auth_scheme: "oauth2" }, options);
+ * strictEqual(check.valid ? check.url : check.reason, "missing_challenge_url");
+ * deepStrictEqual(
+ *   checkAuthChallenge({ challenge_url: "http://auth.seller.example/" }, options),
+ *   { valid: false, reason: "not_https" },
+ * );
+ * ```
+ */
+export type AuthChallengeCheck =
+  | {
+    readonly valid: true;
+    /** The URL to open: validated, redirect parameters and fragment removed. */
+    readonly url: string;
+    /** The seller's `auth_scheme`, sanitized, when it is a string. */
+    readonly authScheme: string | undefined;
+    /** The seller's `scopes` that are strings, sanitized, at most 64. */
+    readonly scopes: readonly string[];
+  }
+  | {
+    readonly valid: false;
+    /** Why the challenge must not be followed. */
+    readonly reason: SellerUrlRejection | "missing_challenge_url" | "no_allowed_hosts";
+  };
+
+/**
+ * Options of {@linkcode checkAuthChallenge}.
+ *
+ * @example An allow-list seeded from the agent card
+ * ```ts
+ * import {
+ *   agentCardAuthHosts,
+ *   checkAuthChallenge,
+ *   type CheckAuthChallengeOptions,
+ * } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const card = { url: "https://sales.example.com/a2a", authOrigin: "https://login.example.com" };
+ * const options: CheckAuthChallengeOptions = { allowedHosts: agentCardAuthHosts(card) };
+ * const challenge = { challenge_url: "https://login.example.com/oauth#top" };
+ * const check = checkAuthChallenge(challenge, options);
+ * strictEqual(check.valid && check.url, "https://login.example.com/oauth");
+ * ```
+ */
+export interface CheckAuthChallengeOptions {
+  /**
+   * The hosts the `challenge_url` may point at, from configuration and the agent card (see
+   * {@linkcode agentCardAuthHosts}), never from the task payload. Entries as in
+   * `validateSellerUrl` of `@adcp-wire/security` (`host`, `host:port`, `*.domain`).
+   */
+  readonly allowedHosts: readonly string[];
+}
+
+/**
+ * Checks the auth challenge of an A2A `auth-required` task (the first DataPart of
+ * `status.message.parts`, with `auth_scheme`, `challenge_url` and `scopes`) before any auth flow
+ * starts, as A2A Response Extraction, Security Considerations, "Auth Challenge URL Validation"
+ * requires: `https` only, no userinfo, the host on the per-agent allow-list, redirect parameters
+ * (`redirect_uri`, `return_url` and similar) dropped. It only validates: nothing is opened or
+ * fetched, and an invalid URL is reported, never followed.
+ *
+ * @param data The challenge data (any value; seller-controlled).
+ * @param options The allow-list.
+ * @returns The checked challenge.
+ * @throws {TypeError} When `options.allowedHosts` is not an array or holds an invalid entry.
+ *
+ * @example A challenge outside the allow-list, and one inside it
+ * ```ts
+ * import { checkAuthChallenge } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const allowedHosts = ["auth.seller.example"];
+ * deepStrictEqual(
+ *   checkAuthChallenge({ challenge_url: "https://evil.example/login" }, { allowedHosts }),
+ *   { valid: false, reason: "host_not_allowed" },
+ * );
+ * deepStrictEqual(
+ *   checkAuthChallenge({
+ *     auth_scheme: "oauth2",
+ *     challenge_url: "https://auth.seller.example/authorize?client_id=a&redirect_uri=https%3A%2F%2Fevil.example",
+ *     scopes: ["media_buy:write"],
+ *   }, { allowedHosts }),
+ *   {
+ *     valid: true,
+ *     url: "https://auth.seller.example/authorize?client_id=a",
+ *     authScheme: "oauth2",
+ *     scopes: ["media_buy:write"],
+ *   },
+ * );
+ * ```
+ */
+export function checkAuthChallenge(
+  data: unknown,
+  options: CheckAuthChallengeOptions,
+): AuthChallengeCheck {
+  if (typeof options !== "object" || options === null || !Array.isArray(options.allowedHosts)) {
+    throw new TypeError(
+      `Expected options.allowedHosts to be an array of hosts, got ${
+        describe(options?.allowedHosts)
+      }`,
+    );
+  }
+  const url = isObject(data) ? own(data, "challenge_url") : undefined;
+  if (typeof url !== "string") return { valid: false, reason: "missing_challenge_url" };
+  if (options.allowedHosts.length === 0) return { valid: false, reason: "no_allowed_hosts" };
+  const checked = validateSellerUrl(url, {
+    purpose: "challenge_url",
+    allowedHosts: options.allowedHosts,
+  });
+  if (!checked.valid) return { valid: false, reason: checked.reason };
+  const record = data as JsonObject;
+  const scheme = own(record, "auth_scheme");
+  const scopes = own(record, "scopes");
+  return {
+    valid: true,
+    url: checked.url,
+    authScheme: typeof scheme === "string"
+      ? sanitizeSellerString(scheme, { maxBytes: 64 })
+      : undefined,
+    scopes: Array.isArray(scopes)
+      ? scopes.filter((scope): scope is string => typeof scope === "string")
+        .slice(0, MAX_SCOPES)
+        .map((scope) => sanitizeSellerString(scope, { maxBytes: 256 }))
+      : [],
+  };
+}
+
+/**
+ * The auth allow-list an A2A agent card seeds (A2A Response Extraction, "Auth Challenge URL
+ * Validation": "a per-agent allowlist seeded from the Agent Card's `supportedInterfaces[].url`
+ * origin or a declared `authOrigin` extension field"): the host (with a non-default port) of
+ * every `https:` URL among `supportedInterfaces[].url`, the v0.3 root `url` and
+ * `additionalInterfaces[].url`, a top-level `authOrigin` (a string or an array of strings), and
+ * the `params.authOrigin` of each `capabilities.extensions[]` entry.
+ *
+ * Only `https:` origins seed it: a challenge URL must be `https:`, and an `http:` interface at the
+ * same host and port is a different origin. The card must come from a source the caller trusts
+ * (its own configuration, or a fetch of the seller's well-known URL); nothing from a task payload
+ * ever enters the list.
+ *
+ * @returns The hosts, deduplicated, in card order.
+ * @throws {AgentProtocolError} With reason `"agent_card"` when a list of the card holds more than
+ * 256 entries (as `A2AClient` refuses such a card).
+ *
+ * @example Seeding from a 1.0 card
+ * ```ts
+ * import { agentCardAuthHosts } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * deepStrictEqual(
+ *   agentCardAuthHosts({
+ *     supportedInterfaces: [
+ *       { url: "https://sales.example.com/a2a/jsonrpc", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+ *       { url: "http://127.0.0.1:8080/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+ *     ],
+ *     authOrigin: "https://auth.sales.example.com:8443",
+ *   }),
+ *   ["sales.example.com", "auth.sales.example.com:8443"],
+ * );
+ * ```
+ */
+export function agentCardAuthHosts(card: unknown): string[] {
+  // A Set: a card may list any number of hosts, and each is seen once in O(1).
+  const hosts = new Set<string>();
+  const add = (value: unknown): void => {
+    if (typeof value !== "string") return;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return;
+    }
+    if (url.protocol !== "https:" || url.hostname === "" || url.hostname.endsWith(".")) return;
+    if (url.username !== "" || url.password !== "") return;
+    // Only plain host characters, so every entry is one validateSellerUrl accepts.
+    if (!/^[a-z0-9.\-:\[\]]+$/.test(url.host)) return;
+    hosts.add(url.host);
+  };
+  if (!isObject(card)) return [];
+  checkCardLists(card);
+  for (const key of ["supportedInterfaces", "additionalInterfaces"]) {
+    const list = own(card, key);
+    if (!Array.isArray(list)) continue;
+    for (const entry of list) if (isObject(entry)) add(own(entry, "url"));
+  }
+  add(own(card, "url"));
+  const origin = own(card, "authOrigin");
+  if (Array.isArray(origin)) origin.forEach(add);
+  else add(origin);
+  const capabilities = own(card, "capabilities");
+  const extensions = isObject(capabilities) ? own(capabilities, "extensions") : undefined;
+  if (Array.isArray(extensions)) {
+    for (const extension of extensions) {
+      const params = isObject(extension) ? own(extension, "params") : undefined;
+      if (isObject(params)) add(own(params, "authOrigin"));
+    }
+  }
+  return [...hosts];
+}

@@ -1,0 +1,62 @@
+import { describe } from "../_describe.ts";
+
+/** The `idempotency_key` pattern of the AdCP schemas: 16 to 255 of `A-Z a-z 0-9 _ . : -`. */
+const KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
+
+/**
+ * Returns `args` with an `idempotency_key`: the one `args` already has, else `key` when given,
+ * else a fresh UUID v4. Call it once per logical request and pass the result to every attempt, so
+ * that a retry resends the same payload with the same key (Security, "Request safety": a buyer MUST
+ * mint a fresh key per (seller, request) and, on a retry after a network error, resend the exact
+ * same payload with the same key).
+ *
+ * `args` is not modified; the result is a new object unless `args` already had a string key.
+ *
+ * @param args The task arguments.
+ * @param key The key to use instead of a fresh UUID v4 (for example one persisted for a retry
+ * after a restart).
+ * @returns The arguments with their `idempotency_key`.
+ * @throws {TypeError} When `args` is not an object, or `key` or an existing `idempotency_key` does
+ * not match the schemas' pattern `^[A-Za-z0-9_.:-]{16,255}$`.
+ *
+ * @example One key across every attempt of a mutating call
+ * ```ts
+ * import { withIdempotencyKey } from "@adcp-wire/transports";
+ * import { ok, strictEqual } from "node:assert/strict";
+ *
+ * const input = { buyer_ref: "campaign-7", packages: [] };
+ * const keyed = withIdempotencyKey(input);
+ * ok(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(
+ *   keyed.idempotency_key,
+ * ));
+ * strictEqual(withIdempotencyKey(keyed), keyed); // already keyed: unchanged
+ * strictEqual("idempotency_key" in input, false); // the input is not modified
+ * ```
+ */
+export function withIdempotencyKey<T extends Record<string, unknown>>(
+  args: T,
+  key?: string,
+): T & { readonly idempotency_key: string } {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    throw new TypeError(
+      `Cannot add an idempotency key as args is not an object: ${describe(args)}`,
+    );
+  }
+  if (Object.hasOwn(args, "idempotency_key")) {
+    const existing = args.idempotency_key;
+    if (typeof existing !== "string" || !KEY_PATTERN.test(existing)) {
+      throw new TypeError(
+        `Cannot add an idempotency key as args.idempotency_key does not match ${KEY_PATTERN.source}: ${
+          describe(existing)
+        }`,
+      );
+    }
+    return args as T & { readonly idempotency_key: string };
+  }
+  if (key !== undefined && (typeof key !== "string" || key === "")) {
+    throw new TypeError(
+      `Cannot add an idempotency key as key is not a non-empty string: ${describe(key)}`,
+    );
+  }
+  return { ...args, idempotency_key: key ?? crypto.randomUUID() };
+}

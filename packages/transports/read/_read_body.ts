@@ -1,0 +1,104 @@
+// Reads a whole Response body under bounds into one Uint8Array: the core of readTextResponse and
+// readJsonResponse (and of the benchmarks).
+import { openResponseBody } from "./_body.ts";
+import { Deadline } from "./_deadline.ts";
+import { describe } from "../_describe.ts";
+import { resolveCallLimits } from "./_limits.ts";
+import type { ResolvedLimits } from "./limits.ts";
+import type { ContentDecoding, ReadProgress, ReadResponseOptions } from "./read_response.ts";
+
+const EMPTY = new Uint8Array(0);
+
+/** Validated reader options. */
+export interface ReaderSettings {
+  readonly limits: ResolvedLimits;
+  readonly contentDecoding: ContentDecoding;
+  readonly onProgress: ((progress: ReadProgress) => void) | undefined;
+}
+
+/** Validates the options every reader shares. */
+export function readerSettings(options: ReadResponseOptions | undefined): ReaderSettings {
+  const limits = resolveCallLimits(options, "options");
+  const contentDecoding = options?.contentDecoding ?? "runtime";
+  if (contentDecoding !== "runtime" && contentDecoding !== "manual") {
+    throw new TypeError(
+      `Expected options.contentDecoding to be "runtime" or "manual", got ${
+        describe(contentDecoding)
+      }`,
+    );
+  }
+  const onProgress = options?.onProgress;
+  if (onProgress !== undefined && typeof onProgress !== "function") {
+    throw new TypeError(
+      `Expected options.onProgress to be a function, got ${describe(onProgress)}`,
+    );
+  }
+  return { limits, contentDecoding, onProgress };
+}
+
+/** Checks that `response` is a Response whose body can still be read. */
+export function assertReadable(response: unknown): asserts response is Response {
+  if (!(response instanceof Response)) {
+    throw new TypeError(`Expected response to be a Response, got ${describe(response)}`);
+  }
+  if (response.bodyUsed) {
+    throw new TypeError("Expected a response whose body was not read yet, got one already read");
+  }
+}
+
+/**
+ * Reads the whole body of `response` under `settings`. The deadline runs from `startedAt` (a
+ * `performance.now()` value; now when omitted), so a caller can make it cover the request too.
+ *
+ * @throws {ResponseTooLargeError | DeadlineExceededError | ContentEncodingError}
+ */
+export async function readBody(
+  response: Response,
+  settings: ReaderSettings,
+  startedAt?: number,
+  budget?: { readonly used: number; charge(bytes: number): void },
+): Promise<Uint8Array> {
+  const { limits } = settings;
+  const body = response.body;
+  if (body === null) return EMPTY;
+  const deadline = new Deadline(limits.timeoutMs, limits.signal, startedAt);
+  try {
+    const reader = await openResponseBody(response, body, {
+      limits,
+      deadline,
+      contentEncoding: response.headers.get("content-encoding"),
+      contentDecoding: settings.contentDecoding,
+      onProgress: settings.onProgress,
+      charge: budget === undefined ? undefined : (bytes) => budget.charge(bytes),
+    }, budget?.used);
+    try {
+      const chunks: Uint8Array[] = [];
+      let total = 0;
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk === undefined) break;
+        chunks.push(chunk);
+        total += chunk.length;
+      }
+      return concat(chunks, total);
+    } finally {
+      const cancelling = reader.close();
+      if (cancelling !== undefined) await cancelling;
+    }
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/** Joins chunks into one array (no copy for a single chunk). */
+export function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  if (chunks.length === 0) return EMPTY;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}

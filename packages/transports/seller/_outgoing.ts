@@ -1,0 +1,124 @@
+// Shared by the seller-side helpers: option validation, the "refuse" step, and the response-size
+// target.
+import { describe } from "../_describe.ts";
+import { isForwarded } from "./_forwarded.ts";
+import { compileServiceNames } from "./_leaks.ts";
+import type {
+  OutgoingErrorCheck,
+  OutgoingErrorOptions,
+  OutgoingErrorWarning,
+} from "./check_outgoing_adcp_error.ts";
+import {
+  checkOutgoingAdcpError,
+  MCP_RESPONSE_SIZE_TARGET_BYTES,
+} from "./check_outgoing_adcp_error.ts";
+import type { AdcpError } from "@adcp-wire/core";
+
+/** Most names `internalServiceNames` takes, and the longest name, in UTF-16 code units. */
+const MAX_SERVICE_NAMES = 1024;
+const MAX_SERVICE_NAME_LENGTH = 256;
+
+/** The outgoing options, validated. */
+export interface CheckedOptions {
+  readonly strict: boolean;
+  readonly onWarning: ((warning: OutgoingErrorWarning) => void) | undefined;
+  readonly serviceNames: RegExp | undefined;
+  readonly allowUnlistedCode: boolean;
+}
+
+/** Options validated for the outgoing helpers. */
+export function checkOptions(options: OutgoingErrorOptions): CheckedOptions {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError(`Expected options to be an object, got ${describe(options)}`);
+  }
+  const strict = options.strict ?? false;
+  if (typeof strict !== "boolean") {
+    throw new TypeError(`Expected options.strict to be a boolean, got ${describe(strict)}`);
+  }
+  const onWarning = options.onWarning;
+  if (onWarning !== undefined && typeof onWarning !== "function") {
+    throw new TypeError(`Expected options.onWarning to be a function, got ${describe(onWarning)}`);
+  }
+  const allowUnlistedCode = options.allowUnlistedCode ?? false;
+  if (typeof allowUnlistedCode !== "boolean") {
+    throw new TypeError(
+      `Expected options.allowUnlistedCode to be a boolean, got ${describe(allowUnlistedCode)}`,
+    );
+  }
+  const names = options.internalServiceNames ?? [];
+  if (!Array.isArray(names)) {
+    throw new TypeError(
+      `Expected options.internalServiceNames to be an array of strings, got ${describe(names)}`,
+    );
+  }
+  if (names.length > MAX_SERVICE_NAMES) {
+    throw new RangeError(
+      `Expected options.internalServiceNames to hold at most ${MAX_SERVICE_NAMES} names, got ` +
+        `${names.length}`,
+    );
+  }
+  names.forEach((name: unknown, index) => {
+    if (typeof name !== "string" || name.trim() === "") {
+      throw new TypeError(
+        `Expected options.internalServiceNames[${index}] to be a non-empty string, got ${
+          describe(name)
+        }`,
+      );
+    }
+    if (name.length > MAX_SERVICE_NAME_LENGTH) {
+      throw new RangeError(
+        `Expected options.internalServiceNames[${index}] to be at most ${MAX_SERVICE_NAME_LENGTH} ` +
+          `characters, got ${name.length}`,
+      );
+    }
+  });
+  return { strict, onWarning, serviceNames: compileServiceNames(names), allowUnlistedCode };
+}
+
+/**
+ * Checks an outgoing error and returns the cleaned one, or throws: a `RangeError` when it is too
+ * large for buyers to accept, a `TypeError` for every other refusal. The message is the first
+ * issue's; `cause` holds them all. An error from `forwardAdcpError` is returned unchanged: it was
+ * validated when it was forwarded.
+ */
+export function preparedError(error: unknown, options: OutgoingErrorOptions): AdcpError {
+  if (isForwarded(error)) return error;
+  const checked: OutgoingErrorCheck = checkOutgoingAdcpError(error, options);
+  if (checked.valid) return checked.error;
+  const first = checked.issues[0]!;
+  const Constructor = first.kind === "too_large" ? RangeError : TypeError;
+  throw new Constructor(first.message, { cause: checked.issues });
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Reports a `response_size` warning when the serialized MCP tool result is over the 128 KiB
+ * producer target (MCP Response Extraction 3.3.0-beta.0, Security Considerations, "Size Limits").
+ *
+ * @throws {TypeError} When the result does not serialize as JSON (a `BigInt`, a cycle).
+ */
+export function warnResponseSize(
+  result: object,
+  onWarning: ((warning: OutgoingErrorWarning) => void) | undefined,
+): void {
+  let text: string;
+  try {
+    text = JSON.stringify(result);
+  } catch (cause) {
+    throw new TypeError("Expected the tool result to serialize as JSON, got a value that throws", {
+      cause,
+    });
+  }
+  // Only a result this long in UTF-16 units can be over the target in UTF-8 bytes (3 bytes a unit
+  // at most), so the common case is never encoded.
+  if (text.length * 3 <= MCP_RESPONSE_SIZE_TARGET_BYTES) return;
+  const bytes = encoder.encode(text).length;
+  if (bytes <= MCP_RESPONSE_SIZE_TARGET_BYTES) return;
+  onWarning?.({
+    kind: "response_size",
+    field: "result",
+    message: `The tool result is ${bytes} serialized UTF-8 bytes; producers SHOULD target at ` +
+      `most ${MCP_RESPONSE_SIZE_TARGET_BYTES} (128 KiB)`,
+  });
+}

@@ -1,0 +1,114 @@
+// The payload layer of a fatal task failure, beside the transport envelope's `adcp_error` (Error
+// Handling, "Envelope vs. payload errors — the two-layer model").
+import type { AdcpError } from "@adcp-wire/core";
+import { describe } from "../_describe.ts";
+import { isForwarded } from "./_forwarded.ts";
+import { type CheckedOptions, preparedError } from "./_outgoing.ts";
+import { jsonCopy } from "../read/_json.ts";
+import { isObject, type JsonObject, own } from "../client/_rpc.ts";
+import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
+
+/** The task payload a helper's `payload` option asks for. */
+export type PayloadOption = boolean | Readonly<Record<string, unknown>> | undefined;
+
+/**
+ * The payload layer for `error`, or `undefined` when `payload` is `undefined` or `false`: a new
+ * object holding the caller's payload fields (a JSON copy), `status: "failed"` and `errors`
+ * (`[error]` unless the caller gave them, each then checked like `error`, or kept as it is when it
+ * came from `forwardAdcpError`).
+ *
+ * @throws {TypeError} Naming the option and what was expected.
+ * @throws {RangeError} When a payload error is over the 4096-byte extraction limit.
+ */
+export function payloadLayer(
+  payload: PayloadOption,
+  error: AdcpError,
+  options: OutgoingErrorOptions,
+  checked: CheckedOptions,
+): JsonObject | undefined {
+  if (payload === undefined || payload === false) return undefined;
+  if (payload === true) return { status: "failed", errors: [jsonCopy(error) as AdcpError] };
+  if (
+    !isObject(payload) ||
+    (Object.getPrototypeOf(payload) !== Object.prototype && Object.getPrototypeOf(payload) !== null)
+  ) {
+    throw new TypeError(
+      `Expected options.payload to be a boolean or a plain object, got ${describe(payload)}`,
+    );
+  }
+  if (Object.hasOwn(payload, "adcp_error")) {
+    throw new TypeError(
+      "Expected options.payload to hold no adcp_error key (the helper sets the envelope)",
+    );
+  }
+  const status = own(payload, "status");
+  if (status !== undefined && status !== "failed") {
+    throw new TypeError(
+      'Expected options.payload.status to be "failed" (adcp_error marks a failed task), got ' +
+        (typeof status === "string" ? "another string" : describe(status)),
+    );
+  }
+  const given = own(payload, "errors");
+  let errors: AdcpError[];
+  if (given === undefined) {
+    errors = [jsonCopy(error) as AdcpError];
+  } else {
+    if (!Array.isArray(given) || given.length === 0) {
+      throw new TypeError(
+        `Expected options.payload.errors to be a non-empty array, got ${describe(given)}`,
+      );
+    }
+    errors = given.map((item, index) => payloadError(item, index, options, checked));
+    if (errors[0]!.code !== error.code) {
+      // detectAdcpError, and storyboards' `check: error_code`, read adcp_error.code first and
+      // errors[0].code second: the two layers must name the same failure.
+      throw new TypeError(
+        "Expected options.payload.errors[0].code to be the code of error: the transport and " +
+          "payload layers must agree",
+      );
+    }
+  }
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(payload)) {
+    if (key !== "errors" && key !== "status") {
+      Object.defineProperty(rest, key, {
+        value: payload[key],
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+  }
+  const copy = jsonCopy(rest);
+  if (!isObject(copy)) {
+    throw new TypeError("Expected options.payload to serialize as JSON, got a value that throws");
+  }
+  // Spread defines properties: a JSON "__proto__" key stays an own data property.
+  return { ...copy, status: "failed", errors };
+}
+
+/** One caller-given payload error: forwarded as it is, or checked like the envelope's. */
+function payloadError(
+  item: unknown,
+  index: number,
+  options: OutgoingErrorOptions,
+  checked: CheckedOptions,
+): AdcpError {
+  if (isForwarded(item)) return item;
+  const prefix = `payload.errors[${index}]`;
+  const onWarning = checked.onWarning;
+  try {
+    return preparedError(item, {
+      ...options,
+      onWarning: onWarning === undefined
+        ? undefined
+        : (warning) => onWarning({ ...warning, field: `${prefix}.${warning.field}` }),
+    });
+  } catch (error) {
+    const Constructor = error instanceof RangeError ? RangeError : TypeError;
+    throw new Constructor(
+      `Expected options.${prefix} to be a sendable AdCP error: ${(error as Error).message}`,
+      { cause: (error as Error).cause },
+    );
+  }
+}

@@ -1,0 +1,68 @@
+// The one-sentence human summary the seller helpers put beside structured data.
+import { describe } from "../_describe.ts";
+import { redactLeaks } from "./_leaks.ts";
+import type { CheckedOptions } from "./_outgoing.ts";
+
+/** Longest summary, in UTF-8 bytes: the buyer-side display cap on `message` (256 bytes). */
+export const MAX_SUMMARY_BYTES = 256;
+const encoder = new TextEncoder();
+
+/**
+ * Checks a summary: a non-empty string, one line, at most 256 UTF-8 bytes ("keeping it terse (one
+ * sentence)", Transport Error Mapping, "Tool-Level Errors"), and not JSON text, which would be a
+ * second copy of the structured payload or be read as one (MCP Response Extraction, "Extraction
+ * Paths": producers "SHOULD NOT serialize the complete AdCP payload again into `content[].text`").
+ *
+ * @throws {TypeError} Naming `name` and what was expected.
+ */
+export function checkSummary(name: string, value: unknown): string {
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new TypeError(`Expected ${name} to be a non-empty string, got ${describe(value)}`);
+  }
+  if (/[\r\n\u2028\u2029]/.test(value)) {
+    throw new TypeError(`Expected ${name} to be one line, got a string with a line break`);
+  }
+  const bytes = encoder.encode(value).length;
+  if (bytes > MAX_SUMMARY_BYTES) {
+    throw new TypeError(
+      `Expected ${name} to be at most ${MAX_SUMMARY_BYTES} UTF-8 bytes, got ${bytes}`,
+    );
+  }
+  const trimmed = value.trim();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      return value;
+    }
+    if (typeof parsed === "object" && parsed !== null) {
+      throw new TypeError(`Expected ${name} to be prose, got JSON text`);
+    }
+  }
+  return value;
+}
+
+/**
+ * Redacts leaks (see `LeakKind`) from a checked summary, reporting them through `onWarning`; in
+ * strict mode a leak is refused instead.
+ *
+ * @throws {TypeError} In strict mode, naming `name` and the kinds of leak found.
+ */
+export function redactedSummary(
+  summary: string,
+  options: CheckedOptions,
+  name = "options.summary",
+  field = "summary",
+): string {
+  const scan = redactLeaks(summary, options.serviceNames);
+  if (scan.kinds.length === 0) return summary;
+  if (options.strict) throw new TypeError(`Expected ${name} to hold no ${scan.kinds.join(", ")}`);
+  options.onWarning?.({
+    kind: "redacted",
+    field,
+    message: `Redacted ${scan.kinds.join(", ")} in ${field}`,
+    leaks: scan.kinds,
+  });
+  return scan.text;
+}

@@ -1,0 +1,282 @@
+import type { AdcpError } from "@adcp-wire/core";
+import { describe } from "../_describe.ts";
+import { checkOptions, preparedError } from "./_outgoing.ts";
+import { payloadLayer } from "./_payload.ts";
+import { isObject, own } from "../client/_rpc.ts";
+import { checkSummary, redactedSummary } from "./_summary.ts";
+import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
+
+/**
+ * The MIME type an AdCP error DataPart may declare (Transport Error Mapping, "Error MIME Type").
+ *
+ * @example The error DataPart declares it by default
+ * ```ts
+ * import { ADCP_ERROR_MIME_TYPE, adcpFailedTask } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(ADCP_ERROR_MIME_TYPE, "application/vnd.adcp.error+json");
+ * const task = adcpFailedTask({ id: "task_1", contextId: "ctx_1" }, {
+ *   code: "AUTH_MISSING",
+ *   message: "Credentials required",
+ * });
+ * deepStrictEqual(task.artifacts[0].parts[1]?.metadata, { mimeType: ADCP_ERROR_MIME_TYPE });
+ * ```
+ */
+export const ADCP_ERROR_MIME_TYPE = "application/vnd.adcp.error+json";
+
+/**
+ * Options of {@linkcode adcpFailedTask}.
+ *
+ * @example A v0.3 task with every option set
+ * ```ts
+ * import { adcpFailedTask, type AdcpFailedTaskOptions } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const options: AdcpFailedTaskOptions = {
+ *   protocolVersion: "0.3",
+ *   summary: "The budget is below the minimum.",
+ *   timestamp: "2026-01-22T10:30:00.000Z",
+ *   artifactId: "error",
+ *   mimeType: false,
+ * };
+ * const error = { code: "BUDGET_TOO_LOW", message: "Below minimum", recovery: "correctable" };
+ * deepStrictEqual(adcpFailedTask({ id: "task_1", contextId: "ctx_1" }, error, options), {
+ *   kind: "task",
+ *   id: "task_1",
+ *   contextId: "ctx_1",
+ *   status: { state: "failed", timestamp: "2026-01-22T10:30:00.000Z" },
+ *   artifacts: [{
+ *     artifactId: "error",
+ *     parts: [
+ *       { kind: "text", text: "The budget is below the minimum." },
+ *       { kind: "data", data: { adcp_error: error } },
+ *     ],
+ *   }],
+ * });
+ * ```
+ */
+export interface AdcpFailedTaskOptions extends OutgoingErrorOptions {
+  /**
+   * The wire form: A2A 1.0 ProtoJSON (`TASK_STATE_FAILED`, parts without `kind`) or v0.3
+   * (`failed`, `kind` on the task and its parts).
+   * @default {"1.0"}
+   */
+  readonly protocolVersion?: "1.0" | "0.3" | undefined;
+  /**
+   * The TextPart for humans and LLMs: one line of prose, leak-checked.
+   * @default {"The request failed with CODE." (plus "Retry in N seconds." for a retry_after)}
+   */
+  readonly summary?: string | undefined;
+  /**
+   * The status timestamp (ISO 8601 UTC with milliseconds).
+   * @default {new Date().toISOString()}
+   */
+  readonly timestamp?: string | undefined;
+  /**
+   * The artifact id.
+   * @default {"error-result"}
+   */
+  readonly artifactId?: string | undefined;
+  /**
+   * Whether the DataPart declares `metadata.mimeType: "application/vnd.adcp.error+json"` (clients
+   * must not require it).
+   * @default {true}
+   */
+  readonly mimeType?: boolean | undefined;
+  /**
+   * Also set the payload layer, for a fatal task failure ("A fatal task failure SHOULD populate
+   * both layers", Error Handling, "Envelope vs. payload errors"): a DataPart holding the task
+   * payload, `status: "failed"` and `errors` (`true`: `errors: [error]`), placed before the
+   * `adcp_error` DataPart so that the error stays the last DataPart, the one the generic A2A
+   * extractor reads. An object is the task payload (`context`, ...), checked as in
+   * {@linkcode AdcpErrorResultOptions.payload}.
+   * @default {false}
+   */
+  readonly payload?: boolean | Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * The task a failed A2A AdCP call ends with, as {@linkcode adcpFailedTask} builds it.
+ *
+ * @example The default 1.0 form
+ * ```ts
+ * import { adcpFailedTask, type AdcpFailedTask } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const task: AdcpFailedTask = adcpFailedTask({ id: "task_1", contextId: "ctx_1" }, {
+ *   code: "BUDGET_TOO_LOW",
+ *   message: "Below minimum",
+ * });
+ * strictEqual(task.kind, undefined);
+ * strictEqual(task.status.state, "TASK_STATE_FAILED");
+ * strictEqual(task.artifacts[0].artifactId, "error-result");
+ * deepStrictEqual(task.artifacts[0].parts[0], { text: "The request failed with BUDGET_TOO_LOW." });
+ * ```
+ */
+export type AdcpFailedTask = {
+  /** The task id. */
+  id: string;
+  /** The context id. */
+  contextId: string;
+  /** `"task"`, in the v0.3 form only. */
+  kind?: "task";
+  /** `TASK_STATE_FAILED` (1.0) or `failed` (v0.3), and the timestamp. */
+  status: { state: "TASK_STATE_FAILED" | "failed"; timestamp: string };
+  /** One artifact: a TextPart, the payload DataPart (with `payload`), the `adcp_error` DataPart. */
+  artifacts: [{ artifactId: string; parts: Record<string, unknown>[] }];
+};
+
+/**
+ * Builds the failed task that carries an AdCP error over A2A (Transport Error Mapping, "A2A
+ * Binding" > "Failed Tasks"): state `failed`, one artifact whose parts are a TextPart for humans
+ * and LLMs and the DataPart `{ adcp_error }`, the key the buyer's extraction detects. The last
+ * DataPart of `artifacts[0]` is the error, so both the generic extractor and the error extractor
+ * of `@adcp-wire/core` find it (A2A Response Extraction, "Relationship to Error Extraction").
+ *
+ * The error goes through {@linkcode checkOutgoingAdcpError} first (an error from
+ * {@linkcode forwardAdcpError} is sent unchanged); the default summary names only the code and the
+ * retry delay, never the seller's message. With `payload`, the payload layer travels in a DataPart
+ * of its own before the error's, as Error Handling's A2A example puts `errors[]` "via a sibling
+ * DataPart"; the error's DataPart stays last.
+ *
+ * With `@a2a-js/sdk`, publish it with `Task.fromJSON(task)` (1.0) on the execution event bus.
+ *
+ * @param ids The task's `id` and `contextId`.
+ * @param error The error (`code` and `message` required).
+ * @param options The wire form, summary, timestamp, artifact id, MIME type, payload layer, strict
+ * mode, warnings, internal service names, unlisted codes.
+ * @returns The task.
+ * @throws {TypeError} When `ids` are not non-empty strings, an option is malformed, or the error is
+ * refused.
+ * @throws {RangeError} When the error (or a payload error) serializes to more than 4096 UTF-8
+ * bytes.
+ *
+ * @example A 1.0 failed task, read back by the buyer side
+ * ```ts
+ * import { adcpFailedTask } from "@adcp-wire/transports";
+ * import { handleA2AResponse } from "@adcp-wire/core";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const task = adcpFailedTask(
+ *   { id: "task_456", contextId: "ctx_123" },
+ *   { code: "RATE_LIMITED", message: "Request rate exceeded", recovery: "transient", retry_after: 5 },
+ *   { timestamp: "2026-01-22T10:30:00.000Z" },
+ * );
+ * deepStrictEqual(task.status, { state: "TASK_STATE_FAILED", timestamp: "2026-01-22T10:30:00.000Z" });
+ * deepStrictEqual(task.artifacts[0].parts[0], {
+ *   text: "The request failed with RATE_LIMITED. Retry in 5 seconds.",
+ * });
+ * deepStrictEqual(handleA2AResponse({ task }), {
+ *   kind: "error",
+ *   error: { code: "RATE_LIMITED", message: "Request rate exceeded", recovery: "transient", retry_after: 5 },
+ *   path: "artifact",
+ * });
+ * ```
+ *
+ * @example A fatal failure on both layers
+ * ```ts
+ * import { adcpFailedTask } from "@adcp-wire/transports";
+ * import { detectAdcpError } from "@adcp-wire/core";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const error = { code: "BUDGET_TOO_LOW", message: "Below minimum", recovery: "correctable" };
+ * const task = adcpFailedTask({ id: "t1", contextId: "c1" }, error, { payload: true, mimeType: false });
+ * deepStrictEqual(task.artifacts[0].parts.slice(1), [
+ *   { data: { status: "failed", errors: [error] } },
+ *   { data: { adcp_error: error } },
+ * ]);
+ * deepStrictEqual(detectAdcpError(task), { error, path: "artifact" });
+ * // Without the error's DataPart, the payload layer still names the failure.
+ * const parts = task.artifacts[0].parts.slice(0, 2);
+ * const payloadOnly = { ...task, artifacts: [{ ...task.artifacts[0], parts }] };
+ * deepStrictEqual(detectAdcpError(payloadOnly), { error, path: "payload_errors" });
+ * ```
+ */
+export function adcpFailedTask(
+  ids: { readonly id: string; readonly contextId: string },
+  error: unknown,
+  options: AdcpFailedTaskOptions = {},
+): AdcpFailedTask {
+  if (!isObject(ids)) throw new TypeError(`Expected ids to be an object, got ${describe(ids)}`);
+  const id = own(ids, "id");
+  const contextId = own(ids, "contextId");
+  for (const [name, value] of [["ids.id", id], ["ids.contextId", contextId]] as const) {
+    if (typeof value !== "string" || value === "") {
+      throw new TypeError(`Expected ${name} to be a non-empty string, got ${describe(value)}`);
+    }
+  }
+  const checked = checkOptions(options);
+  const version = options.protocolVersion ?? "1.0";
+  if (version !== "1.0" && version !== "0.3") {
+    throw new TypeError(
+      `Expected options.protocolVersion to be "1.0" or "0.3", got ${describe(version)}`,
+    );
+  }
+  const timestamp = options.timestamp ?? new Date().toISOString();
+  if (typeof timestamp !== "string" || Number.isNaN(Date.parse(timestamp))) {
+    throw new TypeError(
+      `Expected options.timestamp to be an ISO 8601 date-time, got ${describe(timestamp)}`,
+    );
+  }
+  const artifactId = options.artifactId ?? "error-result";
+  if (typeof artifactId !== "string" || artifactId === "") {
+    throw new TypeError(
+      `Expected options.artifactId to be a non-empty string, got ${describe(artifactId)}`,
+    );
+  }
+  const mimeType = options.mimeType ?? true;
+  if (typeof mimeType !== "boolean") {
+    throw new TypeError(`Expected options.mimeType to be a boolean, got ${describe(mimeType)}`);
+  }
+  let summary = options.summary === undefined
+    ? undefined
+    : checkSummary("options.summary", options.summary);
+  const adcpError: AdcpError = preparedError(error, options);
+  const payload = payloadLayer(options.payload, adcpError, options, checked);
+  if (summary !== undefined) summary = redactedSummary(summary, checked);
+  const text = summary ?? defaultSummary(adcpError);
+  const metadata = mimeType ? { metadata: { mimeType: ADCP_ERROR_MIME_TYPE } } : {};
+  if (version === "1.0") {
+    return {
+      id: id as string,
+      contextId: contextId as string,
+      status: { state: "TASK_STATE_FAILED", timestamp },
+      artifacts: [{
+        artifactId,
+        parts: [
+          { text },
+          ...(payload === undefined ? [] : [{ data: payload }]),
+          { data: { adcp_error: adcpError }, ...metadata },
+        ],
+      }],
+    };
+  }
+  return {
+    kind: "task",
+    id: id as string,
+    contextId: contextId as string,
+    status: { state: "failed", timestamp },
+    artifacts: [{
+      artifactId,
+      parts: [
+        { kind: "text", text },
+        ...(payload === undefined ? [] : [{ kind: "data", data: payload }]),
+        { kind: "data", data: { adcp_error: adcpError }, ...metadata },
+      ],
+    }],
+  };
+}
+
+/**
+ * "The request failed with CODE." and, for a `retry_after` of 1 to 3600 seconds, "Retry in N
+ * seconds.". A forwarded error's code is named only when it has the shape of an AdCP code, since
+ * the summary is one line of prose.
+ */
+function defaultSummary(error: AdcpError): string {
+  const seconds = error.retry_after;
+  const retry = typeof seconds === "number" && seconds >= 1 && seconds <= 3600
+    ? ` Retry in ${seconds} second${seconds === 1 ? "" : "s"}.`
+    : "";
+  const code = /^[A-Z][A-Z0-9_]{0,63}$/.test(error.code) ? ` with ${error.code}` : "";
+  return `The request failed${code}.${retry}`;
+}
