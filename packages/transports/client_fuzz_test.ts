@@ -3,10 +3,10 @@
 // malformed object, an unhandled shape). Answers come from an in-memory fetch.
 import { ok } from "node:assert/strict";
 import fc from "fast-check";
-import { A2AClient } from "./a2a/client.ts";
-import { AdcpTransportError } from "./errors.ts";
-import { McpClient } from "./mcp/client.ts";
 import { A2A_KINDS, MCP_KINDS } from "./_test_utils.ts";
+import { A2AClient } from "./a2a/mod.ts";
+import { AdcpTransportError } from "./errors.ts";
+import { McpClient } from "./mcp/mod.ts";
 
 const part = fc.oneof(
   fc.record({ text: fc.string() }),
@@ -186,5 +186,5 @@ Deno.test("A2AClient reports a { response } wrapper DataPart as malformed, never
   });
   const result = await client.sendMessage(client.invocation("get_products", {}));
   ok(result.kind === "malformed", `kind ${result.kind}`);
-  ok(result.error.code === "wrapper_detected");
+  ok(result.error.code === "WRAPPER_DETECTED");
 });

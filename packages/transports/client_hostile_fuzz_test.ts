@@ -8,19 +8,18 @@ import { ok } from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import fc from "fast-check";
-import { A2AClient } from "./a2a/client.ts";
-import { AdcpTransportError } from "./errors.ts";
-import { fetchAgentCard } from "./a2a/fetch_agent_card.ts";
-import { McpClient } from "./mcp/client.ts";
 import { A2A_KINDS, MCP_KINDS, netTest, within } from "./_test_utils.ts";
+import { A2AClient } from "./a2a/mod.ts";
+import { fetchAgentCard } from "./a2a/fetch_agent_card.ts";
+import { AdcpTransportError } from "./errors.ts";
+import { McpClient } from "./mcp/mod.ts";
+import type { Answer, Body } from "./testdata/hostile_server.ts";
 
 const BUDGET = 65_536;
 const TIMEOUT_MS = 300;
 const MAX_WAIT_MS = 600;
 /** Scheduling slack on a shared 2-core machine: timers, GC and the server's own work. */
 const MARGIN_MS = 700;
-
-import type { Answer, Body } from "./testdata/hostile_server.ts";
 
 const hostileString = fc.oneof(
   fc.string({ maxLength: 12 }),
@@ -270,7 +269,8 @@ async function run(
   timeoutMs = TIMEOUT_MS,
 ) {
   const limits = { maxResponseBytes: budget, timeoutMs };
-  const mcp = () => new McpClient(`${base}/mcp`, { fetch, defaults: limits, maxReconnects: 2 });
+  const mcp = () =>
+    new McpClient(`${base}/mcp`, { fetch, defaultLimits: limits, maxReconnects: 2 });
   const card = {
     supportedInterfaces: [{
       url: `${base}/a2a`,
@@ -278,7 +278,7 @@ async function run(
       protocolVersion: "1.0",
     }],
   };
-  const a2a = () => new A2AClient(card, { fetch, defaults: limits, cardUrl: base });
+  const a2a = () => new A2AClient(card, { fetch, defaultLimits: limits, cardUrl: base });
   switch (name) {
     case "mcp.connect":
       return (await mcp().connect(), "connected");

@@ -1,4 +1,4 @@
-import type { AdcpError } from "@adcp-wire/core";
+import type { ExtractedAdcpError } from "@adcp-wire/core";
 
 // The error family of @adcp-wire/transports: conditions a caller is expected to catch when an
 // agent's response breaks a safety bound. Programmer errors (bad options) are TypeError/RangeError.
@@ -627,7 +627,7 @@ export class JsonRpcError extends AdcpTransportError {
   /** The JSON-RPC `error.data`, raw (seller-controlled). */
   readonly data: unknown;
   /** The validated `error.data.adcp_error`, or `null`. */
-  readonly adcpError: AdcpError | null;
+  readonly adcpError: ExtractedAdcpError | null;
 
   /**
    * Creates the error.
@@ -637,7 +637,12 @@ export class JsonRpcError extends AdcpTransportError {
    * @param data The JSON-RPC error data.
    * @param adcpError The validated AdCP error it carries, or `null`.
    */
-  constructor(rpcCode: number, rpcMessage: string, data: unknown, adcpError: AdcpError | null) {
+  constructor(
+    rpcCode: number,
+    rpcMessage: string,
+    data: unknown,
+    adcpError: ExtractedAdcpError | null,
+  ) {
     const adcp = adcpError === null ? "" : ` (AdCP code ${safeCode(adcpError.code)})`;
     super(`Agent answered with JSON-RPC error ${rpcCode}${adcp}`, {
       cause: { rpcCode, adcpCode: adcpError?.code },
@@ -762,7 +767,7 @@ export class NetworkError extends AdcpTransportError {
   /** Always `"NetworkError"`. */
   override readonly name: "NetworkError" = "NetworkError";
   /** The AdCP error this failure stands for: a transient `SERVICE_UNAVAILABLE`. */
-  readonly adcpError: AdcpError & { readonly recovery: "transient" };
+  readonly adcpError: ExtractedAdcpError & { readonly recovery: "transient" };
 
   /**
    * Creates the error.
@@ -814,7 +819,7 @@ export class HttpStatusError extends AdcpTransportError {
   /** The `Retry-After` header as whole seconds in [1, 3600], or `undefined`. */
   readonly retryAfterSeconds: number | undefined;
   /** The transient AdCP error this status stands for (429, 408, 5xx), or `null`. */
-  readonly adcpError: AdcpError | null;
+  readonly adcpError: ExtractedAdcpError | null;
 
   /**
    * Creates the error.

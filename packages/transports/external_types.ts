@@ -1,14 +1,16 @@
-// Types of the other @adcp-wire packages that this package's public API names, re-exported so its
-// documentation is complete on its own.
-export type {
-  A2AResponseOutcome,
+// Names of the other @adcp-wire packages that this package's public API uses, re-exported so its
+// documentation is complete on its own. Error classes are re-exported as values, so `instanceof`
+// works with them.
+export {
+  type A2AResponseOutcome,
   AdcpCoreError,
-  AdcpError,
-  AdcpErrorFieldName,
-  AdcpErrorSchema,
-  McpResponseOutcome,
+  type AdcpErrorFieldName,
+  type ExtractedAdcpError,
+  type McpResponseOutcome,
+  UnexpectedPartCountError,
   WrapperDetectedError,
 } from "@adcp-wire/core";
+export { AdcpWireError } from "@adcp-wire/internal";
 export type {
   ClassifyRecoveryOptions,
   EscalateRetryCountDecision,

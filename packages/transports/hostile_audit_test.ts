@@ -3,11 +3,11 @@
 // failed every waiting call with its owner's deadline, a `fetch` that ignores its signal, a huge
 // SSE `retry`, a 304, and a stream that breaks off mid-way (resumed, not thrown).
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { A2AClient } from "./a2a/client.ts";
-import { boundedFetch } from "./read/bounded_fetch.ts";
-import { DeadlineExceededError, HttpStatusError } from "./errors.ts";
-import { McpClient } from "./mcp/client.ts";
 import { netTest, rejection, within, withServer } from "./_test_utils.ts";
+import { A2AClient } from "./a2a/mod.ts";
+import { DeadlineExceededError, HttpStatusError } from "./errors.ts";
+import { McpClient } from "./mcp/mod.ts";
+import { boundedFetch } from "./read/bounded_fetch.ts";
 
 const INIT = { protocolVersion: "2025-11-25", capabilities: { tools: {} } };
 

@@ -5,8 +5,10 @@
 // the resource and op sanitizers stay on.
 import { deepStrictEqual, notStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { withRetry } from "@adcp-wire/recovery";
-import { A2AClient, type A2AClientOptions } from "./a2a/client.ts";
-import { boundedFetch, type FetchLike } from "./read/bounded_fetch.ts";
+import { encoder, netTest, rejection, within, withServer } from "./_test_utils.ts";
+import { A2AClient, type A2AClientOptions } from "./a2a/mod.ts";
+import { fetchAgentCard } from "./a2a/fetch_agent_card.ts";
+import { withIdempotencyKey } from "./client/idempotency_key.ts";
 import {
   AdcpTransportError,
   AgentProtocolError,
@@ -14,10 +16,8 @@ import {
   NetworkError,
   RedirectRefusedError,
 } from "./errors.ts";
-import { fetchAgentCard } from "./a2a/fetch_agent_card.ts";
-import { withIdempotencyKey } from "./client/idempotency_key.ts";
-import { McpClient, type McpClientOptions } from "./mcp/client.ts";
-import { encoder, netTest, rejection, within, withServer } from "./_test_utils.ts";
+import { McpClient, type McpClientOptions } from "./mcp/mod.ts";
+import { boundedFetch, type FetchLike } from "./read/bounded_fetch.ts";
 
 const BOUND_MS = 20_000;
 /** Each client call's own deadline: a client that follows a redirect to 169.254.169.254 fails. */
@@ -204,7 +204,7 @@ function mcpAnswer(
 function mcpClient(base: string, options: McpClientOptions = {}): McpClient {
   return new McpClient(`${base}/mcp`, {
     headers: { "x-api-key": API_KEY },
-    defaults: LIMITS,
+    defaultLimits: LIMITS,
     ...options,
   });
 }
@@ -224,7 +224,7 @@ function a2aClient(base: string, options: A2AClientOptions = {}): A2AClient {
   return new A2AClient(a2aCard(base), {
     cardUrl: `${base}/.well-known/agent-card.json`,
     headers: { "x-api-key": API_KEY },
-    defaults: LIMITS,
+    defaultLimits: LIMITS,
     ...options,
   });
 }

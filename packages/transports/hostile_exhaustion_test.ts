@@ -9,8 +9,10 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { encoder, netTest, rejection, within, withServer } from "./_test_utils.ts";
 import { MAX_CARD_LIST_ENTRIES } from "./a2a/_agent_card.ts";
-import { A2AClient } from "./a2a/client.ts";
+import { A2AClient } from "./a2a/mod.ts";
+import { fetchAgentCard } from "./a2a/fetch_agent_card.ts";
 import { agentCardAuthHosts } from "./client/auth_challenge.ts";
 import {
   AgentProtocolError,
@@ -19,9 +21,7 @@ import {
   JsonDepthLimitError,
   ResponseTooLargeError,
 } from "./errors.ts";
-import { fetchAgentCard } from "./a2a/fetch_agent_card.ts";
-import { McpClient } from "./mcp/client.ts";
-import { encoder, netTest, rejection, within, withServer } from "./_test_utils.ts";
+import { McpClient } from "./mcp/mod.ts";
 
 const MiB = 1_048_576;
 /** The default byte budget of one operation (`maxResponseBytes`). */

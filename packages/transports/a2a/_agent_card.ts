@@ -1,9 +1,9 @@
 // Picks the JSON-RPC interface of an A2A agent card: A2A 1.0 `supportedInterfaces[]`, or the v0.3
 // root `url` / `additionalInterfaces[]` (A2A Guide, "What Changed in 1.0").
 import { isReservedAddress } from "@adcp-wire/security";
-import { describe } from "../_describe.ts";
-import { isObject, own, ownString } from "../client/_rpc.ts";
+import { ownString } from "../client/_rpc.ts";
 import { AgentProtocolError } from "../errors.ts";
+import { describe, isJsonObject as isObject, own } from "@adcp-wire/internal";
 
 /**
  * Most entries a card may list in any one of its arrays (`supportedInterfaces`,

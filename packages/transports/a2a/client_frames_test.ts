@@ -1,10 +1,10 @@
 // A2AClient on hand-made JSON-RPC answers (a stub fetch): envelope smuggling, out-of-band
 // Message frames in a stream, and state normalization.
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
-import { A2AClient, type A2AStreamEvent } from "./client.ts";
-import { UnexpectedPartCountError } from "@adcp-wire/core";
-import { AgentProtocolError, ResponseTooLargeError } from "../errors.ts";
 import { rejection } from "../_test_utils.ts";
+import { A2AClient, type A2AStreamEvent } from "./mod.ts";
+import { AgentProtocolError, ResponseTooLargeError } from "../errors.ts";
+import { UnexpectedPartCountError } from "@adcp-wire/core";
 
 const CARD = {
   supportedInterfaces: [{

@@ -3,11 +3,11 @@
 // Deno.serve handler covers a stream that ends early, which the SDK never sends. Every test is
 // bounded in time and shuts its server down; sanitizers stay on.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { A2AClient, type A2AStreamEvent } from "./client.ts";
-import { adcpFailedTask } from "../seller/adcp_failed_task.ts";
-import { AgentProtocolError, ResponseTooLargeError } from "../errors.ts";
-import { type ExecutorInput, startA2AAgent, type TestA2AAgent } from "./_test_a2a.ts";
 import { netTest, rejection, within, withServer } from "../_test_utils.ts";
+import { type ExecutorInput, startA2AAgent, type TestA2AAgent } from "./_test_a2a.ts";
+import { A2AClient, type A2AStreamEvent } from "./mod.ts";
+import { AgentProtocolError, ResponseTooLargeError } from "../errors.ts";
+import { adcpFailedTask } from "../seller/adcp_failed_task.ts";
 
 const BOUND_MS = 20_000;
 const PRODUCTS = {
@@ -257,7 +257,7 @@ netTest("A2AClient bounds the stream cumulatively across frames", async () => {
   await withA2A(startA2AAgent(executor), async (agent) => {
     const client = new A2AClient(agent.card, {
       cardUrl: agent.cardUrl,
-      agent: { maxResponseBytes: 50_000 },
+      agentLimits: { maxResponseBytes: 50_000 },
     });
     const error = await rejection(client.sendStreamingMessage(client.invocation("x", {})));
     ok(error instanceof ResponseTooLargeError);

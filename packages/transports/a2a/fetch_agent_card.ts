@@ -1,20 +1,18 @@
-import { describe } from "../_describe.ts";
+import { functionOption, objectOption } from "../_options.ts";
+import { callLimits } from "../client/_limits.ts";
+import { httpUrl } from "../client/_options.ts";
 import {
   bodyKind,
   Call,
-  callLimits,
   discard,
   fetchWithin,
-  functionOption,
   httpStatusError,
-  httpUrl,
-  isObject,
-  objectOption,
   readJsonWithin,
 } from "../client/_rpc.ts";
-import type { FetchLike } from "../read/bounded_fetch.ts";
 import { AgentProtocolError } from "../errors.ts";
+import type { FetchLike } from "../read/bounded_fetch.ts";
 import type { ResponseLimits } from "../read/limits.ts";
+import { describe, isJsonObject as isObject } from "@adcp-wire/internal";
 
 /**
  * An agent card and the URL it was fetched from, as {@linkcode fetchAgentCard} returns it. Pass it

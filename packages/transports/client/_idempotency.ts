@@ -1,5 +1,5 @@
-import { describe } from "../_describe.ts";
 import { withIdempotencyKey } from "./idempotency_key.ts";
+import { describe } from "@adcp-wire/internal";
 
 /** The arguments a call sends, given its `idempotencyKey` option. */
 export function keyedArgs(

@@ -1,8 +1,10 @@
 // Runs one client call under withRetry of @adcp-wire/recovery, while keeping the call's result a
 // union member: a structured-error result is thrown inside the attempt (so withRetry can decide),
 // and whatever ends the retrying is turned back into a result.
-import type { AdcpError } from "@adcp-wire/core";
+import type { ExtractedAdcpError } from "@adcp-wire/core";
 import { type RecoveryDecision, RetryBudgetExhaustedError, withRetry } from "@adcp-wire/recovery";
+import { isCallerError } from "./_rpc.ts";
+import type { RetryOption } from "./options.ts";
 import {
   AdcpTransportError,
   DeadlineExceededError,
@@ -10,22 +12,19 @@ import {
   JsonRpcError,
   NetworkError,
 } from "../errors.ts";
-import { isCallerError } from "./_rpc.ts";
-
-import type { RetryOption } from "../mcp/client.ts";
 
 /** A failed attempt, carried through withRetry. */
 class FailedAttempt<R> {
   readonly result: R;
-  readonly adcpError: AdcpError;
-  constructor(result: R, adcpError: AdcpError) {
+  readonly adcpError: ExtractedAdcpError;
+  constructor(result: R, adcpError: ExtractedAdcpError) {
     this.result = result;
     this.adcpError = adcpError;
   }
 }
 
 /** An attempt that ran out of its own deadline: a network timeout, transient. */
-const TIMED_OUT: AdcpError = {
+const TIMED_OUT: ExtractedAdcpError = {
   code: "SERVICE_UNAVAILABLE",
   message: "The agent did not answer within the deadline",
   recovery: "transient",
@@ -36,7 +35,7 @@ const TIMED_OUT: AdcpError = {
  * one, a network failure or transient HTTP status (Error Handling, "Protocol Errors": network
  * errors are retryable), or an attempt that ran out of its own deadline. `null` for the rest.
  */
-function retryableError(thrown: unknown): AdcpError | null {
+function retryableError(thrown: unknown): ExtractedAdcpError | null {
   if (thrown instanceof FailedAttempt) return thrown.adcpError;
   if (isCallerError(thrown)) return null; // the caller's own callback threw: never resend for it
   if (thrown instanceof JsonRpcError || thrown instanceof HttpStatusError) return thrown.adcpError;
@@ -55,7 +54,7 @@ export async function runWithRetry<R>(
   attempt: () => Promise<R>,
   retry: RetryOption | undefined,
   signal: AbortSignal | undefined,
-  errorOf: (result: R) => AdcpError | null,
+  errorOf: (result: R) => ExtractedAdcpError | null,
   withDecision: (result: R, decision: RecoveryDecision) => R,
 ): Promise<R> {
   if (retry === undefined || retry === false) return await attempt();

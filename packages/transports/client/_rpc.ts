@@ -1,18 +1,11 @@
 // The HTTP and JSON-RPC plumbing shared by McpClient and A2AClient: one deadline per call that
 // covers the request and every body read (reconnects included), bounded JSON and SSE bodies, and
 // strict checks of the JSON-RPC responses an agent sends back.
+import { isJsonObject, type JsonObject, own } from "@adcp-wire/internal";
 import { sanitizeSellerString } from "@adcp-wire/security";
-import { extractAdcpErrorFromMcpError } from "@adcp-wire/core";
+import { extractAdcpErrorFromJsonRpcError } from "@adcp-wire/core";
 import { normalizeRetryAfter } from "@adcp-wire/recovery";
-import { parseContentCodings } from "../read/_body.ts";
-import { cancelLate, Deadline, networkFailure as failure, untilDeadline } from "../read/_deadline.ts";
-import { describe } from "../_describe.ts";
-import { parseJsonWithin } from "../read/_json.ts";
-import { isRedirect } from "../read/_redirect.ts";
-import { resolveClientLayers } from "../read/_limits.ts";
-import { readBody } from "../read/_read_body.ts";
-import { decodeUtf8 } from "../read/_utf8_decoder.ts";
-import type { FetchLike } from "../read/bounded_fetch.ts";
+import type { ClientLimits, ResolvedClientLimits } from "./limits.ts";
 import {
   AdcpTransportError,
   AgentProtocolError,
@@ -23,21 +16,20 @@ import {
   JsonRpcError,
   RedirectRefusedError,
 } from "../errors.ts";
-import type { ClientLimits, ResolvedClientLimits } from "../read/limits.ts";
+import { parseContentCodings } from "../read/_body.ts";
+import {
+  cancelLate,
+  Deadline,
+  networkFailure as failure,
+  untilDeadline,
+} from "../read/_deadline.ts";
+import { parseJsonWithin } from "../read/_json.ts";
+import { readBody } from "../read/_read_body.ts";
+import { isRedirect } from "../read/_redirect.ts";
+import { decodeUtf8 } from "../read/_utf8_decoder.ts";
+import type { FetchLike } from "../read/bounded_fetch.ts";
 import { SseBudget } from "../read/sse.ts";
-
-/** A JSON object as parsed from the wire. */
-export type JsonObject = Record<string, unknown>;
-
-/** Whether `value` is a non-array, non-null object. */
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** An own property of a parsed object (never an inherited one such as `constructor`). */
-export function own(object: JsonObject, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined;
-}
+import { describe } from "@adcp-wire/internal";
 
 /** An own string property, or `undefined`. */
 export function ownString(object: JsonObject, key: string): string | undefined {
@@ -109,19 +101,6 @@ export class Call {
 /** Item counts shared by the requests of one operation. */
 interface Counts {
   events: number;
-}
-
-/** Resolves the defaults, agent and call layers of a client call. */
-export function callLimits(
-  defaults: ClientLimits | undefined,
-  agent: ClientLimits | undefined,
-  call: ClientLimits | undefined,
-): ResolvedClientLimits {
-  return resolveClientLayers([
-    ["defaults", defaults, true],
-    ["agent", agent, false],
-    ["options.limits", call, false],
-  ]);
 }
 
 /**
@@ -248,7 +227,7 @@ export type RpcResponse =
  * notification, anything else).
  */
 export function asRpcResponse(value: unknown): RpcResponse | undefined {
-  if (!isObject(value) || own(value, "jsonrpc") !== "2.0" || !Object.hasOwn(value, "id")) {
+  if (!isJsonObject(value) || own(value, "jsonrpc") !== "2.0" || !Object.hasOwn(value, "id")) {
     return undefined;
   }
   if (Object.hasOwn(value, "method")) return undefined;
@@ -258,7 +237,7 @@ export function asRpcResponse(value: unknown): RpcResponse | undefined {
   const id = own(value, "id");
   if (hasResult) return { id, ok: true, result: own(value, "result") };
   const error = own(value, "error");
-  if (!isObject(error)) return undefined;
+  if (!isJsonObject(error)) return undefined;
   const code = own(error, "code");
   const message = own(error, "message");
   if (typeof code !== "number" || !Number.isSafeInteger(code)) return undefined;
@@ -283,7 +262,7 @@ export interface RpcInbound {
 
 /** Reads `value` as a JSON-RPC request or notification, or `undefined`. */
 export function asRpcInbound(value: unknown): RpcInbound | undefined {
-  if (!isObject(value) || own(value, "jsonrpc") !== "2.0") return undefined;
+  if (!isJsonObject(value) || own(value, "jsonrpc") !== "2.0") return undefined;
   const method = own(value, "method");
   if (typeof method !== "string") return undefined;
   const id = own(value, "id");
@@ -302,7 +281,11 @@ export function jsonRpcError(error: RpcErrorObject): JsonRpcError {
     error.code,
     safeRpcMessage(error.message),
     error.data,
-    extractAdcpErrorFromMcpError({ code: error.code, message: error.message, data: error.data }),
+    extractAdcpErrorFromJsonRpcError({
+      code: error.code,
+      message: error.message,
+      data: error.data,
+    }),
   );
 }
 
@@ -330,7 +313,7 @@ export async function errorStatusResponse(
     // A JSON-RPC error decides, unless a transient status (429, 408, 5xx) comes with one that
     // carries no AdCP error: then the status and its Retry-After decide, so that retry applies.
     if (rpc !== undefined && !rpc.ok) {
-      if (status.adcpError === null || isObject(adcpErrorOf(rpc.error))) return rpc;
+      if (status.adcpError === null || isJsonObject(adcpErrorOf(rpc.error))) return rpc;
     }
   } else {
     await discard(response);
@@ -346,7 +329,7 @@ function isBodyError(error: unknown): boolean {
 
 /** The raw `data.adcp_error` of a JSON-RPC error object. */
 function adcpErrorOf(error: RpcErrorObject): unknown {
-  return isObject(error.data) ? own(error.data, "adcp_error") : undefined;
+  return isJsonObject(error.data) ? own(error.data, "adcp_error") : undefined;
 }
 
 /** The error for a status outside 2xx, with its `Retry-After`. */
@@ -402,18 +385,6 @@ export function sleepWithin(ms: number, call: Call): Promise<void> {
   });
 }
 
-/** Validates an optional non-negative safe-integer option. */
-export function countOption(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number") {
-    throw new TypeError(`Expected ${name} to be a number, got ${describe(value)}`);
-  }
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`Expected ${name} to be a non-negative safe integer, got ${value}`);
-  }
-  return value;
-}
-
 /** What the caller's own callback threw, carried past a stream's error handling unchanged. */
 export class CallerError {
   readonly error: unknown;
@@ -434,42 +405,4 @@ const thrownByCaller = new WeakSet<object>();
 /** Whether `error` is an object a caller's callback threw (see {@linkcode CallerError}). */
 export function isCallerError(error: unknown): boolean {
   return typeof error === "object" && error !== null && thrownByCaller.has(error);
-}
-
-/** Validates an optional boolean option. */
-export function booleanOption(name: string, value: unknown): boolean {
-  if (value === undefined) return false;
-  if (typeof value !== "boolean") {
-    throw new TypeError(`Cannot use ${name} as it is not a boolean: ${describe(value)}`);
-  }
-  return value;
-}
-
-/** Validates an optional function option. */
-export function functionOption<T>(name: string, value: T | undefined): T | undefined {
-  if (value !== undefined && typeof value !== "function") {
-    throw new TypeError(`Expected ${name} to be a function, got ${describe(value)}`);
-  }
-  return value;
-}
-
-/** Validates an optional object option (limits layers, headers). */
-export function objectOption(name: string, value: unknown): void {
-  if (value !== undefined && (typeof value !== "object" || value === null)) {
-    throw new TypeError(`Expected ${name} to be an object, got ${describe(value)}`);
-  }
-}
-
-/** An absolute `http:` or `https:` URL, as its `href`. @throws {TypeError} Otherwise, naming `url`. */
-export function httpUrl(url: string | URL): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new TypeError(`Expected url to be an absolute http: or https: URL, got ${describe(url)}`);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new TypeError(`Expected url to use http: or https:, got ${parsed.protocol}`);
-  }
-  return parsed.href;
 }

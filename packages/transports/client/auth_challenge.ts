@@ -3,9 +3,8 @@ import {
   type SellerUrlRejection,
   validateSellerUrl,
 } from "@adcp-wire/security";
-import { describe } from "../_describe.ts";
 import { checkCardLists } from "../a2a/_agent_card.ts";
-import { isObject, type JsonObject, own } from "./_rpc.ts";
+import { describe, isJsonObject as isObject, type JsonObject, own } from "@adcp-wire/internal";
 
 /** Most scopes {@linkcode checkAuthChallenge} passes on; the rest are dropped. */
 const MAX_SCOPES = 64;

@@ -1,4 +1,4 @@
-import { describe } from "../_describe.ts";
+import { describe } from "@adcp-wire/internal";
 
 /** The `idempotency_key` pattern of the AdCP schemas: 16 to 255 of `A-Z a-z 0-9 _ . : -`. */
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;

@@ -14,9 +14,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import { adcpErrorResult } from "../seller/adcp_error_result.ts";
-import { adcpJsonRpcError } from "../seller/adcp_jsonrpc_error.ts";
-import { adcpSuccessResult } from "../seller/adcp_success_result.ts";
+import { gzip, netTest, rejection, within, withServer } from "../_test_utils.ts";
 import {
   AgentProtocolError,
   ContentEncodingError,
@@ -26,9 +24,11 @@ import {
   JsonRpcError,
   ResponseTooLargeError,
 } from "../errors.ts";
-import { McpClient } from "./client.ts";
 import { delay, startMcpAgent, type TestAgent, TestEventStore } from "./_test_mcp.ts";
-import { gzip, netTest, rejection, within, withServer } from "../_test_utils.ts";
+import { McpClient } from "./mod.ts";
+import { adcpErrorResult } from "../seller/adcp_error_result.ts";
+import { adcpJsonRpcError } from "../seller/adcp_jsonrpc_error.ts";
+import { adcpSuccessResult } from "../seller/adcp_success_result.ts";
 
 const BOUND_MS = 20_000;
 

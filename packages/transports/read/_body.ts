@@ -1,12 +1,12 @@
 // The bounded byte pump under every reader: counts raw and decoded bytes as chunks arrive, cancels
 // the body the moment a bound is passed or the deadline fires, and optionally decodes a content
 // coding itself so raw bytes can be counted too.
-import { type Deadline, networkFailure } from "./_deadline.ts";
-import { describe } from "../_describe.ts";
-import type { SseEventSizer } from "./_sse_sizer.ts";
 import { AdcpTransportError, ContentEncodingError, ResponseTooLargeError } from "../errors.ts";
+import { type Deadline, networkFailure } from "./_deadline.ts";
+import type { SseEventSizer } from "./_sse_sizer.ts";
 import type { ResolvedLimits } from "./limits.ts";
 import type { ContentDecoding, ReadProgress } from "./read_response.ts";
+import { describe } from "@adcp-wire/internal";
 
 /**
  * Raw chunks are handed to a DecompressionStream at most this many bytes at a time. Deno's

@@ -1,8 +1,8 @@
 import { ok, strictEqual } from "node:assert/strict";
-import { Deadline } from "./_deadline.ts";
-import { DeadlineExceededError } from "../errors.ts";
-import { readTextResponse } from "./read_response.ts";
 import { streamOf, within } from "../_test_utils.ts";
+import { DeadlineExceededError } from "../errors.ts";
+import { Deadline } from "./_deadline.ts";
+import { readTextResponse } from "./read_response.ts";
 
 /** Spins for `ms` milliseconds without yielding: the deadline's timer cannot fire meanwhile. */
 function busyWait(ms: number): void {

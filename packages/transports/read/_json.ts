@@ -26,7 +26,7 @@ export function parseJsonWithin(text: string, maxDepth: number, maxNodes: number
 
 /** Walks a parsed value. @throws {JsonDepthLimitError | JsonNodeLimitError} */
 export function checkValueBounds(value: unknown, maxDepth: number, maxNodes: number): void {
-  const bounds = checkJsonBounds(value, { maxDepth, maxNodes });
+  const bounds = checkJsonBounds(value, { maxJsonDepth: maxDepth, maxJsonNodes: maxNodes });
   if (!bounds.valid) {
     const { error } = bounds;
     throw error.code === "JSON_DEPTH_LIMIT"

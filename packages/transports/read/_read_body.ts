@@ -2,10 +2,10 @@
 // readJsonResponse (and of the benchmarks).
 import { openResponseBody } from "./_body.ts";
 import { Deadline } from "./_deadline.ts";
-import { describe } from "../_describe.ts";
 import { resolveCallLimits } from "./_limits.ts";
 import type { ResolvedLimits } from "./limits.ts";
 import type { ContentDecoding, ReadProgress, ReadResponseOptions } from "./read_response.ts";
+import { describe } from "@adcp-wire/internal";
 
 const EMPTY = new Uint8Array(0);
 

@@ -1,8 +1,8 @@
 import { ok, strictEqual } from "node:assert/strict";
 import fc from "fast-check";
+import { splitAt } from "../_test_utils.ts";
 import { SseParser } from "./_sse_parser.ts";
 import { SseEventSizer } from "./_sse_sizer.ts";
-import { splitAt } from "../_test_utils.ts";
 import { Utf8StreamDecoder } from "./_utf8_decoder.ts";
 
 const LF = 10;

@@ -1,8 +1,8 @@
 import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
 import fc from "fast-check";
-import { decodeUtf8, Utf8StreamDecoder } from "./_utf8_decoder.ts";
-import { MalformedUtf8Error } from "../errors.ts";
 import { splitAt } from "../_test_utils.ts";
+import { MalformedUtf8Error } from "../errors.ts";
+import { decodeUtf8, Utf8StreamDecoder } from "./_utf8_decoder.ts";
 
 const fatal = new TextDecoder("utf-8", { fatal: true });
 

@@ -1,12 +1,12 @@
+import { RedirectRefusedError } from "../errors.ts";
 import { type BoundedBody, openResponseBody } from "./_body.ts";
 import { cancelLate, Deadline, networkFailure, untilDeadline } from "./_deadline.ts";
-import { describe } from "../_describe.ts";
 import { resolveCallLimits } from "./_limits.ts";
-import { SseEventSizer } from "./_sse_sizer.ts";
 import { isRedirect } from "./_redirect.ts";
-import { RedirectRefusedError } from "../errors.ts";
+import { SseEventSizer } from "./_sse_sizer.ts";
 import type { ResponseLimits } from "./limits.ts";
 import type { ReadProgress } from "./read_response.ts";
+import { describe } from "@adcp-wire/internal";
 
 /**
  * The shape of `fetch` that {@linkcode boundedFetch} takes and returns.

@@ -1,6 +1,4 @@
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
-import { boundedFetch, type FetchLike } from "./bounded_fetch.ts";
-import { DeadlineExceededError, ResponseTooLargeError } from "../errors.ts";
 import {
   encoder,
   lazyBody,
@@ -11,6 +9,8 @@ import {
   within,
   withServer,
 } from "../_test_utils.ts";
+import { DeadlineExceededError, ResponseTooLargeError } from "../errors.ts";
+import { boundedFetch, type FetchLike } from "./bounded_fetch.ts";
 
 const GiB = 1_073_741_824;
 

@@ -2,9 +2,6 @@
 // test is bounded in time (`within`), shuts its server down, and leaves no body unread or
 // uncancelled, so the resource and op sanitizers stay on.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { DeadlineExceededError, JsonDepthLimitError, ResponseTooLargeError } from "../errors.ts";
-import { readJsonResponse, readTextResponse } from "./read_response.ts";
-import { createSseBudget, readSseEvents } from "./sse.ts";
 import {
   drain,
   encoder,
@@ -16,6 +13,9 @@ import {
   within,
   withServer,
 } from "../_test_utils.ts";
+import { DeadlineExceededError, JsonDepthLimitError, ResponseTooLargeError } from "../errors.ts";
+import { readJsonResponse, readTextResponse } from "./read_response.ts";
+import { createSseBudget, readSseEvents } from "./sse.ts";
 
 const MiB = 1_048_576;
 const GiB = 1_073_741_824;

@@ -1,5 +1,5 @@
-import { describe } from "../_describe.ts";
-import { BUILTIN, BUILTIN_ITEMS, resolveLayers } from "./_limits.ts";
+import { BUILTIN, resolveLayers } from "./_limits.ts";
+import { optionError } from "@adcp-wire/internal";
 
 /**
  * Default and ceiling for `maxResponseBytes`: 4 MiB (4,194,304 bytes).
@@ -170,9 +170,9 @@ export interface ResolvedLimits {
  *
  * const session = new AbortController();
  * const layers: ResolveLimitsOptions = {
- *   defaults: { signal: session.signal },
- *   agent: { maxResponseBytes: 8_388_608 },
- *   call: { signal: new AbortController().signal },
+ *   defaultLimits: { signal: session.signal },
+ *   agentLimits: { maxResponseBytes: 8_388_608 },
+ *   callLimits: { signal: new AbortController().signal },
  * };
  * const limits = resolveLimits(layers);
  * strictEqual(limits.maxResponseBytes, 8_388_608);
@@ -183,18 +183,24 @@ export interface ResolvedLimits {
 export interface ResolveLimitsOptions {
   /**
    * Client-wide defaults. `maxResponseBytes` and `maxDecodedBytes` here may not exceed 4 MiB.
-   * @default {{}}
+   * @default {}
    */
-  readonly defaults?: ResponseLimits | undefined;
+  readonly defaultLimits?: ResponseLimits | undefined;
   /**
    * Limits for one agent; may raise the byte caps above 4 MiB.
-   * @default {{}}
+   * @default {}
    */
-  readonly agent?: ResponseLimits | undefined;
+  readonly agentLimits?: ResponseLimits | undefined;
   /**
    * Limits for one call; may raise the byte caps above 4 MiB.
-   * @default {{}}
+   * @default {}
    */
+  readonly callLimits?: ResponseLimits | undefined;
+  /** @deprecated Use `defaultLimits`. */
+  readonly defaults?: ResponseLimits | undefined;
+  /** @deprecated Use `agentLimits`. */
+  readonly agent?: ResponseLimits | undefined;
+  /** @deprecated Use `callLimits`. */
   readonly call?: ResponseLimits | undefined;
 }
 
@@ -209,7 +215,7 @@ export interface ResolveLimitsOptions {
  * Implements "Clients SHOULD make the limit configurable per agent and per call. 4 MiB is the MCP
  * default and is also the protocol-wide ceiling on a default, so a client raises the limit for a
  * specific agent or a specific call rather than shipping a larger default" (MCP Response Extraction
- * 3.3.0-beta.0, Security Considerations, Size Limits): a `defaults` byte cap above 4 MiB is refused.
+ * 3.3.0-beta.0, Security Considerations, Size Limits): a `defaultLimits` byte cap above 4 MiB is refused.
  * Lower defaults are allowed.
  *
  * @param options The layers to combine; all optional.
@@ -217,7 +223,7 @@ export interface ResolveLimitsOptions {
  * @throws {TypeError} When a layer is not an object, a bound is not a number, or `signal` is not an
  * `AbortSignal`; the message names the option.
  * @throws {RangeError} When a byte or JSON bound is not a non-negative safe integer, `timeoutMs` is
- * not in (0, 2147483647], or a `defaults` byte cap exceeds 4,194,304; the message names the option.
+ * not in (0, 2147483647], or a `defaultLimits` byte cap exceeds 4,194,304; the message names the option.
  *
  * @example Call over agent over defaults
  * ```ts
@@ -225,150 +231,45 @@ export interface ResolveLimitsOptions {
  * import { strictEqual, throws } from "node:assert/strict";
  *
  * const limits = resolveLimits({
- *   defaults: { maxResponseBytes: 1_048_576, timeoutMs: 10_000 },
- *   agent: { maxResponseBytes: 16_777_216 },
- *   call: { timeoutMs: 60_000 },
+ *   defaultLimits: { maxResponseBytes: 1_048_576, timeoutMs: 10_000 },
+ *   agentLimits: { maxResponseBytes: 16_777_216 },
+ *   callLimits: { timeoutMs: 60_000 },
  * });
  * strictEqual(limits.maxResponseBytes, 16_777_216);
  * strictEqual(limits.maxDecodedBytes, 16_777_216);
  * strictEqual(limits.timeoutMs, 60_000);
  * strictEqual(limits.maxJsonDepth, 64);
  *
- * throws(() => resolveLimits({ defaults: { maxResponseBytes: 8_388_608 } }), RangeError);
+ * throws(() => resolveLimits({ defaultLimits: { maxResponseBytes: 8_388_608 } }), RangeError);
  * ```
  */
 export function resolveLimits(options: ResolveLimitsOptions = {}): ResolvedLimits {
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(`Expected options to be an object, got ${describe(options)}`);
+    throw optionError(TypeError, "resolve limits", "options", "an object", options);
   }
   return resolveLayers([
-    ["defaults", options.defaults, true],
-    ["agent", options.agent, false],
-    ["call", options.call, false],
+    ["defaultLimits", layer(options, "defaultLimits", "defaults"), true],
+    ["agentLimits", layer(options, "agentLimits", "agent"), false],
+    ["callLimits", layer(options, "callLimits", "call"), false],
   ]);
 }
 
-/**
- * Most tools one `McpClient.listTools` call collects over all its pages: 4,096.
- *
- * @example The item caps
- * ```ts
- * import {
- *   DEFAULT_MAX_ARTIFACTS,
- *   DEFAULT_MAX_EVENTS,
- *   DEFAULT_MAX_PARTS,
- *   DEFAULT_MAX_TOOLS,
- * } from "@adcp-wire/transports";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * deepStrictEqual(
- *   [DEFAULT_MAX_TOOLS, DEFAULT_MAX_EVENTS, DEFAULT_MAX_ARTIFACTS, DEFAULT_MAX_PARTS],
- *   [4_096, 65_536, 1_024, 65_536],
- * );
- * ```
- */
-export const DEFAULT_MAX_TOOLS: number = BUILTIN_ITEMS.maxTools;
-
-/** Most SSE events one client call reads, over every stream and reconnect: 65,536. *
- * @example The value
- * ```ts
- * import { DEFAULT_MAX_EVENTS } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * strictEqual(DEFAULT_MAX_EVENTS, 65_536);
- * ```
- */
-export const DEFAULT_MAX_EVENTS: number = BUILTIN_ITEMS.maxEvents;
-
-/** Most artifacts one `A2AClient` call accumulates over every frame: 1,024. *
- * @example The value
- * ```ts
- * import { DEFAULT_MAX_ARTIFACTS } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * strictEqual(DEFAULT_MAX_ARTIFACTS, 1_024);
- * ```
- */
-export const DEFAULT_MAX_ARTIFACTS: number = BUILTIN_ITEMS.maxArtifacts;
-
-/** Most parts, over all artifacts, one `A2AClient` call accumulates: 65,536. *
- * @example The value
- * ```ts
- * import { DEFAULT_MAX_PARTS } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * strictEqual(DEFAULT_MAX_PARTS, 65_536);
- * ```
- */
-export const DEFAULT_MAX_PARTS: number = BUILTIN_ITEMS.maxParts;
-
-/**
- * The limits of a client ({@linkcode McpClient}, {@linkcode A2AClient}): the response limits, which
- * bound every operation as a whole, plus item caps. One operation (a `listTools` over all its
- * pages, a `waitForTask` over all its polls, a stream over all its frames and reconnects) reads at
- * most `maxResponseBytes` in all, within one deadline, and collects at most these many items. Each
- * layer (`defaults`, `agent`, per call `limits`) overrides the one before.
- *
- * @example A tighter tool cap for one agent
- * ```ts
- * import { type ClientLimits, McpClient } from "@adcp-wire/transports";
- * import { ok } from "node:assert/strict";
- *
- * const agent: ClientLimits = { maxTools: 64, maxResponseBytes: 262_144, timeoutMs: 5_000 };
- * ok(new McpClient("https://agent.example/mcp", { agent }));
- * ```
- */
-export interface ClientLimits extends ResponseLimits {
-  /**
-   * Most tools one `listTools` call collects over all its pages. A non-negative safe integer.
-   * @default {4096}
-   */
-  readonly maxTools?: number | undefined;
-  /**
-   * Most SSE events one call reads, over every stream and reconnect. A non-negative safe integer.
-   * @default {65536}
-   */
-  readonly maxEvents?: number | undefined;
-  /**
-   * Most artifacts one A2A call accumulates over every frame. A non-negative safe integer.
-   * @default {1024}
-   */
-  readonly maxArtifacts?: number | undefined;
-  /**
-   * Most parts, over all artifacts, one A2A call accumulates. A non-negative safe integer.
-   * @default {65536}
-   */
-  readonly maxParts?: number | undefined;
-  /**
-   * Largest A2A DataPart accepted, as the UTF-8 bytes of its `data` serialized as JSON, before
-   * anything validates it (A2A Response Extraction, Security Considerations, Size Limits). A
-   * positive safe integer.
-   * @default {1048576}
-   */
-  readonly maxDataPartBytes?: number | undefined;
-}
-
-/**
- * {@linkcode ClientLimits} with every field resolved.
- *
- * @example The shape
- * ```ts
- * import type { ResolvedClientLimits } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * const caps: Pick<ResolvedClientLimits, "maxTools" | "maxParts"> = { maxTools: 4_096, maxParts: 65_536 };
- * strictEqual(caps.maxTools, 4_096);
- * ```
- */
-export interface ResolvedClientLimits extends ResolvedLimits {
-  /** Most tools one `listTools` call collects. */
-  readonly maxTools: number;
-  /** Most SSE events one call reads. */
-  readonly maxEvents: number;
-  /** Most artifacts one A2A call accumulates. */
-  readonly maxArtifacts: number;
-  /** Most parts one A2A call accumulates. */
-  readonly maxParts: number;
-  /** Largest A2A DataPart accepted, in bytes. */
-  readonly maxDataPartBytes: number;
+/** A layer under its name or its deprecated spelling (both at once is a mistake). */
+function layer(
+  options: ResolveLimitsOptions,
+  name: "defaultLimits" | "agentLimits" | "callLimits",
+  deprecated: "defaults" | "agent" | "call",
+): ResponseLimits | undefined {
+  const current = options[name];
+  const old = options[deprecated];
+  if (current !== undefined && old !== undefined) {
+    throw optionError(
+      TypeError,
+      "resolve limits",
+      deprecated,
+      `undefined when '${name}' is set (it is its deprecated spelling)`,
+      old,
+    );
+  }
+  return current !== undefined ? current : old;
 }

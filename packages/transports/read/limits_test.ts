@@ -24,9 +24,14 @@ Deno.test("resolveLimits() returns the built-in defaults when given nothing", ()
 
 Deno.test("resolveLimits() lets the call win over the agent and the agent over the defaults", () => {
   const limits = resolveLimits({
-    defaults: { maxResponseBytes: 1_000, timeoutMs: 1_000, maxJsonDepth: 10, maxJsonNodes: 100 },
-    agent: { maxResponseBytes: 2_000, timeoutMs: 2_000, maxJsonDepth: 20 },
-    call: { maxResponseBytes: 3_000 },
+    defaultLimits: {
+      maxResponseBytes: 1_000,
+      timeoutMs: 1_000,
+      maxJsonDepth: 10,
+      maxJsonNodes: 100,
+    },
+    agentLimits: { maxResponseBytes: 2_000, timeoutMs: 2_000, maxJsonDepth: 20 },
+    callLimits: { maxResponseBytes: 3_000 },
   });
   strictEqual(limits.maxResponseBytes, 3_000);
   strictEqual(limits.timeoutMs, 2_000);
@@ -36,79 +41,103 @@ Deno.test("resolveLimits() lets the call win over the agent and the agent over t
 
 Deno.test("resolveLimits() makes maxDecodedBytes follow maxResponseBytes unless a layer sets it", () => {
   strictEqual(
-    resolveLimits({ agent: { maxResponseBytes: 10_000_000 } }).maxDecodedBytes,
+    resolveLimits({ agentLimits: { maxResponseBytes: 10_000_000 } }).maxDecodedBytes,
     10_000_000,
   );
   strictEqual(
-    resolveLimits({ defaults: { maxDecodedBytes: 2_000 }, call: { maxResponseBytes: 10_000_000 } })
+    resolveLimits({
+      defaultLimits: { maxDecodedBytes: 2_000 },
+      callLimits: { maxResponseBytes: 10_000_000 },
+    })
       .maxDecodedBytes,
     2_000,
   );
   strictEqual(
-    resolveLimits({ agent: { maxDecodedBytes: 50_000_000 }, call: { maxResponseBytes: 1_000 } })
+    resolveLimits({
+      agentLimits: { maxDecodedBytes: 50_000_000 },
+      callLimits: { maxResponseBytes: 1_000 },
+    })
       .maxDecodedBytes,
     50_000_000,
   );
 });
 
 Deno.test("resolveLimits() refuses a default byte cap above 4 MiB and names the option", () => {
-  throws(() => resolveLimits({ defaults: { maxResponseBytes: 4_194_305 } }), {
+  throws(() => resolveLimits({ defaultLimits: { maxResponseBytes: 4_194_305 } }), {
     name: "RangeError",
     message:
-      "Expected defaults.maxResponseBytes to be at most 4194304 (the ceiling on a default; " +
-      "raise the limit per agent or per call instead), got 4194305",
+      "Cannot resolve limits as 'defaultLimits.maxResponseBytes' must be at most 4194304 (the " +
+      "ceiling on a default; raise the limit per agent or per call instead): current value is " +
+      "4194305",
   });
-  throws(() => resolveLimits({ defaults: { maxDecodedBytes: 8_388_608 } }), {
+  throws(() => resolveLimits({ defaultLimits: { maxDecodedBytes: 8_388_608 } }), {
     name: "RangeError",
-    message: /^Expected defaults\.maxDecodedBytes to be at most 4194304/,
+    message: /^Cannot resolve limits as 'defaultLimits\.maxDecodedBytes' must be at most 4194304/,
   });
   // Exactly 4 MiB, lower defaults, and raised agent or call limits are all accepted.
   strictEqual(
-    resolveLimits({ defaults: { maxResponseBytes: 4_194_304 } }).maxResponseBytes,
+    resolveLimits({ defaultLimits: { maxResponseBytes: 4_194_304 } }).maxResponseBytes,
     4_194_304,
   );
-  strictEqual(resolveLimits({ defaults: { maxResponseBytes: 1 } }).maxResponseBytes, 1);
-  strictEqual(resolveLimits({ agent: { maxResponseBytes: 1 << 30 } }).maxResponseBytes, 1 << 30);
-  strictEqual(resolveLimits({ call: { maxResponseBytes: 1 << 30 } }).maxResponseBytes, 1 << 30);
+  strictEqual(resolveLimits({ defaultLimits: { maxResponseBytes: 1 } }).maxResponseBytes, 1);
+  strictEqual(
+    resolveLimits({ agentLimits: { maxResponseBytes: 1 << 30 } }).maxResponseBytes,
+    1 << 30,
+  );
+  strictEqual(
+    resolveLimits({ callLimits: { maxResponseBytes: 1 << 30 } }).maxResponseBytes,
+    1 << 30,
+  );
 });
 
 Deno.test("resolveLimits() rejects bad values with errors naming the option and the value", () => {
-  throws(() => resolveLimits({ call: { maxResponseBytes: -1 } }), {
+  throws(() => resolveLimits({ callLimits: { maxResponseBytes: -1 } }), {
     name: "RangeError",
-    message: "Expected call.maxResponseBytes to be a non-negative safe integer, got -1",
+    message:
+      "Cannot resolve limits as 'callLimits.maxResponseBytes' must be a non-negative safe integer: " +
+      "current value is -1",
   });
-  throws(() => resolveLimits({ agent: { maxJsonDepth: 1.5 } }), {
+  throws(() => resolveLimits({ agentLimits: { maxJsonDepth: 1.5 } }), {
     name: "RangeError",
-    message: "Expected agent.maxJsonDepth to be a non-negative safe integer, got 1.5",
+    message:
+      "Cannot resolve limits as 'agentLimits.maxJsonDepth' must be a non-negative safe integer: " +
+      "current value is 1.5",
   });
-  throws(() => resolveLimits({ call: { maxJsonNodes: "10" as unknown as number } }), {
+  throws(() => resolveLimits({ callLimits: { maxJsonNodes: "10" as unknown as number } }), {
     name: "TypeError",
-    message: "Expected call.maxJsonNodes to be a number, got a string",
+    message:
+      "Cannot resolve limits as 'callLimits.maxJsonNodes' must be a number: current value is \"10\"",
   });
-  throws(() => resolveLimits({ call: { timeoutMs: 0 } }), {
+  throws(() => resolveLimits({ callLimits: { timeoutMs: 0 } }), {
     name: "RangeError",
-    message: "Expected call.timeoutMs to be a number of milliseconds in (0, 2147483647], got 0",
+    message:
+      "Cannot resolve limits as 'callLimits.timeoutMs' must be a number of milliseconds in " +
+      "(0, 2147483647]: current value is 0",
   });
-  throws(() => resolveLimits({ call: { timeoutMs: Infinity } }), { name: "RangeError" });
-  throws(() => resolveLimits({ call: { timeoutMs: Number.NaN } }), { name: "RangeError" });
-  throws(() => resolveLimits({ call: { signal: {} as AbortSignal } }), {
+  throws(() => resolveLimits({ callLimits: { timeoutMs: Infinity } }), { name: "RangeError" });
+  throws(() => resolveLimits({ callLimits: { timeoutMs: Number.NaN } }), { name: "RangeError" });
+  throws(() => resolveLimits({ callLimits: { signal: {} as AbortSignal } }), {
     name: "TypeError",
-    message: "Expected call.signal to be an AbortSignal, got an object",
+    message:
+      "Cannot resolve limits as 'callLimits.signal' must be an AbortSignal: current value is an object",
   });
-  throws(() => resolveLimits({ agent: null as unknown as undefined }), {
+  throws(() => resolveLimits({ agentLimits: null as unknown as undefined }), {
     name: "TypeError",
-    message: "Expected agent to be an object, got null",
+    message: "Cannot resolve limits as 'agentLimits' must be an object: current value is null",
   });
   throws(() => resolveLimits(7 as unknown as undefined), {
     name: "TypeError",
-    message: "Expected options to be an object, got number 7",
+    message: "Cannot resolve limits as 'options' must be an object: current value is 7",
   });
 });
 
 Deno.test("resolveLimits() combines the signals of every layer", () => {
   const agent = new AbortController();
   const call = new AbortController();
-  const limits = resolveLimits({ agent: { signal: agent.signal }, call: { signal: call.signal } });
+  const limits = resolveLimits({
+    agentLimits: { signal: agent.signal },
+    callLimits: { signal: call.signal },
+  });
   ok(limits.signal !== undefined);
   strictEqual(limits.signal.aborted, false);
   agent.abort(new Error("agent shut down"));
@@ -116,10 +145,34 @@ Deno.test("resolveLimits() combines the signals of every layer", () => {
   strictEqual((limits.signal.reason as Error).message, "agent shut down");
 
   const only = new AbortController();
-  strictEqual(resolveLimits({ call: { signal: only.signal } }).signal, only.signal);
+  strictEqual(resolveLimits({ callLimits: { signal: only.signal } }).signal, only.signal);
 });
 
 Deno.test("resolveLimits() accepts its own result as a layer unchanged", () => {
-  const first = resolveLimits({ agent: { maxResponseBytes: 9_000_000, timeoutMs: 5 } });
-  deepStrictEqual(resolveLimits({ call: first }), first);
+  const first = resolveLimits({ agentLimits: { maxResponseBytes: 9_000_000, timeoutMs: 5 } });
+  deepStrictEqual(resolveLimits({ callLimits: first }), first);
+});
+
+Deno.test("resolveLimits() still takes the deprecated defaults/agent/call layers, never both spellings", () => {
+  const limits = resolveLimits({
+    defaults: { timeoutMs: 1_000 },
+    agent: { maxResponseBytes: 8_388_608 },
+    call: { maxJsonDepth: 8 },
+  });
+  strictEqual(limits.timeoutMs, 1_000);
+  strictEqual(limits.maxResponseBytes, 8_388_608);
+  strictEqual(limits.maxJsonDepth, 8);
+  throws(() => resolveLimits({ defaults: { maxResponseBytes: 4_194_305 } }), {
+    name: "RangeError",
+    message: /^Cannot resolve limits as 'defaultLimits\.maxResponseBytes' must be at most/,
+  });
+  throws(() => resolveLimits({ agent: {}, agentLimits: {} }), {
+    name: "TypeError",
+    message:
+      "Cannot resolve limits as 'agent' must be undefined when 'agentLimits' is set (it is " +
+      "its deprecated spelling): current value is an object",
+  });
+  throws(() => resolveLimits({ callLimits: null as unknown as undefined, call: {} }), {
+    name: "TypeError",
+  });
 });

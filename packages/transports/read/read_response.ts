@@ -79,7 +79,7 @@ export interface ReadProgress {
  *
  * const chunkSizes: number[] = [];
  * const options: ReadResponseOptions = {
- *   ...resolveLimits({ agent: { maxResponseBytes: 8 } }),
+ *   ...resolveLimits({ agentLimits: { maxResponseBytes: 8 } }),
  *   onProgress: (progress) => chunkSizes.push(progress.chunkBytes),
  * };
  * const encoder = new TextEncoder();

@@ -1,15 +1,6 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import fc from "fast-check";
 import {
-  ContentEncodingError,
-  DeadlineExceededError,
-  JsonNodeLimitError,
-  MalformedJsonError,
-  MalformedUtf8Error,
-  ResponseTooLargeError,
-} from "../errors.ts";
-import { readJsonResponse, readTextResponse } from "./read_response.ts";
-import {
   encoder,
   gzip,
   gzipZeros,
@@ -19,6 +10,15 @@ import {
   streamOf,
   within,
 } from "../_test_utils.ts";
+import {
+  ContentEncodingError,
+  DeadlineExceededError,
+  JsonNodeLimitError,
+  MalformedJsonError,
+  MalformedUtf8Error,
+  ResponseTooLargeError,
+} from "../errors.ts";
+import { readJsonResponse, readTextResponse } from "./read_response.ts";
 
 Deno.test("readTextResponse() rejects an over-limit Content-Length before reading a byte", async () => {
   const { stream, state } = streamOf([encoder.encode("x".repeat(100))]);

@@ -1,14 +1,14 @@
+import { ResponseTooLargeError } from "../errors.ts";
 import { type BoundedBody, openResponseBody } from "./_body.ts";
 import { Deadline } from "./_deadline.ts";
-import { describe } from "../_describe.ts";
 import { resolveCallLimits } from "./_limits.ts";
 import { assertReadable, readerSettings } from "./_read_body.ts";
 import { SseParser } from "./_sse_parser.ts";
 import { SseEventSizer } from "./_sse_sizer.ts";
 import { Utf8StreamDecoder } from "./_utf8_decoder.ts";
-import { ResponseTooLargeError } from "../errors.ts";
 import type { ResolvedLimits, ResponseLimits } from "./limits.ts";
 import type { ContentDecoding, ReadProgress } from "./read_response.ts";
+import { describe } from "@adcp-wire/internal";
 
 /**
  * One Server-Sent Event, as {@linkcode readSseEvents} yields it.

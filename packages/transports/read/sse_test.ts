@@ -1,6 +1,7 @@
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import fc from "fast-check";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { drain, encoder, progressTracker, splitAt, streamOf, within } from "../_test_utils.ts";
 import { DeadlineExceededError, MalformedUtf8Error, ResponseTooLargeError } from "../errors.ts";
 import {
   createSseBudget,
@@ -9,7 +10,6 @@ import {
   SseBudget,
   type SseEvent,
 } from "./sse.ts";
-import { drain, encoder, progressTracker, splitAt, streamOf, within } from "../_test_utils.ts";
 
 function sse(text: string, init?: ResponseInit): Response {
   return new Response(text, init);

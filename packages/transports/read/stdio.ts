@@ -1,11 +1,11 @@
+import { DeadlineExceededError, MalformedJsonError, ResponseTooLargeError } from "../errors.ts";
 import { abortError } from "./_deadline.ts";
-import { describe } from "../_describe.ts";
 import { parseJsonWithin } from "./_json.ts";
 import { resolveCallLimits } from "./_limits.ts";
 import { concat } from "./_read_body.ts";
 import { decodeUtf8 } from "./_utf8_decoder.ts";
-import { DeadlineExceededError, MalformedJsonError, ResponseTooLargeError } from "../errors.ts";
 import type { ResolvedLimits, ResponseLimits } from "./limits.ts";
+import { describe } from "@adcp-wire/internal";
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -1,5 +1,6 @@
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import fc from "fast-check";
+import { drain, encoder, splitAt, streamOf, within } from "../_test_utils.ts";
 import {
   DeadlineExceededError,
   JsonDepthLimitError,
@@ -8,7 +9,6 @@ import {
   ResponseTooLargeError,
 } from "../errors.ts";
 import { readStdioMessages, type StdioProgress } from "./stdio.ts";
-import { drain, encoder, splitAt, streamOf, within } from "../_test_utils.ts";
 
 Deno.test("readStdioMessages() parses newline-delimited messages, skipping empty lines and CRs", async () => {
   const text = '{"id":1}\r\n\n{"id":2}\n\r\n[3]\n';

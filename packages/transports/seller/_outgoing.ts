@@ -1,18 +1,16 @@
 // Shared by the seller-side helpers: option validation, the "refuse" step, and the response-size
 // target.
-import { describe } from "../_describe.ts";
 import { isForwarded } from "./_forwarded.ts";
 import { compileServiceNames } from "./_leaks.ts";
-import type {
-  OutgoingErrorCheck,
-  OutgoingErrorOptions,
-  OutgoingErrorWarning,
-} from "./check_outgoing_adcp_error.ts";
 import {
   checkOutgoingAdcpError,
   MCP_RESPONSE_SIZE_TARGET_BYTES,
+  type OutgoingErrorCheck,
+  type OutgoingErrorOptions,
+  type OutgoingErrorWarning,
 } from "./check_outgoing_adcp_error.ts";
-import type { AdcpError } from "@adcp-wire/core";
+import { describe } from "@adcp-wire/internal";
+import type { ExtractedAdcpError } from "@adcp-wire/core";
 
 /** Most names `internalServiceNames` takes, and the longest name, in UTF-16 code units. */
 const MAX_SERVICE_NAMES = 1024;
@@ -81,7 +79,7 @@ export function checkOptions(options: OutgoingErrorOptions): CheckedOptions {
  * issue's; `cause` holds them all. An error from `forwardAdcpError` is returned unchanged: it was
  * validated when it was forwarded.
  */
-export function preparedError(error: unknown, options: OutgoingErrorOptions): AdcpError {
+export function preparedError(error: unknown, options: OutgoingErrorOptions): ExtractedAdcpError {
   if (isForwarded(error)) return error;
   const checked: OutgoingErrorCheck = checkOutgoingAdcpError(error, options);
   if (checked.valid) return checked.error;

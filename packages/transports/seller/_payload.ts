@@ -1,12 +1,11 @@
 // The payload layer of a fatal task failure, beside the transport envelope's `adcp_error` (Error
 // Handling, "Envelope vs. payload errors — the two-layer model").
-import type { AdcpError } from "@adcp-wire/core";
-import { describe } from "../_describe.ts";
+import type { ExtractedAdcpError } from "@adcp-wire/core";
+import { jsonCopy } from "../read/_json.ts";
 import { isForwarded } from "./_forwarded.ts";
 import { type CheckedOptions, preparedError } from "./_outgoing.ts";
-import { jsonCopy } from "../read/_json.ts";
-import { isObject, type JsonObject, own } from "../client/_rpc.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
+import { describe, isJsonObject as isObject, type JsonObject, own } from "@adcp-wire/internal";
 
 /** The task payload a helper's `payload` option asks for. */
 export type PayloadOption = boolean | Readonly<Record<string, unknown>> | undefined;
@@ -22,12 +21,14 @@ export type PayloadOption = boolean | Readonly<Record<string, unknown>> | undefi
  */
 export function payloadLayer(
   payload: PayloadOption,
-  error: AdcpError,
+  error: ExtractedAdcpError,
   options: OutgoingErrorOptions,
   checked: CheckedOptions,
 ): JsonObject | undefined {
   if (payload === undefined || payload === false) return undefined;
-  if (payload === true) return { status: "failed", errors: [jsonCopy(error) as AdcpError] };
+  if (payload === true) {
+    return { status: "failed", errors: [jsonCopy(error) as ExtractedAdcpError] };
+  }
   if (
     !isObject(payload) ||
     (Object.getPrototypeOf(payload) !== Object.prototype && Object.getPrototypeOf(payload) !== null)
@@ -49,9 +50,9 @@ export function payloadLayer(
     );
   }
   const given = own(payload, "errors");
-  let errors: AdcpError[];
+  let errors: ExtractedAdcpError[];
   if (given === undefined) {
-    errors = [jsonCopy(error) as AdcpError];
+    errors = [jsonCopy(error) as ExtractedAdcpError];
   } else {
     if (!Array.isArray(given) || given.length === 0) {
       throw new TypeError(
@@ -93,7 +94,7 @@ function payloadError(
   index: number,
   options: OutgoingErrorOptions,
   checked: CheckedOptions,
-): AdcpError {
+): ExtractedAdcpError {
   if (isForwarded(item)) return item;
   const prefix = `payload.errors[${index}]`;
   const onWarning = checked.onWarning;

@@ -1,7 +1,7 @@
 // The one-sentence human summary the seller helpers put beside structured data.
-import { describe } from "../_describe.ts";
 import { redactLeaks } from "./_leaks.ts";
 import type { CheckedOptions } from "./_outgoing.ts";
+import { describe } from "@adcp-wire/internal";
 
 /** Longest summary, in UTF-8 bytes: the buyer-side display cap on `message` (256 bytes). */
 export const MAX_SUMMARY_BYTES = 256;

@@ -1,4 +1,4 @@
-import type { AdcpError } from "@adcp-wire/core";
+import type { ExtractedAdcpError } from "@adcp-wire/core";
 import { checkOptions, preparedError, warnResponseSize } from "./_outgoing.ts";
 import { payloadLayer } from "./_payload.ts";
 import { checkSummary, redactedSummary } from "./_summary.ts";
@@ -54,9 +54,9 @@ export type AdcpErrorToolResult = {
    * payload layer beside it (`status: "failed"`, `errors`, and the payload's other fields).
    */
   structuredContent: {
-    adcp_error: AdcpError;
+    adcp_error: ExtractedAdcpError;
     status?: "failed";
-    errors?: AdcpError[];
+    errors?: ExtractedAdcpError[];
     [key: string]: unknown;
   };
 };

@@ -1,10 +1,9 @@
-import type { AdcpError } from "@adcp-wire/core";
-import { describe } from "../_describe.ts";
+import type { ExtractedAdcpError } from "@adcp-wire/core";
 import { checkOptions, preparedError } from "./_outgoing.ts";
 import { payloadLayer } from "./_payload.ts";
-import { isObject, own } from "../client/_rpc.ts";
 import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
+import { describe, isJsonObject as isObject, own } from "@adcp-wire/internal";
 
 /**
  * The MIME type an AdCP error DataPart may declare (Transport Error Mapping, "Error MIME Type").
@@ -231,7 +230,7 @@ export function adcpFailedTask(
   let summary = options.summary === undefined
     ? undefined
     : checkSummary("options.summary", options.summary);
-  const adcpError: AdcpError = preparedError(error, options);
+  const adcpError: ExtractedAdcpError = preparedError(error, options);
   const payload = payloadLayer(options.payload, adcpError, options, checked);
   if (summary !== undefined) summary = redactedSummary(summary, checked);
   const text = summary ?? defaultSummary(adcpError);
@@ -272,7 +271,7 @@ export function adcpFailedTask(
  * seconds.". A forwarded error's code is named only when it has the shape of an AdCP code, since
  * the summary is one line of prose.
  */
-function defaultSummary(error: AdcpError): string {
+function defaultSummary(error: ExtractedAdcpError): string {
   const seconds = error.retry_after;
   const retry = typeof seconds === "number" && seconds >= 1 && seconds <= 3600
     ? ` Retry in ${seconds} second${seconds === 1 ? "" : "s"}.`

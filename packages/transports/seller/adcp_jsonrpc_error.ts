@@ -1,10 +1,9 @@
-import type { AdcpError } from "@adcp-wire/core";
-import { describe } from "../_describe.ts";
+import type { ExtractedAdcpError } from "@adcp-wire/core";
 import { isForwarded } from "./_forwarded.ts";
 import { checkOptions, preparedError } from "./_outgoing.ts";
 import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
-import { isObject, own } from "../client/_rpc.ts";
+import { describe, isJsonObject as isObject, own } from "@adcp-wire/internal";
 
 /**
  * The reserved JSON-RPC error codes of Transport Error Mapping, "Reserved JSON-RPC Codes", by the
@@ -60,7 +59,7 @@ export type AdcpJsonRpcErrorObject = {
   /** A short, fixed description unless `options.message` gave one. */
   message: string;
   /** The AdCP error, for `error.data.adcp_error` (Client Detection Order step 4). */
-  data: { adcp_error: AdcpError };
+  data: { adcp_error: ExtractedAdcpError };
 };
 
 /**
@@ -125,7 +124,7 @@ const DEFAULT_MESSAGES = {
  * @example A gateway rate limit
  * ```ts
  * import { adcpJsonRpcError } from "@adcp-wire/transports";
- * import { extractAdcpErrorFromMcpError } from "@adcp-wire/core";
+ * import { extractAdcpErrorFromJsonRpcError } from "@adcp-wire/core";
  * import { deepStrictEqual, throws } from "node:assert/strict";
  *
  * const error = adcpJsonRpcError({
@@ -146,7 +145,7 @@ const DEFAULT_MESSAGES = {
  *     },
  *   },
  * });
- * deepStrictEqual(extractAdcpErrorFromMcpError({ jsonrpc: "2.0", id: 1, error }), error.data.adcp_error);
+ * deepStrictEqual(extractAdcpErrorFromJsonRpcError({ jsonrpc: "2.0", id: 1, error }), error.data.adcp_error);
  * throws(() => adcpJsonRpcError({ code: "BUDGET_TOO_LOW", message: "Too low" }), TypeError);
  * ```
  */

@@ -1,9 +1,8 @@
-import { describe } from "../_describe.ts";
 import { warnResponseSize } from "./_outgoing.ts";
-import { isObject } from "../client/_rpc.ts";
 import { checkSummary } from "./_summary.ts";
 import type { McpTextContent } from "./adcp_error_result.ts";
 import type { OutgoingErrorWarning } from "./check_outgoing_adcp_error.ts";
+import { describe, isJsonObject as isObject } from "@adcp-wire/internal";
 
 /**
  * An MCP `CallToolResult` carrying an AdCP success payload, as {@linkcode adcpSuccessResult} builds

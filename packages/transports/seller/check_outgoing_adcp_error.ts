@@ -1,11 +1,10 @@
-import { type AdcpError, validateAdcpError } from "@adcp-wire/core";
+import { type ExtractedAdcpError, validateAdcpError } from "@adcp-wire/core";
 import { isStandardErrorCode, isVendorErrorCode } from "@adcp-wire/recovery";
 import { ADCP_VERSION, lookupErrorCode, type RecoveryClass } from "@adcp-wire/schemas";
-import { describe } from "../_describe.ts";
-import { checkOptions } from "./_outgoing.ts";
-import { redactLeaks } from "./_leaks.ts";
 import { jsonCopy } from "../read/_json.ts";
-import { isObject, type JsonObject, own } from "../client/_rpc.ts";
+import { redactLeaks } from "./_leaks.ts";
+import { checkOptions } from "./_outgoing.ts";
+import { describe, isJsonObject as isObject, type JsonObject, own } from "@adcp-wire/internal";
 
 /**
  * Largest serialized `details` a seller should send, in UTF-8 bytes: "keep `details` under 500
@@ -259,7 +258,7 @@ export type OutgoingErrorCheck =
   | {
     readonly valid: true;
     /** The error to send: a new object holding only the checked fields. */
-    readonly error: AdcpError;
+    readonly error: ExtractedAdcpError;
     /** What was fixed or reported (also passed to `onWarning`). */
     readonly warnings: readonly OutgoingErrorWarning[];
   }
@@ -685,7 +684,7 @@ export function checkOutgoingAdcpError(
   }
   if (issues.length > 0) return fail(issues);
   for (const warning of warnings) onWarning?.(warning);
-  return { valid: true, error: out as AdcpError, warnings };
+  return { valid: true, error: out as ExtractedAdcpError, warnings };
 }
 
 function fail(issues: readonly OutgoingErrorIssue[]): OutgoingErrorCheck {

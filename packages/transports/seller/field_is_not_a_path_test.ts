@@ -9,8 +9,8 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import {
   detectAdcpError,
   extractAdcpErrorFromA2A,
+  extractAdcpErrorFromJsonRpcError,
   extractAdcpErrorFromMcp,
-  extractAdcpErrorFromMcpError,
   handleA2AResponse,
   handleMcpResponse,
   validateAdcpError,
@@ -180,7 +180,7 @@ Deno.test("buyer-side extraction, recovery and sanitizing read a hostile field a
       validateAdcpError(JSON.parse(errorText)),
       extractAdcpErrorFromMcp(mcp),
       extractAdcpErrorFromMcp(legacy),
-      extractAdcpErrorFromMcpError(rpc),
+      extractAdcpErrorFromJsonRpcError(rpc),
       extractAdcpErrorFromA2A(a2a),
       detectAdcpError(mcp)?.error,
       detectAdcpError(rpc)?.error,

@@ -1,6 +1,6 @@
-import { type AdcpError, validateAdcpError } from "@adcp-wire/core";
-import { describe } from "../_describe.ts";
+import { type ExtractedAdcpError, validateAdcpError } from "@adcp-wire/core";
 import { markForwarded } from "./_forwarded.ts";
+import { describe } from "@adcp-wire/internal";
 
 /**
  * Validates an upstream AdCP error that an intermediary passes through, and marks it to be sent
@@ -48,7 +48,7 @@ import { markForwarded } from "./_forwarded.ts";
  * throws(() => forwardAdcpError({ code: "" }), TypeError);
  * ```
  */
-export function forwardAdcpError(upstream: unknown): AdcpError {
+export function forwardAdcpError(upstream: unknown): ExtractedAdcpError {
   const valid = validateAdcpError(upstream);
   if (valid === null) {
     throw new TypeError(
@@ -57,7 +57,7 @@ export function forwardAdcpError(upstream: unknown): AdcpError {
     );
   }
   // validateAdcpError serialized it already, so this does not throw.
-  return markForwarded(deepFreeze(JSON.parse(JSON.stringify(valid))) as AdcpError);
+  return markForwarded(deepFreeze(JSON.parse(JSON.stringify(valid))) as ExtractedAdcpError);
 }
 
 function deepFreeze(value: unknown): unknown {

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import {
   detectAdcpError,
   extractAdcpErrorFromA2A,
-  extractAdcpErrorFromMcpError,
+  extractAdcpErrorFromJsonRpcError,
   handleMcpResponse,
   validateAdcpError,
 } from "@adcp-wire/core";
@@ -42,7 +42,7 @@ Deno.test("forwardAdcpError() keeps recovery, retry_after, details and unknown f
   const rpc = adcpJsonRpcError(forwarded);
   strictEqual(JSON.stringify(rpc.data.adcp_error), UPSTREAM_TEXT);
   strictEqual(
-    JSON.stringify(extractAdcpErrorFromMcpError({ jsonrpc: "2.0", id: 1, error: rpc })),
+    JSON.stringify(extractAdcpErrorFromJsonRpcError({ jsonrpc: "2.0", id: 1, error: rpc })),
     UPSTREAM_TEXT,
   );
 

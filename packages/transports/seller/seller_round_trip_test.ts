@@ -5,7 +5,7 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import {
   detectAdcpError,
   extractAdcpErrorFromA2A,
-  extractAdcpErrorFromMcpError,
+  extractAdcpErrorFromJsonRpcError,
   handleA2AResponse,
   handleMcpResponse,
 } from "@adcp-wire/core";
@@ -93,7 +93,10 @@ for (const code of [...STANDARD_ERROR_CODES, "X_STREAMHAUS_FLOOR_NOT_MET"]) {
     if (Object.hasOwn(ADCP_JSONRPC_CODES, code)) {
       const rpc = adcpJsonRpcError(input);
       strictEqual(rpc.code, ADCP_JSONRPC_CODES[code as keyof typeof ADCP_JSONRPC_CODES]);
-      deepStrictEqual(extractAdcpErrorFromMcpError({ jsonrpc: "2.0", id: 1, error: rpc }), sent);
+      deepStrictEqual(
+        extractAdcpErrorFromJsonRpcError({ jsonrpc: "2.0", id: 1, error: rpc }),
+        sent,
+      );
     }
   });
 }

@@ -1,6 +1,6 @@
 import { normalizeRetryAfter } from "@adcp-wire/recovery";
-import type { AdcpError } from "@adcp-wire/core";
-import { isObject, own } from "../client/_rpc.ts";
+import type { ExtractedAdcpError } from "@adcp-wire/core";
+import { isJsonObject as isObject, own } from "@adcp-wire/internal";
 
 /**
  * `retry_after` of a translated 429 whose `Retry-After` is absent or not a number of seconds.
@@ -61,7 +61,7 @@ export const DEFAULT_UPSTREAM_RETRY_AFTER_SECONDS = 10;
  * });
  * ```
  */
-export function translateUpstreamError(upstream: unknown): AdcpError {
+export function translateUpstreamError(upstream: unknown): ExtractedAdcpError {
   const status = statusOf(upstream);
   if (status === 429) {
     return {

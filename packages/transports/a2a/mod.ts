@@ -1,0 +1,34 @@
+/**
+ * The A2A client: {@link A2AClient} speaks A2A JSON-RPC (1.0 ProtoJSON or v0.3: `SendMessage`,
+ * `SendStreamingMessage` with streamed artifacts accumulated, `GetTask`) and hands back typed
+ * AdCP results ({@link A2ACallResult}). {@link fetchAgentCard} fetches the agent card and binds
+ * the client to the origin it came from. Every operation is bounded as a whole, redirects are
+ * refused, and transient errors can be retried; the contract is in `docs/clients.md`. The
+ * options, limits and idempotency helpers it shares with the MCP client are exported here too.
+ *
+ * @example Sending an AdCP invocation to an in-process agent
+ * ```ts
+ * import { A2AClient } from "@adcp-wire/transports/a2a";
+ * import { fakeA2AAgent } from "@adcp-wire/transports/testing";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const agent = fakeA2AAgent({
+ *   skills: { get_products: () => ({ data: { products: [] } }) },
+ * });
+ * const client = new A2AClient(agent.card, { cardUrl: agent.cardUrl, fetch: agent.fetch });
+ * const result = await client.sendMessage(client.invocation("get_products", { brief: "CTV" }));
+ * deepStrictEqual(result.kind === "success" && result.data, { products: [] });
+ * ```
+ *
+ * @module
+ */
+
+export * from "../client/auth_challenge.ts";
+export * from "../client/idempotency_key.ts";
+export * from "../client/limits.ts";
+export * from "../client/options.ts";
+export * from "../errors.ts";
+export * from "../read/limits.ts";
+export * from "./client.ts";
+export * from "./fetch_agent_card.ts";
+export * from "./types.ts";

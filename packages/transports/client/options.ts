@@ -1,0 +1,90 @@
+// Options every client shares: where to send, what to send with each request, how far to read,
+// and whether to retry.
+import type { RetryPolicy, RetryPolicyOptions } from "@adcp-wire/recovery";
+import type { ClientLimits } from "./limits.ts";
+import type { FetchLike } from "../read/bounded_fetch.ts";
+
+/**
+ * Whether and how a client retries transient AdCP errors: `false` (never), `true` (the default
+ * policy of `@adcp-wire/recovery`: at most 3 retries within 300 s, `retry_after` honoured), or a
+ * policy or policy options.
+ *
+ * @example Retrying a rate-limited call after the seller's `retry_after`
+ * ```ts
+ * import { McpClient, type RetryOption } from "@adcp-wire/transports";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const adcp_error = {
+ *   code: "RATE_LIMITED",
+ *   message: "Slow down",
+ *   recovery: "transient",
+ *   retry_after: 5,
+ * };
+ * const answers = [
+ *   { result: { protocolVersion: "2025-11-25", capabilities: {} } }, // to initialize
+ *   { error: { code: -32029, message: "Rate limited", data: { adcp_error } } }, // to tools/call
+ *   { result: { content: [{ type: "text", text: "Found 3 products" }] } }, // to the retry
+ * ];
+ * const waits: number[] = [];
+ * const retry: RetryOption = { maxRetries: 2, sleep: (ms) => (waits.push(ms), Promise.resolve()) };
+ * const client = new McpClient("https://agent.example/mcp", {
+ *   retry,
+ *   fetch: async (_input, init) => {
+ *     const { id } = await new Response(init?.body).json();
+ *     if (id === undefined) return new Response(null, { status: 202 }); // a notification
+ *     return Response.json({ jsonrpc: "2.0", id, ...answers.shift() });
+ *   },
+ * });
+ * strictEqual((await client.callTool("get_products", { brief: "CTV" })).kind, "text");
+ * deepStrictEqual(waits, [5_000]);
+ * ```
+ */
+export type RetryOption = boolean | RetryPolicy | RetryPolicyOptions;
+
+/**
+ * The options `McpClient` and `A2AClient` share. The limits come in three layers, each over the one
+ * before: `defaultLimits` (client-wide, byte caps at most 4 MiB), `agentLimits` (this agent, may
+ * raise the byte caps) and the `limits` of one call.
+ */
+export interface ClientOptions {
+  /**
+   * Headers sent with every request (for example `Authorization`). The client sets the protocol
+   * headers itself, and `Accept-Encoding: identity` unless this sets `Accept-Encoding`.
+   * @default {}
+   */
+  readonly headers?: HeadersInit | undefined;
+  /**
+   * Client-wide limits, under `agentLimits` and per-call limits. Byte caps at most 4 MiB.
+   * @default {}
+   */
+  readonly defaultLimits?: ClientLimits | undefined;
+  /**
+   * Limits for this agent, over `defaultLimits`; may raise the byte caps above 4 MiB.
+   * @default {}
+   */
+  readonly agentLimits?: ClientLimits | undefined;
+  /** @deprecated Use `defaultLimits`. */
+  readonly defaults?: ClientLimits | undefined;
+  /** @deprecated Use `agentLimits`. */
+  readonly agent?: ClientLimits | undefined;
+  /**
+   * The `fetch` to use.
+   * @default globalThis.fetch
+   */
+  readonly fetch?: FetchLike | undefined;
+  /**
+   * Retry transient AdCP errors with `withRetry` of `@adcp-wire/recovery`, honouring
+   * `retry_after` and the retry budget.
+   * @default false
+   */
+  readonly retry?: RetryOption | undefined;
+}
+
+/** The options of one call that every client shares. */
+export interface CallOptions {
+  /**
+   * Limits of this call, over the agent's and the client's.
+   * @default {}
+   */
+  readonly limits?: ClientLimits | undefined;
+}

@@ -1,0 +1,283 @@
+// In-process fake agents: a `fetch` that answers as a small MCP or A2A agent would, for tests of
+// buyer code and for the examples of this package. Nothing is bounded or validated here: a fake
+// agent trusts its handlers, and the clients under test do the checking.
+import type { FetchLike } from "../read/bounded_fetch.ts";
+
+/** The JSON-RPC `error` member a fake agent answers with. */
+export interface FakeRpcErrorObject {
+  /** The JSON-RPC error code (for AdCP: `-32029`, `-32028`, `-32027`, or a standard one). */
+  readonly code: number;
+  /** The error message. */
+  readonly message: string;
+  /** Optional data, for AdCP `{ adcp_error }`. */
+  readonly data?: unknown;
+}
+
+/**
+ * A handler's answer that makes the fake agent reply with a JSON-RPC error instead of a result.
+ *
+ * @example A reserved AdCP JSON-RPC error from a tool
+ * ```ts
+ * import { McpClient } from "@adcp-wire/transports/mcp";
+ * import { adcpJsonRpcError } from "@adcp-wire/transports/seller";
+ * import { FakeRpcError, fakeMcpAgent } from "@adcp-wire/transports/testing";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = adcpJsonRpcError({ code: "RATE_LIMITED", message: "Slow down", recovery: "transient" });
+ * const fetch = fakeMcpAgent({ tools: { get_products: () => new FakeRpcError(error) } });
+ * const result = await new McpClient("https://agent.example/mcp", { fetch }).callTool("get_products", {});
+ * strictEqual(result.kind === "error" && result.path, "jsonrpc_error");
+ * ```
+ */
+export class FakeRpcError {
+  /** The JSON-RPC `error` member to send. */
+  readonly error: FakeRpcErrorObject;
+
+  /**
+   * Wraps the `error` member to send.
+   *
+   * @param error The JSON-RPC error object.
+   *
+   * @example Usage
+   * ```ts
+   * import { FakeRpcError } from "@adcp-wire/transports/testing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(new FakeRpcError({ code: -32602, message: "Bad params" }).error.code, -32602);
+   * ```
+   */
+  constructor(error: FakeRpcErrorObject) {
+    this.error = error;
+  }
+}
+
+/** One JSON-RPC request a fake agent received, in order. */
+export interface FakeRequest {
+  /** The HTTP method (`POST`, or `GET` for an agent card). */
+  readonly httpMethod: string;
+  /** The JSON-RPC method, or the path of a `GET`. */
+  readonly method: string;
+  /** The JSON-RPC params, if any. */
+  readonly params: unknown;
+  /** The request headers. */
+  readonly headers: Headers;
+}
+
+/** A `fetch` that is a fake agent, with the requests it received. */
+export type FakeAgentFetch = FetchLike & {
+  /** Every request received so far, in order. */
+  readonly requests: readonly FakeRequest[];
+};
+
+/** A tool of a fake MCP agent: returns the `tools/call` result, or a {@link FakeRpcError}. */
+export type FakeTool = (
+  args: Record<string, unknown>,
+) => Record<string, unknown> | FakeRpcError | Promise<Record<string, unknown> | FakeRpcError>;
+
+/** Options of {@link fakeMcpAgent}. */
+export interface FakeMcpAgentOptions {
+  /** The tools, by name; `tools/list` lists them in this order. */
+  readonly tools: Readonly<Record<string, FakeTool>>;
+}
+
+/**
+ * A fake MCP agent: a `fetch` that answers `initialize` (protocol version 2025-11-25),
+ * notifications (`202`), `ping`, `tools/list` and `tools/call` as an MCP Streamable HTTP server
+ * answering in JSON would. A call to an unknown tool gets JSON-RPC error `-32602`, an unknown
+ * method `-32601`.
+ *
+ * @param options The tools.
+ * @returns The `fetch`, with the requests it received in `requests`.
+ *
+ * @example Calling a tool
+ * ```ts
+ * import { McpClient } from "@adcp-wire/transports/mcp";
+ * import { adcpSuccessResult } from "@adcp-wire/transports/seller";
+ * import { fakeMcpAgent } from "@adcp-wire/transports/testing";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const fetch = fakeMcpAgent({
+ *   tools: { get_products: (args) => adcpSuccessResult({ products: [], brief: args.brief }) },
+ * });
+ * const client = new McpClient("https://agent.example/mcp", { fetch });
+ * const result = await client.callTool("get_products", { brief: "CTV" });
+ * deepStrictEqual(result, { kind: "success", data: { products: [], brief: "CTV" } });
+ * deepStrictEqual(fetch.requests.map((request) => request.method), [
+ *   "initialize",
+ *   "notifications/initialized",
+ *   "tools/call",
+ * ]);
+ * ```
+ */
+export function fakeMcpAgent(options: FakeMcpAgentOptions): FakeAgentFetch {
+  const tools = options.tools;
+  return jsonRpcAgent(async (method, params) => {
+    if (method === "initialize") {
+      return {
+        protocolVersion: "2025-11-25",
+        capabilities: { tools: {} },
+        serverInfo: { name: "fake-mcp-agent", version: "1.0.0" },
+      };
+    }
+    if (method === "ping") return {};
+    if (method === "tools/list") {
+      return {
+        tools: Object.keys(tools).map((name) => ({ name, inputSchema: { type: "object" } })),
+      };
+    }
+    if (method === "tools/call") {
+      const { name, arguments: args } = (params ?? {}) as { name?: unknown; arguments?: unknown };
+      const tool = typeof name === "string" && Object.hasOwn(tools, name) ? tools[name] : undefined;
+      if (tool === undefined) return new FakeRpcError({ code: -32602, message: "Unknown tool" });
+      return await tool((args ?? {}) as Record<string, unknown>);
+    }
+    return new FakeRpcError({ code: -32601, message: "Method not found" });
+  });
+}
+
+/** The ids of the task a fake A2A agent is answering, for building failed tasks. */
+export interface FakeTaskIds {
+  /** The task id. */
+  readonly id: string;
+  /** The context id. */
+  readonly contextId: string;
+}
+
+/**
+ * A skill of a fake A2A agent: returns `{ data }` for a completed task whose artifact holds one
+ * DataPart, `{ task }` for a task to send as it is (for example `adcpFailedTask`'s), or a
+ * {@link FakeRpcError}.
+ */
+export type FakeSkill = (
+  input: Record<string, unknown>,
+  ids: FakeTaskIds,
+) =>
+  | { readonly data: Record<string, unknown> }
+  | { readonly task: Record<string, unknown> }
+  | FakeRpcError;
+
+/** Options of {@link fakeA2AAgent}. */
+export interface FakeA2AAgentOptions {
+  /** The AdCP skills, by name. */
+  readonly skills: Readonly<Record<string, FakeSkill>>;
+}
+
+/** A fake A2A agent: its card, where the card lives, and the `fetch` that serves both. */
+export interface FakeA2AAgent {
+  /** The agent card (one A2A 1.0 JSON-RPC interface at `https://agent.example/a2a`). */
+  readonly card: Record<string, unknown>;
+  /** The card's URL, `https://agent.example/.well-known/agent-card.json`. */
+  readonly cardUrl: string;
+  /** Serves the card (`GET`) and the JSON-RPC interface (`POST`). */
+  readonly fetch: FakeAgentFetch;
+}
+
+/**
+ * A fake A2A 1.0 agent: a `fetch` that serves its card and answers `SendMessage`,
+ * `SendStreamingMessage` (one SSE event holding the final task) and `GetTask` for AdCP profile
+ * invocations (one DataPart `{ skill, input }`). An unknown skill gets JSON-RPC error `-32602`,
+ * an unknown method `-32601`.
+ *
+ * @param options The skills.
+ * @returns The card, its URL and the `fetch`.
+ *
+ * @example Fetching the card, then sending an invocation
+ * ```ts
+ * import { A2AClient, fetchAgentCard } from "@adcp-wire/transports/a2a";
+ * import { fakeA2AAgent } from "@adcp-wire/transports/testing";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const agent = fakeA2AAgent({ skills: { get_products: (input) => ({ data: { echo: input } }) } });
+ * const card = await fetchAgentCard(agent.cardUrl, { fetch: agent.fetch });
+ * const client = new A2AClient(card, { fetch: agent.fetch });
+ * const result = await client.sendMessage(client.invocation("get_products", { brief: "CTV" }));
+ * deepStrictEqual(result.kind === "success" && result.data, { echo: { brief: "CTV" } });
+ * ```
+ */
+export function fakeA2AAgent(options: FakeA2AAgentOptions): FakeA2AAgent {
+  const skills = options.skills;
+  const origin = "https://agent.example";
+  const cardUrl = `${origin}/.well-known/agent-card.json`;
+  const card = {
+    name: "fake-a2a-agent",
+    supportedInterfaces: [
+      { url: `${origin}/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+    ],
+  };
+  const tasks = new Map<string, Record<string, unknown>>();
+  let nextTask = 1;
+  const answer = (params: unknown): unknown => {
+    const message = (params as { message?: { parts?: unknown } } | undefined)?.message;
+    const part = Array.isArray(message?.parts) ? message.parts[0] : undefined;
+    const data = (part as { data?: { skill?: unknown; input?: unknown } } | undefined)?.data;
+    const skill = typeof data?.skill === "string" && Object.hasOwn(skills, data.skill)
+      ? skills[data.skill]
+      : undefined;
+    if (skill === undefined) return new FakeRpcError({ code: -32602, message: "Unknown skill" });
+    const ids = { id: `task-${nextTask}`, contextId: `context-${nextTask}` };
+    nextTask++;
+    const reply = skill((data?.input ?? {}) as Record<string, unknown>, ids);
+    if (reply instanceof FakeRpcError) return reply;
+    const task = "task" in reply ? reply.task : {
+      ...ids,
+      status: { state: "TASK_STATE_COMPLETED" },
+      artifacts: [{ artifactId: "result", parts: [{ data: reply.data }] }],
+    };
+    tasks.set(String(task.id ?? ids.id), task);
+    return { task };
+  };
+  const fetch = jsonRpcAgent((method, params) => {
+    if (method === "SendMessage" || method === "SendStreamingMessage") return answer(params);
+    if (method === "GetTask") {
+      const id = (params as { id?: unknown } | undefined)?.id;
+      const task = typeof id === "string" ? tasks.get(id) : undefined;
+      return task ?? new FakeRpcError({ code: -32001, message: "Task not found" });
+    }
+    return new FakeRpcError({ code: -32601, message: "Method not found" });
+  }, (path) => path === new URL(cardUrl).pathname ? card : undefined);
+  return { card, cardUrl, fetch };
+}
+
+/**
+ * A `fetch` answering JSON-RPC POSTs with `handle`'s result (or error), notifications with `202`,
+ * `SendStreamingMessage` as one SSE event, and GETs with `serve`'s JSON (or 404).
+ */
+function jsonRpcAgent(
+  handle: (method: string, params: unknown) => unknown,
+  serve: (path: string) => unknown = () => undefined,
+): FakeAgentFetch {
+  const requests: FakeRequest[] = [];
+  const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    if (request.method === "GET") {
+      const path = new URL(request.url).pathname;
+      requests.push({
+        httpMethod: "GET",
+        method: path,
+        params: undefined,
+        headers: request.headers,
+      });
+      const body = serve(path);
+      return body === undefined ? new Response(null, { status: 404 }) : Response.json(body);
+    }
+    const message = await request.json() as { id?: unknown; method?: unknown; params?: unknown };
+    const method = typeof message.method === "string" ? message.method : "";
+    requests.push({
+      httpMethod: request.method,
+      method,
+      params: message.params,
+      headers: request.headers,
+    });
+    if (message.id === undefined) return new Response(null, { status: 202 });
+    const outcome = await handle(method, message.params);
+    const reply = outcome instanceof FakeRpcError
+      ? { jsonrpc: "2.0", id: message.id, error: outcome.error }
+      : { jsonrpc: "2.0", id: message.id, result: outcome };
+    if (method === "SendStreamingMessage" && !(outcome instanceof FakeRpcError)) {
+      const headers = { "content-type": "text/event-stream" };
+      return new Response(`data: ${JSON.stringify(reply)}\n\n`, { headers });
+    }
+    return Response.json(reply);
+  };
+  return Object.assign(fetch, { requests });
+}
