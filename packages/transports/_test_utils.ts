@@ -1,5 +1,6 @@
 // Helpers for this package's tests: local servers, time bounds, byte streams, progress tracking.
 import { ok } from "node:assert/strict";
+import { AdcpTransportError, JsonDepthLimitError, JsonNodeLimitError } from "./errors.ts";
 import type { ReadProgress } from "./read/read_response.ts";
 
 /**
@@ -197,3 +198,9 @@ export const A2A_KINDS: ReadonlySet<string> = new Set([
   "message",
   "jsonrpc_error",
 ]);
+
+/** Whether `error` is a member of `AnyTransportError` (the transport family or a JSON bound). */
+export function isAnyTransportError(error: unknown): boolean {
+  return error instanceof AdcpTransportError || error instanceof JsonDepthLimitError ||
+    error instanceof JsonNodeLimitError;
+}

@@ -3,9 +3,8 @@
 // malformed object, an unhandled shape). Answers come from an in-memory fetch.
 import { ok } from "node:assert/strict";
 import fc from "fast-check";
-import { A2A_KINDS, MCP_KINDS } from "./_test_utils.ts";
+import { A2A_KINDS, isAnyTransportError, MCP_KINDS } from "./_test_utils.ts";
 import { A2AClient } from "./a2a/mod.ts";
-import { AdcpTransportError } from "./errors.ts";
 import { McpClient } from "./mcp/mod.ts";
 
 const part = fc.oneof(
@@ -61,7 +60,7 @@ async function settle(
     const result = await promise;
     ok(kinds.has(result.kind), `unexpected kind ${result.kind}`);
   } catch (error) {
-    ok(error instanceof AdcpTransportError, `unexpected ${error}`);
+    ok(isAnyTransportError(error), `unexpected ${error}`);
   }
 }
 

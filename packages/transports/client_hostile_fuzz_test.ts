@@ -8,10 +8,9 @@ import { ok } from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import fc from "fast-check";
-import { A2A_KINDS, MCP_KINDS, netTest, within } from "./_test_utils.ts";
+import { A2A_KINDS, isAnyTransportError, MCP_KINDS, netTest, within } from "./_test_utils.ts";
 import { A2AClient } from "./a2a/mod.ts";
 import { fetchAgentCard } from "./a2a/fetch_agent_card.ts";
-import { AdcpTransportError } from "./errors.ts";
 import { McpClient } from "./mcp/mod.ts";
 import type { Answer, Body } from "./testdata/hostile_server.ts";
 
@@ -340,7 +339,7 @@ netTest(
                 await run(name, server.base, countingFetch(pulled));
               } catch (error) {
                 ok(
-                  error instanceof AdcpTransportError,
+                  isAnyTransportError(error),
                   `${name} threw ${error instanceof Error ? error.name : typeof error}: ${error}`,
                 );
               }
@@ -446,7 +445,7 @@ netTest(
             try {
               await run(name, server.base, countingFetch(pulled), MEMORY_BUDGET, 5_000);
             } catch (error) {
-              ok(error instanceof AdcpTransportError, `${name} threw ${error}`);
+              ok(isAnyTransportError(error), `${name} threw ${error}`);
             } finally {
               clearInterval(timer);
               peak = Math.max(peak, memoryNow());

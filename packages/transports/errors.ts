@@ -1,42 +1,23 @@
 import type { ExtractedAdcpError } from "@adcp-wire/core";
+import { AdcpWireError } from "@adcp-wire/internal";
+import { JsonDepthLimitError, JsonNodeLimitError } from "@adcp-wire/security";
 
 // The error family of @adcp-wire/transports: conditions a caller is expected to catch when an
 // agent's response breaks a safety bound. Programmer errors (bad options) are TypeError/RangeError.
 //
-// Relation to @adcp-wire/security: the JSON depth and node checks run through that package's
-// `scanJsonDepth` and `checkJsonBounds`, and their results are re-raised here as this family's own
-// `JsonDepthLimitError` / `JsonNodeLimitError`, with the same `code` strings ("JSON_DEPTH_LIMIT",
-// "JSON_NODE_LIMIT") and the same `limit` / `observed` meaning. So `instanceof AdcpTransportError`
-// catches every way reading a response can fail, and code that switches on `error.code` treats both
-// families alike.
+// The JSON depth and node bounds are checked by @adcp-wire/security and thrown as its
+// `JsonDepthLimitError` / `JsonNodeLimitError`, declared once there and re-exported here; they are
+// members of `AnyTransportError`. Every class here and there extends `AdcpWireError`, so one
+// `instanceof AdcpWireError` catches every way reading a response can fail.
+
+export { JsonDepthLimitError, JsonNodeLimitError };
 
 /**
  * The literal `code` of every error in the `@adcp-wire/transports` family.
- *
- * @example Reading the code of a caught error
- * ```ts
- * import {
- *   AdcpTransportError,
- *   type AdcpTransportErrorCode,
- *   parseBoundedJson,
- * } from "@adcp-wire/transports";
- * import { ok, strictEqual } from "node:assert/strict";
- *
- * let code: AdcpTransportErrorCode | undefined;
- * try {
- *   parseBoundedJson("[[[1]]]", { maxJsonDepth: 2 });
- * } catch (error) {
- *   ok(error instanceof AdcpTransportError);
- *   code = error.code;
- * }
- * strictEqual(code, "JSON_DEPTH_LIMIT");
- * ```
  */
 export type AdcpTransportErrorCode =
   | "RESPONSE_TOO_LARGE"
   | "DEADLINE_EXCEEDED"
-  | "JSON_DEPTH_LIMIT"
-  | "JSON_NODE_LIMIT"
   | "MALFORMED_JSON"
   | "MALFORMED_UTF8"
   | "CONTENT_ENCODING"
@@ -70,9 +51,9 @@ export type AdcpTransportErrorCode =
  * }
  * ```
  */
-export abstract class AdcpTransportError extends Error {
+export abstract class AdcpTransportError extends AdcpWireError {
   /** Stable machine-readable identifier of the condition. */
-  abstract readonly code: AdcpTransportErrorCode;
+  abstract override readonly code: AdcpTransportErrorCode;
 }
 
 /**
@@ -89,27 +70,6 @@ export abstract class AdcpTransportError extends Error {
  *   the five HTTP phases: stdio has its own per-message bound.)
  * - `"data-part"`: the A2A DataPart the extraction selected passed `maxDataPartBytes` (A2A
  *   Response Extraction, Security Considerations, Size Limits).
- *
- * @example A declared length is refused before reading, a streamed body while reading
- * ```ts
- * import {
- *   readTextResponse,
- *   type ResponseSizePhase,
- *   ResponseTooLargeError,
- * } from "@adcp-wire/transports";
- * import { deepStrictEqual, ok } from "node:assert/strict";
- *
- * const phases: ResponseSizePhase[] = [];
- * for (const headers of [{ "content-length": "10" }, {}]) {
- *   const response = new Response("0123456789", { headers });
- *   const error = await readTextResponse(response, { maxResponseBytes: 4 }).catch((e: unknown) =>
- *     e
- *   );
- *   ok(error instanceof ResponseTooLargeError);
- *   phases.push(error.phase);
- * }
- * deepStrictEqual(phases, ["content-length", "raw"]);
- * ```
  */
 export type ResponseSizePhase =
   | "content-length"
@@ -236,115 +196,8 @@ export class DeadlineExceededError extends AdcpTransportError {
 }
 
 /**
- * A response's JSON nests deeper than `maxJsonDepth`. Raised from a string-aware pre-scan before
- * `JSON.parse` builds anything, so a depth bomb costs one linear pass.
- *
- * Implements "bound JSON depth and node count after the cap passes" (MCP Response Extraction
- * 3.3.0-beta.0, Security Considerations, Size Limits). The check is `scanJsonDepth` from
- * `@adcp-wire/security`; this class re-raises its result in the transports family with the same
- * `code`, `limit` and `observed` (the depth at which scanning stopped, `limit + 1`).
- *
- * @example Reading the structured fields
- * ```ts
- * import { JsonDepthLimitError } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * const error = new JsonDepthLimitError(64, 65);
- * strictEqual(error.message, "Cannot read response: JSON nesting depth exceeded 64 (observed 65)");
- * strictEqual(error.code, "JSON_DEPTH_LIMIT");
- * ```
- */
-export class JsonDepthLimitError extends AdcpTransportError {
-  /** Always `"JSON_DEPTH_LIMIT"`, the same code as the `@adcp-wire/security` error. */
-  readonly code: "JSON_DEPTH_LIMIT" = "JSON_DEPTH_LIMIT";
-  /** Always `"JsonDepthLimitError"`. */
-  override readonly name: "JsonDepthLimitError" = "JsonDepthLimitError";
-  /** The configured maximum depth. */
-  readonly limit: number;
-  /** The depth at which checking stopped (at least `limit + 1`). */
-  readonly observed: number;
-
-  /**
-   * Creates the error.
-   *
-   * @param limit The configured maximum depth.
-   * @param observed The depth at which checking stopped.
-   */
-  constructor(limit: number, observed: number) {
-    super(`Cannot read response: JSON nesting depth exceeded ${limit} (observed ${observed})`, {
-      cause: { limit, observed },
-    });
-    this.limit = limit;
-    this.observed = observed;
-  }
-}
-
-/**
- * A response's JSON holds more values than `maxJsonNodes`. Raised after `JSON.parse`, by a walk
- * that stops at the first value past the limit.
- *
- * Implements "bound JSON depth and node count after the cap passes" (MCP Response Extraction
- * 3.3.0-beta.0, Security Considerations, Size Limits). The check is `checkJsonBounds` from
- * `@adcp-wire/security`; this class re-raises its result in the transports family with the same
- * `code`, `limit` and `observed` (`limit + 1`).
- *
- * @example Reading the structured fields
- * ```ts
- * import { JsonNodeLimitError } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * const error = new JsonNodeLimitError(10, 11);
- * strictEqual(error.message, "Cannot read response: JSON node count exceeded 10 (observed 11)");
- * strictEqual(error.code, "JSON_NODE_LIMIT");
- * ```
- */
-export class JsonNodeLimitError extends AdcpTransportError {
-  /** Always `"JSON_NODE_LIMIT"`, the same code as the `@adcp-wire/security` error. */
-  readonly code: "JSON_NODE_LIMIT" = "JSON_NODE_LIMIT";
-  /** Always `"JsonNodeLimitError"`. */
-  override readonly name: "JsonNodeLimitError" = "JsonNodeLimitError";
-  /** The configured maximum node count. */
-  readonly limit: number;
-  /** The count at which checking stopped (`limit + 1`). */
-  readonly observed: number;
-
-  /**
-   * Creates the error.
-   *
-   * @param limit The configured maximum node count.
-   * @param observed The count at which checking stopped.
-   */
-  constructor(limit: number, observed: number) {
-    super(`Cannot read response: JSON node count exceeded ${limit} (observed ${observed})`, {
-      cause: { limit, observed },
-    });
-    this.limit = limit;
-    this.observed = observed;
-  }
-}
-
-/**
  * Why a body was not accepted as JSON: `"syntax"` when `JSON.parse` rejected it (an empty body
  * included), `"unterminated"` when a newline-delimited stdio stream ended inside a message.
- *
- * @example Text that does not parse, and a stdio stream cut off mid-message
- * ```ts
- * import {
- *   MalformedJsonError,
- *   type MalformedJsonReason,
- *   parseBoundedJson,
- *   readStdioMessages,
- * } from "@adcp-wire/transports";
- * import { ok, strictEqual, throws } from "node:assert/strict";
- *
- * throws(() => parseBoundedJson('{"id":'), { name: "MalformedJsonError", reason: "syntax" });
- *
- * const error = await Array.fromAsync(readStdioMessages(new Response('{"id":1}').body!))
- *   .catch((thrown: unknown) => thrown);
- * ok(error instanceof MalformedJsonError);
- * const reason: MalformedJsonReason = error.reason;
- * strictEqual(reason, "unterminated");
- * ```
  */
 export type MalformedJsonReason = "syntax" | "unterminated";
 
@@ -424,26 +277,6 @@ export class MalformedUtf8Error extends AdcpTransportError {
  * Why a content coding could not be applied: `"unsupported"` when the runtime has no decoder for
  * it, `"corrupt"` when the compressed bytes are invalid, `"not_requested"` when a client asked for
  * `identity` and the agent used a coding anyway.
- *
- * @example An unknown coding, and bytes that are not the coding they claim
- * ```ts
- * import {
- *   ContentEncodingError,
- *   type ContentEncodingReason,
- *   readTextResponse,
- * } from "@adcp-wire/transports";
- * import { deepStrictEqual, ok } from "node:assert/strict";
- *
- * const reasons: ContentEncodingReason[] = [];
- * for (const coding of ["zstd", "gzip"]) {
- *   const response = new Response("plain text", { headers: { "content-encoding": coding } });
- *   const error = await readTextResponse(response, { contentDecoding: "manual" })
- *     .catch((thrown: unknown) => thrown);
- *   ok(error instanceof ContentEncodingError);
- *   reasons.push(error.reason);
- * }
- * deepStrictEqual(reasons, ["unsupported", "corrupt"]);
- * ```
  */
 export type ContentEncodingReason = "unsupported" | "corrupt" | "not_requested";
 
@@ -518,26 +351,6 @@ export class ContentEncodingError extends AdcpTransportError {
  * - `"reconnect_limit"`: an SSE stream dropped more often than the reconnect bound allows.
  * - `"agent_card"`: the A2A agent card has no usable JSON-RPC interface (none declared, or its URL
  *   is neither `https:` nor loopback `http:`).
- *
- * @example Why an agent card was refused
- * ```ts
- * import {
- *   AgentProtocolError,
- *   type AgentProtocolReason,
- *   fetchAgentCard,
- * } from "@adcp-wire/transports";
- * import { deepStrictEqual, ok } from "node:assert/strict";
- *
- * const url = "https://agent.example/.well-known/agent-card.json";
- * const reasons: AgentProtocolReason[] = [];
- * for (const answer of [new Response("<html>", { status: 200 }), Response.json(["not a card"])]) {
- *   const fetch = () => Promise.resolve(answer);
- *   const error = await fetchAgentCard(url, { fetch }).catch((thrown: unknown) => thrown);
- *   ok(error instanceof AgentProtocolError);
- *   reasons.push(error.reason);
- * }
- * deepStrictEqual(reasons, ["content_type", "agent_card"]);
- * ```
  */
 export type AgentProtocolReason =
   | "content_type"
@@ -661,26 +474,6 @@ function safeCode(code: string): string {
 
 /**
  * Any error of the `@adcp-wire/transports` family, discriminated by `code`.
- *
- * @example Narrowing on `code` to reach each class's own fields
- * ```ts
- * import {
- *   AdcpTransportError,
- *   type AnyTransportError,
- *   readTextResponse,
- * } from "@adcp-wire/transports";
- * import { ok, strictEqual } from "node:assert/strict";
- *
- * function summarize(error: AnyTransportError): string {
- *   if (error.code === "RESPONSE_TOO_LARGE") return `over ${error.limit} bytes (${error.phase})`;
- *   if (error.code === "DEADLINE_EXCEEDED") return `slow (${error.elapsedMs} ms)`;
- *   return error.code;
- * }
- * const error = await readTextResponse(new Response("0123456789"), { maxResponseBytes: 4 })
- *   .catch((thrown: unknown) => thrown);
- * ok(error instanceof AdcpTransportError);
- * strictEqual(summarize(error as AnyTransportError), "over 4 bytes (raw)");
- * ```
  */
 export type AnyTransportError =
   | ResponseTooLargeError
@@ -847,15 +640,6 @@ export class HttpStatusError extends AdcpTransportError {
 
 /**
  * What an {@linkcode ItemLimitError} counted.
- *
- * @example Narrowing on the item
- * ```ts
- * import { ItemLimitError, type LimitedItem } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * const item: LimitedItem = new ItemLimitError("events", 10, 11).item;
- * strictEqual(item, "events");
- * ```
  */
 export type LimitedItem = "tools" | "events" | "artifacts" | "parts";
 

@@ -1,4 +1,5 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { AdcpWireError } from "@adcp-wire/internal";
 import * as security from "@adcp-wire/security";
 import {
   AdcpTransportError,
@@ -23,7 +24,8 @@ Deno.test("every transport error has a literal code and name and shares the base
     [new ContentEncodingError("zstd", "unsupported"), "CONTENT_ENCODING", "ContentEncodingError"],
   ];
   for (const [error, code, name] of cases) {
-    ok(error instanceof AdcpTransportError);
+    ok(error instanceof AdcpWireError);
+    ok(error instanceof AdcpTransportError || error instanceof security.AdcpSecurityError);
     ok(error instanceof Error);
     strictEqual(error.code, code);
     strictEqual(error.name, name);
@@ -62,15 +64,14 @@ Deno.test("DeadlineExceededError reports a signal timeout without a timeoutMs", 
   deepStrictEqual(new DeadlineExceededError(5, 7).cause, { timeoutMs: 5, elapsedMs: 7 });
 });
 
-Deno.test("transport JSON limit errors share codes with the security package's but not classes", () => {
-  const ours = new JsonDepthLimitError(64, 65);
-  const theirs = new security.JsonDepthLimitError(64, 65);
-  strictEqual(ours.code, theirs.code);
-  strictEqual(ours.limit, theirs.limit);
-  strictEqual(ours.observed, theirs.observed);
-  ok(!(ours instanceof security.AdcpSecurityError));
-  ok(!(theirs instanceof AdcpTransportError));
-  strictEqual(new JsonNodeLimitError(1, 2).code, new security.JsonNodeLimitError(1, 2).code);
+Deno.test("the JSON limit errors are declared once, in @adcp-wire/security, and re-exported", () => {
+  strictEqual(JsonDepthLimitError, security.JsonDepthLimitError);
+  strictEqual(JsonNodeLimitError, security.JsonNodeLimitError);
+  const error = new JsonDepthLimitError(64, 65);
+  ok(error instanceof security.AdcpSecurityError);
+  ok(error instanceof AdcpWireError);
+  ok(!(error instanceof AdcpTransportError));
+  ok(new ResponseTooLargeError(1, 2, "raw") instanceof AdcpWireError);
 });
 
 Deno.test("MalformedJsonError distinguishes syntax from an unterminated stdio message", () => {

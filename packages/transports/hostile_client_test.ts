@@ -5,12 +5,18 @@
 // the resource and op sanitizers stay on.
 import { deepStrictEqual, notStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { withRetry } from "@adcp-wire/recovery";
-import { encoder, netTest, rejection, within, withServer } from "./_test_utils.ts";
+import {
+  encoder,
+  isAnyTransportError,
+  netTest,
+  rejection,
+  within,
+  withServer,
+} from "./_test_utils.ts";
 import { A2AClient, type A2AClientOptions } from "./a2a/mod.ts";
 import { fetchAgentCard } from "./a2a/fetch_agent_card.ts";
 import { withIdempotencyKey } from "./client/idempotency_key.ts";
 import {
-  AdcpTransportError,
   AgentProtocolError,
   HttpStatusError,
   NetworkError,
@@ -130,7 +136,7 @@ function recordingSleep(): { waits: number[]; sleep: (ms: number) => Promise<voi
 
 function assertNetworkError(error: unknown, label: string, port?: string): void {
   ok(error instanceof NetworkError, `${label}: expected NetworkError, got ${String(error)}`);
-  ok(error instanceof AdcpTransportError);
+  ok(isAnyTransportError(error));
   strictEqual(error.code, "NETWORK_ERROR");
   strictEqual(error.name, "NetworkError");
   strictEqual(error.adcpError.code, "SERVICE_UNAVAILABLE");
@@ -460,7 +466,7 @@ for (const operation of REDIRECT_CASES) {
                   error instanceof RedirectRefusedError,
                   `${label}: expected RedirectRefusedError, got ${String(error)}`,
                 );
-                ok(error instanceof AdcpTransportError);
+                ok(isAnyTransportError(error));
                 strictEqual(error.code, "REDIRECT_REFUSED", label);
                 strictEqual(error.name, "RedirectRefusedError", label);
                 strictEqual(error.status, status, label);
@@ -931,7 +937,7 @@ for (const { name, seller, run } of THROTTLED_RUNS) {
               answer = () => throttled(status, form.value);
               const error = await rejection(run(base));
               ok(error instanceof HttpStatusError, `${label}: ${String(error)}`);
-              ok(error instanceof AdcpTransportError);
+              ok(isAnyTransportError(error));
               strictEqual(error.code, "HTTP_STATUS", label);
               strictEqual(error.status, status, label);
               ok(

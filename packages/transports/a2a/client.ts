@@ -34,14 +34,7 @@ import {
   normalizeHostEntries,
   selectInterface,
 } from "./_agent_card.ts";
-import {
-  classifyRpcError,
-  classifyTask,
-  invalid,
-  messageResult,
-  NO_TASK,
-  readFrame,
-} from "./_frames.ts";
+import { classifyRpcError, classifyTask, invalid, messageResult, readFrame } from "./_frames.ts";
 import { readTaskStream, type StreamContext } from "./_stream.ts";
 import { FetchedAgentCard } from "./fetch_agent_card.ts";
 import {
@@ -50,7 +43,6 @@ import {
   type A2AClientOptions,
   type A2AInvocationOptions,
   type A2AProtocolVersion,
-  type A2AStreamEvent,
   ADCP_A2A_PROFILE,
 } from "./types.ts";
 import { validateSellerUrl } from "@adcp-wire/security";

@@ -54,26 +54,6 @@ export class FetchedAgentCard {
 
 /**
  * Options of {@linkcode fetchAgentCard}.
- *
- * @example Sending credentials, under a tighter byte cap
- * ```ts
- * import { fetchAgentCard, type FetchAgentCardOptions } from "@adcp-wire/transports";
- * import { deepStrictEqual, rejects } from "node:assert/strict";
- *
- * const url = "https://agent.example/.well-known/agent-card.json";
- * const options: FetchAgentCardOptions = {
- *   headers: { authorization: "Bearer demo-token" },
- *   limits: { maxResponseBytes: 64 },
- *   fetch: (_input, init) => {
- *     const authorized = new Headers(init?.headers).get("authorization") === "Bearer demo-token";
- *     return Promise.resolve(Response.json({ name: authorized ? "Demo" : "Public" }));
- *   },
- * };
- * deepStrictEqual((await fetchAgentCard(url, options)).card, { name: "Demo" });
- * await rejects(fetchAgentCard(url, { ...options, limits: { maxResponseBytes: 8 } }), {
- *   code: "RESPONSE_TOO_LARGE",
- * });
- * ```
  */
 export interface FetchAgentCardOptions {
   /**

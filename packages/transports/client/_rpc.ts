@@ -1,13 +1,12 @@
 // The HTTP and JSON-RPC plumbing shared by McpClient and A2AClient: one deadline per call that
 // covers the request and every body read (reconnects included), bounded JSON and SSE bodies, and
 // strict checks of the JSON-RPC responses an agent sends back.
-import { isJsonObject, type JsonObject, own } from "@adcp-wire/internal";
+import { AdcpWireError, isJsonObject, type JsonObject, own } from "@adcp-wire/internal";
 import { sanitizeSellerString } from "@adcp-wire/security";
 import { extractAdcpErrorFromJsonRpcError } from "@adcp-wire/core";
 import { normalizeRetryAfter } from "@adcp-wire/recovery";
-import type { ClientLimits, ResolvedClientLimits } from "./limits.ts";
+import type { ResolvedClientLimits } from "./limits.ts";
 import {
-  AdcpTransportError,
   AgentProtocolError,
   ContentEncodingError,
   DeadlineExceededError,
@@ -323,7 +322,7 @@ export async function errorStatusResponse(
 
 /** Whether a body read failed on the body itself (size, syntax, encoding), not on time or network. */
 function isBodyError(error: unknown): boolean {
-  return error instanceof AdcpTransportError && error.code !== "DEADLINE_EXCEEDED" &&
+  return error instanceof AdcpWireError && error.code !== "DEADLINE_EXCEEDED" &&
     error.code !== "NETWORK_ERROR";
 }
 

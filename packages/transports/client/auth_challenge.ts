@@ -19,20 +19,6 @@ const MAX_SCOPES = 64;
  * - `valid: false`: a `reason` from `validateSellerUrl` of `@adcp-wire/security` (`"not_https"`,
  *   `"userinfo"`, `"host_not_allowed"`, ...), or `"missing_challenge_url"` (no string
  *   `challenge_url`), or `"no_allowed_hosts"` (the allow-list is empty: nothing can match).
- *
- * @example Branching on the check
- * ```ts
- * import { type AuthChallengeCheck, checkAuthChallenge } from "@adcp-wire/transports";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * const options = { allowedHosts: ["auth.seller.example"] };
- * const check: AuthChallengeCheck = checkAuthChallenge({ auth_scheme: "oauth2" }, options);
- * strictEqual(check.valid ? check.url : check.reason, "missing_challenge_url");
- * deepStrictEqual(
- *   checkAuthChallenge({ challenge_url: "http://auth.seller.example/" }, options),
- *   { valid: false, reason: "not_https" },
- * );
- * ```
  */
 export type AuthChallengeCheck =
   | {
@@ -52,22 +38,6 @@ export type AuthChallengeCheck =
 
 /**
  * Options of {@linkcode checkAuthChallenge}.
- *
- * @example An allow-list seeded from the agent card
- * ```ts
- * import {
- *   agentCardAuthHosts,
- *   checkAuthChallenge,
- *   type CheckAuthChallengeOptions,
- * } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * const card = { url: "https://sales.example.com/a2a", authOrigin: "https://login.example.com" };
- * const options: CheckAuthChallengeOptions = { allowedHosts: agentCardAuthHosts(card) };
- * const challenge = { challenge_url: "https://login.example.com/oauth#top" };
- * const check = checkAuthChallenge(challenge, options);
- * strictEqual(check.valid && check.url, "https://login.example.com/oauth");
- * ```
  */
 export interface CheckAuthChallengeOptions {
   /**

@@ -3,55 +3,18 @@ import type { ResolvedLimits, ResponseLimits } from "../read/limits.ts";
 
 /**
  * Most tools one `McpClient.listTools` call collects over all its pages: 4,096.
- *
- * @example The item caps
- * ```ts
- * import {
- *   DEFAULT_MAX_ARTIFACTS,
- *   DEFAULT_MAX_EVENTS,
- *   DEFAULT_MAX_PARTS,
- *   DEFAULT_MAX_TOOLS,
- * } from "@adcp-wire/transports";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * deepStrictEqual(
- *   [DEFAULT_MAX_TOOLS, DEFAULT_MAX_EVENTS, DEFAULT_MAX_ARTIFACTS, DEFAULT_MAX_PARTS],
- *   [4_096, 65_536, 1_024, 65_536],
- * );
- * ```
  */
 export const DEFAULT_MAX_TOOLS: number = BUILTIN_ITEMS.maxTools;
 
 /** Most SSE events one client call reads, over every stream and reconnect: 65,536. *
- * @example The value
- * ```ts
- * import { DEFAULT_MAX_EVENTS } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * strictEqual(DEFAULT_MAX_EVENTS, 65_536);
- * ```
  */
 export const DEFAULT_MAX_EVENTS: number = BUILTIN_ITEMS.maxEvents;
 
 /** Most artifacts one `A2AClient` call accumulates over every frame: 1,024. *
- * @example The value
- * ```ts
- * import { DEFAULT_MAX_ARTIFACTS } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * strictEqual(DEFAULT_MAX_ARTIFACTS, 1_024);
- * ```
  */
 export const DEFAULT_MAX_ARTIFACTS: number = BUILTIN_ITEMS.maxArtifacts;
 
 /** Most parts, over all artifacts, one `A2AClient` call accumulates: 65,536. *
- * @example The value
- * ```ts
- * import { DEFAULT_MAX_PARTS } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * strictEqual(DEFAULT_MAX_PARTS, 65_536);
- * ```
  */
 export const DEFAULT_MAX_PARTS: number = BUILTIN_ITEMS.maxParts;
 
@@ -61,15 +24,6 @@ export const DEFAULT_MAX_PARTS: number = BUILTIN_ITEMS.maxParts;
  * pages, a `waitForTask` over all its polls, a stream over all its frames and reconnects) reads at
  * most `maxResponseBytes` in all, within one deadline, and collects at most these many items. Each
  * layer (`defaultLimits`, `agentLimits`, per call `limits`) overrides the one before.
- *
- * @example A tighter tool cap for one agent
- * ```ts
- * import { type ClientLimits, McpClient } from "@adcp-wire/transports";
- * import { ok } from "node:assert/strict";
- *
- * const agent: ClientLimits = { maxTools: 64, maxResponseBytes: 262_144, timeoutMs: 5_000 };
- * ok(new McpClient("https://agent.example/mcp", { agentLimits: agent }));
- * ```
  */
 export interface ClientLimits extends ResponseLimits {
   /**
@@ -103,15 +57,6 @@ export interface ClientLimits extends ResponseLimits {
 
 /**
  * {@linkcode ClientLimits} with every field resolved.
- *
- * @example The shape
- * ```ts
- * import type { ResolvedClientLimits } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * const caps: Pick<ResolvedClientLimits, "maxTools" | "maxParts"> = { maxTools: 4_096, maxParts: 65_536 };
- * strictEqual(caps.maxTools, 4_096);
- * ```
  */
 export interface ResolvedClientLimits extends ResolvedLimits {
   /** Most tools one `listTools` call collects. */

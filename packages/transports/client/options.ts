@@ -8,36 +8,6 @@ import type { FetchLike } from "../read/bounded_fetch.ts";
  * Whether and how a client retries transient AdCP errors: `false` (never), `true` (the default
  * policy of `@adcp-wire/recovery`: at most 3 retries within 300 s, `retry_after` honoured), or a
  * policy or policy options.
- *
- * @example Retrying a rate-limited call after the seller's `retry_after`
- * ```ts
- * import { McpClient, type RetryOption } from "@adcp-wire/transports";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * const adcp_error = {
- *   code: "RATE_LIMITED",
- *   message: "Slow down",
- *   recovery: "transient",
- *   retry_after: 5,
- * };
- * const answers = [
- *   { result: { protocolVersion: "2025-11-25", capabilities: {} } }, // to initialize
- *   { error: { code: -32029, message: "Rate limited", data: { adcp_error } } }, // to tools/call
- *   { result: { content: [{ type: "text", text: "Found 3 products" }] } }, // to the retry
- * ];
- * const waits: number[] = [];
- * const retry: RetryOption = { maxRetries: 2, sleep: (ms) => (waits.push(ms), Promise.resolve()) };
- * const client = new McpClient("https://agent.example/mcp", {
- *   retry,
- *   fetch: async (_input, init) => {
- *     const { id } = await new Response(init?.body).json();
- *     if (id === undefined) return new Response(null, { status: 202 }); // a notification
- *     return Response.json({ jsonrpc: "2.0", id, ...answers.shift() });
- *   },
- * });
- * strictEqual((await client.callTool("get_products", { brief: "CTV" })).kind, "text");
- * deepStrictEqual(waits, [5_000]);
- * ```
  */
 export type RetryOption = boolean | RetryPolicy | RetryPolicyOptions;
 

@@ -12,7 +12,7 @@ import {
   safeRpcMessage,
 } from "../client/_rpc.ts";
 import type { ResolvedClientLimits } from "../client/limits.ts";
-import { AgentProtocolError, JsonDepthLimitError } from "../errors.ts";
+import { AgentProtocolError } from "../errors.ts";
 import { checkValueBounds } from "../read/_json.ts";
 import type { McpCallResult, McpTask } from "./types.ts";
 
@@ -126,7 +126,7 @@ export function scanTextItems(result: unknown, maxDepth: number): number {
     const text = own(item, "text");
     if (typeof text !== "string" || !startsWithBrace(text)) continue;
     const scan = scanJsonDepth(text, maxDepth);
-    if (!scan.valid) throw new JsonDepthLimitError(scan.error.limit, scan.error.observed);
+    if (!scan.valid) throw scan.error;
     if (text.length > longest) longest = text.length;
   }
   return longest;

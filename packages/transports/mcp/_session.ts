@@ -1,7 +1,7 @@
 // The wire side of an MCP session over Streamable HTTP: JSON-RPC framing, the session and
 // protocol-version headers, JSON or SSE answers, resuming a dropped stream with Last-Event-ID, and
 // answering the server's own requests. `McpClient` (client.ts) owns the AdCP side.
-import { describe, type JsonObject } from "@adcp-wire/internal";
+import type { JsonObject } from "@adcp-wire/internal";
 import {
   asRpcInbound,
   asRpcResponse,

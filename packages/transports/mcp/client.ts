@@ -1,9 +1,7 @@
 // McpClient: the AdCP side of an MCP agent (tools, tasks, retries, typed results). The wire
 // session lives in _session.ts, the checks and result mapping in _results.ts, the types in
 // types.ts.
-import type { ExtractedAdcpError } from "@adcp-wire/core";
 import { describe, isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
-import { decideRecovery } from "@adcp-wire/recovery";
 import { countOption, functionOption, objectOption } from "../_options.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
 import { callLimits } from "../client/_limits.ts";
@@ -13,14 +11,7 @@ import { Call, discard, fetchWithin, sleepWithin } from "../client/_rpc.ts";
 import type { ClientLimits, ResolvedClientLimits } from "../client/limits.ts";
 import type { RetryOption } from "../client/options.ts";
 import { AgentProtocolError, DeadlineExceededError, ItemLimitError } from "../errors.ts";
-import {
-  checkTask,
-  checkTaskId,
-  checkToolCall,
-  classifyRpcError,
-  classifyToolResult,
-  invalid,
-} from "./_results.ts";
+import { checkTask, checkTaskId, checkToolCall, classifyToolResult, invalid } from "./_results.ts";
 import { McpSession } from "./_session.ts";
 import {
   MCP_PROTOCOL_VERSION,

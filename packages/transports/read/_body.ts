@@ -1,12 +1,12 @@
 // The bounded byte pump under every reader: counts raw and decoded bytes as chunks arrive, cancels
 // the body the moment a bound is passed or the deadline fires, and optionally decodes a content
 // coding itself so raw bytes can be counted too.
-import { AdcpTransportError, ContentEncodingError, ResponseTooLargeError } from "../errors.ts";
+import { ContentEncodingError, ResponseTooLargeError } from "../errors.ts";
 import { type Deadline, networkFailure } from "./_deadline.ts";
 import type { SseEventSizer } from "./_sse_sizer.ts";
 import type { ResolvedLimits } from "./limits.ts";
 import type { ContentDecoding, ReadProgress } from "./read_response.ts";
-import { describe } from "@adcp-wire/internal";
+import { AdcpWireError, describe } from "@adcp-wire/internal";
 
 /**
  * Raw chunks are handed to a DecompressionStream at most this many bytes at a time. Deno's
@@ -353,7 +353,7 @@ export class BoundedBody {
   }
 
   #mapReadError(error: unknown): unknown {
-    if (this.#deadline.expired || error instanceof AdcpTransportError) {
+    if (this.#deadline.expired || error instanceof AdcpWireError) {
       return networkFailure(error, this.#deadline);
     }
     const state = this.#rawState;

@@ -8,7 +8,8 @@
 // already buffered is read and parsed without ever leaving the microtask queue. Readers therefore
 // also call `checkClock()` once per chunk, which compares the clock with the end and expires the
 // deadline (with the error the timer would give) as soon as it has passed.
-import { AdcpTransportError, DeadlineExceededError, NetworkError } from "../errors.ts";
+import { AdcpWireError } from "@adcp-wire/internal";
+import { DeadlineExceededError, NetworkError } from "../errors.ts";
 
 /**
  * A running deadline. It expires when `timeoutMs` runs out (error: DeadlineExceededError) or when
@@ -176,7 +177,7 @@ export function networkFailure(
   signal?: AbortSignal | null,
 ): unknown {
   if (deadline.expired) return deadline.error;
-  if (error instanceof AdcpTransportError) return error;
+  if (error instanceof AdcpWireError) return error;
   if (signal?.aborted && error === signal.reason) return error;
   return new NetworkError(error);
 }

@@ -1,15 +1,16 @@
 // The JSON step shared by every reader: depth pre-scan, parse, node bound.
 import { checkJsonBounds, scanJsonDepth } from "@adcp-wire/security";
-import { JsonDepthLimitError, JsonNodeLimitError, MalformedJsonError } from "../errors.ts";
+import { MalformedJsonError } from "../errors.ts";
 
 /**
  * Parses `text` under validated bounds (see `parseBoundedJson`).
  *
- * @throws {JsonDepthLimitError | MalformedJsonError | JsonNodeLimitError}
+ * @throws {JsonDepthLimitError | MalformedJsonError | JsonNodeLimitError} (the JSON bound errors of
+ * `@adcp-wire/security`)
  */
 export function parseJsonWithin(text: string, maxDepth: number, maxNodes: number): unknown {
   const scan = scanJsonDepth(text, maxDepth);
-  if (!scan.valid) throw new JsonDepthLimitError(scan.error.limit, scan.error.observed);
+  if (!scan.valid) throw scan.error;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -27,12 +28,7 @@ export function parseJsonWithin(text: string, maxDepth: number, maxNodes: number
 /** Walks a parsed value. @throws {JsonDepthLimitError | JsonNodeLimitError} */
 export function checkValueBounds(value: unknown, maxDepth: number, maxNodes: number): void {
   const bounds = checkJsonBounds(value, { maxJsonDepth: maxDepth, maxJsonNodes: maxNodes });
-  if (!bounds.valid) {
-    const { error } = bounds;
-    throw error.code === "JSON_DEPTH_LIMIT"
-      ? new JsonDepthLimitError(error.limit, error.observed)
-      : new JsonNodeLimitError(error.limit, error.observed);
-  }
+  if (!bounds.valid) throw bounds.error;
 }
 
 /** A JSON copy (own enumerable data only), or `undefined` when the value does not serialize. */
