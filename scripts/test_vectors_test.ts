@@ -38,6 +38,24 @@ Deno.test("every upstream and local vector passes against the project's implemen
   }
 });
 
+Deno.test("the wrapper vectors pass with the library's upper-case WRAPPER_DETECTED code", async () => {
+  const impl = await directImplementation();
+  const wrapped = {
+    status: { state: "completed" },
+    artifacts: [{ parts: [{ data: { response: { products: [] } } }] }],
+  };
+  const reply = await impl({
+    suite: "a2a-response-extraction",
+    id: "wrapper",
+    input: wrapped,
+    options: null,
+  });
+  deepStrictEqual(reply, { error: { code: "WRAPPER_DETECTED" } });
+  const reports = await runVectors([UPSTREAM_VECTORS_DIR], impl);
+  const a2a = reports.find((r) => r.file === "vectors/upstream/a2a-response-extraction.json");
+  ok(a2a && a2a.failed === 0 && a2a.passed === a2a.total, formatReport(reports));
+});
+
 Deno.test("--impl through the JSON-lines adapter reproduces the direct report exactly", async () => {
   const direct = await runVectors(DIRS, await directImplementation());
   const child = childImplementation(

@@ -1,97 +1,25 @@
 // A2A Task internals shared by the success and error extractors (A2A Response Extraction).
 
 import {
-  carriesAdcpError,
   isJsonObject,
   type JsonObject,
+  optionError,
   own,
   ownArray,
   ownElement,
   ownObject,
-} from "./_json.ts";
+} from "@adcp-wire/internal";
+import { carriesAdcpError } from "./_json.ts";
+import { type A2ATaskState, isFinalA2ATaskState, knownA2ATaskState } from "./a2a_task_state.ts";
 import { UnexpectedPartCountError } from "./errors.ts";
 
 /** The default DataPart size limit, 1 MiB (exported as `DEFAULT_MAX_DATA_PART_BYTES`). */
 export const DATA_PART_BYTES_DEFAULT = 1_048_576;
 
-/** The four `StreamResponse` oneof keys (A2A Response Extraction, "Extraction Algorithm" step 0). */
-const ENVELOPE_KEYS: readonly string[] = ["task", "message", "statusUpdate", "artifactUpdate"];
-
-/**
- * Step 0 of A2A Response Extraction, "Extraction Algorithm": unwraps a single-key response
- * envelope exactly once.
- *
- * An envelope is an object with exactly one own key, one of `task`, `message`, `statusUpdate`,
- * `artifactUpdate`, whose value is a non-null, non-array object. Its value replaces the input,
- * unless that value itself has any of the four keys as an own top-level key: that is a nested
- * envelope ("smuggling"), rejected as malformed, and this returns `undefined`. Anything that is
- * not an envelope is returned unchanged (a bare Task, a v0.3 object, or a non-object).
- */
-export function unwrapStreamEnvelope(input: unknown): unknown {
-  if (!isJsonObject(input)) return input;
-  const keys = Object.keys(input);
-  if (keys.length !== 1) return input;
-  const key = keys[0] as string;
-  if (!ENVELOPE_KEYS.includes(key)) return input;
-  const inner = input[key];
-  if (!isJsonObject(inner)) return input;
-  for (const envelopeKey of ENVELOPE_KEYS) {
-    if (Object.hasOwn(inner, envelopeKey)) return undefined; // nested envelope: malformed
-  }
-  return inner;
-}
-
-/** Final task states (A2A Response Extraction, "Status-Based Extraction"). */
-export type FinalTaskState = "completed" | "failed" | "canceled" | "rejected";
-/** Interim task states (A2A Response Extraction, "Status-Based Extraction"). */
-export type InterimTaskState = "working" | "submitted" | "input-required" | "auth-required";
-/** A recognized, normalized task state. */
-export type KnownTaskState = FinalTaskState | InterimTaskState;
-
-const FINAL_STATES: ReadonlySet<string> = new Set(["completed", "failed", "canceled", "rejected"]);
-const KNOWN_STATES: ReadonlySet<string> = new Set([
-  ...FINAL_STATES,
-  "working",
-  "submitted",
-  "input-required",
-  "auth-required",
-]);
-/** Longest known token, `input-required`: normalization keeps the length, so longer is unknown. */
-const LONGEST_STATE = 14;
-const STATE_PREFIX = "TASK_STATE_";
-
-/**
- * Normalizes a raw `status.state` and matches it against the known tokens (A2A Response
- * Extraction, "Extraction Algorithm" step 1 and "State normalization").
- *
- * Strips one leading, case-sensitive `TASK_STATE_`, maps ASCII `A`-`Z` to `a`-`z` and `_` to `-`,
- * and nothing else: no trimming, no collapsing of repeated separators, no Unicode case folding
- * (`String.prototype.toLowerCase` would fold U+212A KELVIN SIGN to `k`). The result must then
- * equal a known token exactly; anything else, including any non-string, is unknown: `null`.
- */
-export function knownTaskState(raw: unknown): KnownTaskState | null {
-  if (typeof raw !== "string") return null;
-  const start = raw.startsWith(STATE_PREFIX) ? STATE_PREFIX.length : 0;
-  if (raw.length - start > LONGEST_STATE) return null;
-  let normalized = "";
-  for (let index = start; index < raw.length; index++) {
-    const unit = raw.charCodeAt(index);
-    if (unit >= 0x41 && unit <= 0x5a) normalized += String.fromCharCode(unit + 0x20);
-    else if (unit === 0x5f) normalized += "-";
-    else normalized += raw[index];
-  }
-  return KNOWN_STATES.has(normalized) ? normalized as KnownTaskState : null;
-}
-
-/** Whether a known state is final. */
-export function isFinalState(state: KnownTaskState): state is FinalTaskState {
-  return FINAL_STATES.has(state);
-}
-
 /** The known, normalized `status.state` of an (unwrapped) task, or `null`. */
-export function taskStateOf(task: JsonObject): KnownTaskState | null {
+export function taskStateOf(task: JsonObject): A2ATaskState | null {
   const status = ownObject(task, "status");
-  return status === undefined ? null : knownTaskState(own(status, "state"));
+  return status === undefined ? null : knownA2ATaskState(own(status, "state"));
 }
 
 /**
@@ -215,6 +143,9 @@ export function a2aErrorCandidate(task: JsonObject): A2AErrorCandidate | undefin
   return found === undefined ? undefined : { value: found.value, path: "status_message" };
 }
 
+/** What the option errors of the A2A extractors say could not be done. */
+const A2A_ACTION = "extract from an A2A response";
+
 /** Validated options. @throws {TypeError | RangeError} */
 export function resolveA2AExtractOptions(
   options: {
@@ -226,17 +157,19 @@ export function resolveA2AExtractOptions(
     return { maxDataPartBytes: DATA_PART_BYTES_DEFAULT, expectedDataParts: undefined };
   }
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(`Expected options to be an object, got ${describeValue(options)}`);
+    throw optionError(TypeError, A2A_ACTION, "options", "an object or undefined", options);
   }
   const maxDataPartBytes = options.maxDataPartBytes ?? DATA_PART_BYTES_DEFAULT;
   if (
     typeof maxDataPartBytes !== "number" || !Number.isSafeInteger(maxDataPartBytes) ||
     maxDataPartBytes < 1
   ) {
-    throw new RangeError(
-      `Expected options.maxDataPartBytes to be a positive safe integer, got ${
-        describeValue(maxDataPartBytes)
-      }`,
+    throw optionError(
+      RangeError,
+      A2A_ACTION,
+      "maxDataPartBytes",
+      "a positive safe integer",
+      maxDataPartBytes,
     );
   }
   const expectedDataParts = options.expectedDataParts;
@@ -245,17 +178,15 @@ export function resolveA2AExtractOptions(
     (typeof expectedDataParts !== "number" || !Number.isSafeInteger(expectedDataParts) ||
       expectedDataParts < 0)
   ) {
-    throw new RangeError(
-      `Expected options.expectedDataParts to be a non-negative safe integer, got ${
-        describeValue(expectedDataParts)
-      }`,
+    throw optionError(
+      RangeError,
+      A2A_ACTION,
+      "expectedDataParts",
+      "a non-negative safe integer",
+      expectedDataParts,
     );
   }
   return { maxDataPartBytes, expectedDataParts };
-}
-
-function describeValue(value: unknown): string {
-  return value === null ? "null" : typeof value === "number" ? String(value) : typeof value;
 }
 
 /**
@@ -270,7 +201,7 @@ function describeValue(value: unknown): string {
 export function checkDataPartCount(task: JsonObject, expected: number): void {
   const state = taskStateOf(task);
   let count = 0;
-  if (state !== null && isFinalState(state)) {
+  if (state !== null && isFinalA2ATaskState(state)) {
     for (const parts of allArtifactParts(task)) count += dataPartCount(parts);
   }
   if (count === 0) count = dataPartCount(statusMessageParts(task));

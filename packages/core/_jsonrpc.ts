@@ -1,6 +1,7 @@
 // JSON-RPC error internals (Transport Error Mapping, "Transport-Level Errors").
 
-import { carriesAdcpError, isJsonObject, own, ownObject } from "./_json.ts";
+import { isJsonObject, own, ownObject } from "@adcp-wire/internal";
+import { carriesAdcpError } from "./_json.ts";
 
 /**
  * The raw `adcp_error` carried by a JSON-RPC error, before validation (Transport Error Mapping,

@@ -1,17 +1,16 @@
 // MCP tool-result internals shared by the success and error extractors.
 
 import {
-  carriesAdcpError,
-  describeValue,
-  isAdcpErrorOnly,
   isJsonObject,
   type JsonObject,
+  optionError,
   own,
   ownArray,
   ownElement,
   ownObject,
-} from "./_json.ts";
-import { utf8LengthExceeds } from "@adcp-wire/internal";
+  utf8LengthExceeds,
+} from "@adcp-wire/internal";
+import { carriesAdcpError, isAdcpErrorOnly } from "./_json.ts";
 import type { McpExtractOptions } from "./extract_adcp_response_from_mcp.ts";
 
 /**
@@ -21,22 +20,19 @@ import type { McpExtractOptions } from "./extract_adcp_response_from_mcp.ts";
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4_194_304;
 
+/** What the option errors of the MCP extractors say could not be done. */
+const MCP_ACTION = "extract from an MCP tool result";
+
 /** Validates `options` and returns the effective `maxResponseBytes`. */
 export function resolveMaxResponseBytes(options: McpExtractOptions | undefined): number {
   if (options === undefined) return DEFAULT_MAX_RESPONSE_BYTES;
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(
-      `Invalid options: expected an object or undefined, saw ${describeValue(options)}`,
-    );
+    throw optionError(TypeError, MCP_ACTION, "options", "an object or undefined", options);
   }
   const value: unknown = options.maxResponseBytes;
   if (value === undefined) return DEFAULT_MAX_RESPONSE_BYTES;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    throw new RangeError(
-      `Invalid option maxResponseBytes: expected a positive safe integer, saw ${
-        describeValue(value)
-      }`,
-    );
+    throw optionError(RangeError, MCP_ACTION, "maxResponseBytes", "a positive safe integer", value);
   }
   return value;
 }
@@ -77,7 +73,7 @@ export const MAX_TEXT_PARSE_FAILURES = 64;
  * The objects that `content[].text` items parse to, in order: an item is parsed when it opens with
  * `{` and closes with `}` (JSON whitespace aside) and is at most `maxBytes` UTF-8 bytes (checked
  * before parsing, never truncated); items that are not JSON, or parse to anything but an object,
- * are skipped. Parsing stops after {@linkcode MAX_TEXT_PARSE_FAILURES} failures.
+ * are skipped. Parsing stops after {@link MAX_TEXT_PARSE_FAILURES} failures.
  */
 export function* textObjects(
   result: JsonObject,

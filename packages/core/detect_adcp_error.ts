@@ -1,5 +1,12 @@
-import { a2aErrorCandidate, unwrapStreamEnvelope } from "./_a2a.ts";
-import { isJsonObject, type JsonObject, own, ownArray, ownElement, ownObject } from "./_json.ts";
+import {
+  isJsonObject,
+  type JsonObject,
+  own,
+  ownArray,
+  ownElement,
+  ownObject,
+} from "@adcp-wire/internal";
+import { a2aErrorCandidate } from "./_a2a.ts";
 import { jsonRpcErrorCandidate } from "./_jsonrpc.ts";
 import {
   findMcpSuccess,
@@ -9,10 +16,11 @@ import {
 } from "./_mcp.ts";
 import { extractAdcpResponseFromA2A } from "./extract_adcp_response_from_a2a.ts";
 import type { McpExtractOptions } from "./extract_adcp_response_from_mcp.ts";
-import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
+import { unwrapA2AStreamEnvelope } from "./unwrap_a2a_stream_envelope.ts";
+import { type ExtractedAdcpError, validateAdcpError } from "./validate_adcp_error.ts";
 
 /**
- * Where {@linkcode detectAdcpError} found the error, one value per step of Transport Error
+ * Where {@link detectAdcpError} found the error, one value per step of Transport Error
  * Mapping, "Client Detection Order":
  *
  * 1. `"structured_content"`: MCP `structuredContent.adcp_error`, with a truthy `isError`;
@@ -21,15 +29,6 @@ import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
  * 4. `"jsonrpc_error"`: JSON-RPC `error.data.adcp_error`;
  * 5. `"text_fallback"`: MCP `content[].text` JSON with an `adcp_error` key, with a truthy `isError`;
  * 6. `"payload_errors"`: the payload layer, `payload.errors[0]` or top-level `errors[0]`.
- *
- * @example Telling a transport error from a payload warning
- * ```ts
- * import { detectAdcpError, type DetectionPath } from "@adcp-wire/core";
- * import { strictEqual } from "node:assert/strict";
- *
- * const path: DetectionPath | undefined = detectAdcpError({ errors: [{ code: "X" }] })?.path;
- * strictEqual(path, "payload_errors");
- * ```
  */
 export type DetectionPath =
   | "structured_content"
@@ -39,27 +38,10 @@ export type DetectionPath =
   | "text_fallback"
   | "payload_errors";
 
-/**
- * A structured error found by {@linkcode detectAdcpError}, and where it was found.
- *
- * @example Reading a detection
- * ```ts
- * import { type AdcpErrorDetection, detectAdcpError } from "@adcp-wire/core";
- * import { strictEqual } from "node:assert/strict";
- *
- * const adcp_error = { code: "RATE_LIMITED" };
- * const found: AdcpErrorDetection | null = detectAdcpError({
- *   jsonrpc: "2.0",
- *   id: 1,
- *   error: { code: -32029, message: "Slow down", data: { adcp_error } },
- * });
- * strictEqual(found?.error, adcp_error);
- * strictEqual(found?.path, "jsonrpc_error");
- * ```
- */
+/** A structured error found by {@link detectAdcpError}, and where it was found. */
 export interface AdcpErrorDetection {
   /** The validated error: the seller's object itself, unmodified. */
-  readonly error: AdcpError;
+  readonly error: ExtractedAdcpError;
   /** The detection step that found it. */
   readonly path: DetectionPath;
 }
@@ -70,32 +52,13 @@ interface Candidate {
 }
 
 /**
- * Runs the full client detection order of Transport Error Mapping, "Client Detection Order", on a
- * response of any transport: an MCP tool result, an A2A Task or response envelope, a JSON-RPC
- * response, or a bare AdCP task response. A JSON-RPC 2.0 success response (`jsonrpc: "2.0"` and
- * an object `result`) is read through its `result`, the tool result or task it carries; a
- * JSON-RPC error response is read at `error.data.adcp_error` (step 4).
+ * Runs the full client detection order on a response of any transport (an MCP tool result, an A2A
+ * task or stream envelope, a JSON-RPC response, a bare AdCP task response), from the transport
+ * envelope's `adcp_error` down to the payload's `errors[0]`; the first location that carries an
+ * error decides, valid or not. Check `path`: payload warnings are found on successful responses.
  *
- * Steps 1 to 5 look for an `adcp_error` (see {@linkcode DetectionPath}); A2A steps 2 and 3 first
- * unwrap one response envelope as {@linkcode extractAdcpErrorFromA2A} does. Step 6, the payload
- * layer, runs only when no envelope location carries an `adcp_error`. It reads `payload.errors`,
- * else top-level `errors` (the first non-empty array of the two), of each of these in turn:
- *
- * - the response itself (a bare AdCP task response, e.g. a webhook payload);
- * - for MCP, the object success extraction would return ({@linkcode extractAdcpResponseFromMcp}
- *   without its `isError` guard): `structuredContent`, else the first text item parsing to an
- *   object;
- * - for A2A, the data {@linkcode extractAdcpResponseFromA2A} returns (a wrapper counts as none:
- *   this function never throws on its input).
- *
- * The payload layer is read regardless of `isError` or task state: non-fatal warnings live only
- * there (e.g. an `input-required` task), so a success response can give a `"payload_errors"`
- * detection; check `path` before treating it as a failure.
- *
- * Validation is the same for every path, {@linkcode validateAdcpError}, `errors[0]` included.
- * The first location carrying an own, truthy `adcp_error` (or the first non-empty `errors`
- * array) decides: if its value fails validation, the result is `null` ("If validation fails, treat
- * as no structured error found", step 7), and later steps are not tried.
+ * Transport Error Mapping, "Client Detection Order" (readings:
+ * [docs/core.md](../../docs/core.md#client-detection-order)).
  *
  * @param response A response of any transport: any JSON value, or `undefined`.
  * @param options Size limit for the MCP text items parsed in steps 5 and 6.
@@ -137,7 +100,7 @@ export function detectAdcpError(
 }
 
 function detectIn(response: JsonObject, maxBytes: number): AdcpErrorDetection | null {
-  const task = unwrapStreamEnvelope(response);
+  const task = unwrapA2AStreamEnvelope(response);
   const candidate: Candidate | undefined = structuredErrorCandidate(response) ??
     (isJsonObject(task) ? a2aErrorCandidate(task) : undefined) ??
     jsonRpcCandidate(response) ??

@@ -146,7 +146,7 @@ function ref(input: Any) {
         const last = dps[dps.length - 1].data;
         const keys = Object.keys(last);
         if (keys.length === 1 && keys[0] === "response" && isObj(last.response)) {
-          throw { code: "wrapper_detected" };
+          throw { code: "WRAPPER_DETECTED" };
         }
         return last;
       }

@@ -1,8 +1,11 @@
+import { AdcpWireError } from "@adcp-wire/internal";
+
 /**
- * Base class of the errors `@adcp-wire/core` throws for conditions callers are expected to catch.
- * Programmer errors (bad options) are `TypeError` or `RangeError` instead.
+ * Base class of the errors `@adcp-wire/core` throws for conditions callers are expected to catch,
+ * under the workspace root {@link AdcpWireError}. Programmer errors (bad options) are `TypeError`
+ * or `RangeError` instead.
  *
- * Subclasses set a literal {@linkcode AdcpCoreError.code}; {@linkcode AdcpCoreErrors} is the
+ * Subclasses set a literal upper-case {@link AdcpCoreError.code}; {@link AnyCoreError} is the
  * union of all of them, for exhaustive `switch` statements on `code`.
  *
  * @example Catching any core error
@@ -23,15 +26,15 @@
  * ok(caught instanceof AdcpCoreError);
  * ```
  */
-export abstract class AdcpCoreError extends Error {
-  /** Machine-readable error code, a string literal per subclass. */
-  abstract readonly code: string;
+export abstract class AdcpCoreError extends AdcpWireError {
+  /** Machine-readable error code, an upper-case string literal per subclass. */
+  abstract override readonly code: string;
   /** Error name, a string literal per subclass. */
   override readonly name: string = "AdcpCoreError";
 }
 
 /**
- * Thrown by {@linkcode extractAdcpResponseFromA2A} when the authoritative DataPart of a final-state
+ * Thrown by {@link extractAdcpResponseFromA2A} when the authoritative DataPart of a final-state
  * task is a framework wrapper: its `data` has exactly one own key, `response`, whose value is a
  * non-null, non-array object (A2A Response Extraction, "Wrapper Rejection" and "Extraction
  * Algorithm" step 2c). This is a server-side bug; the client reports it rather than silently
@@ -51,14 +54,17 @@ export abstract class AdcpCoreError extends Error {
  *   ok(false, "expected a throw");
  * } catch (error) {
  *   ok(error instanceof WrapperDetectedError);
- *   strictEqual(error.code, "wrapper_detected");
+ *   strictEqual(error.code, "WRAPPER_DETECTED");
  *   strictEqual(error.partIndex, 1);
  * }
  * ```
  */
 export class WrapperDetectedError extends AdcpCoreError {
-  /** Always `"wrapper_detected"`, the `expected_error_type` of the upstream test vectors. */
-  readonly code: "wrapper_detected" = "wrapper_detected";
+  /**
+   * Always `"WRAPPER_DETECTED"`; the upstream test vectors spell this `expected_error_type` in
+   * lower case, `wrapper_detected`.
+   */
+  readonly code: "WRAPPER_DETECTED" = "WRAPPER_DETECTED";
   /** Always `"WrapperDetectedError"`. */
   override readonly name: "WrapperDetectedError" = "WrapperDetectedError";
   /** Index of the wrapper DataPart in `artifacts[0].parts`. */
@@ -180,20 +186,15 @@ export class UnexpectedPartCountError extends AdcpCoreError {
   }
 }
 
-/**
- * Every error class `@adcp-wire/core` throws, discriminated by `code`.
- *
- * @example Narrowing on code
- * ```ts
- * import { type AdcpCoreErrors, WrapperDetectedError } from "@adcp-wire/core";
- * import { strictEqual } from "node:assert/strict";
- *
- * const error: AdcpCoreErrors = new WrapperDetectedError(2);
- * strictEqual(error.code, "wrapper_detected");
- * strictEqual(error.partIndex, 2);
- * ```
- */
-export type AdcpCoreErrors =
+/** Every error class `@adcp-wire/core` throws, discriminated by `code`. */
+export type AnyCoreError =
   | WrapperDetectedError
   | DataPartTooLargeError
   | UnexpectedPartCountError;
+
+/**
+ * Every error class `@adcp-wire/core` throws.
+ *
+ * @deprecated Use {@link AnyCoreError}.
+ */
+export type AdcpCoreErrors = AnyCoreError;

@@ -1,7 +1,9 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { AdcpWireError } from "@adcp-wire/internal";
 import {
   AdcpCoreError,
   type AdcpCoreErrors,
+  type AnyCoreError,
   DataPartTooLargeError,
   UnexpectedPartCountError,
   WrapperDetectedError,
@@ -10,8 +12,9 @@ import {
 Deno.test("WrapperDetectedError carries a literal code and name, and the part index", () => {
   const error = new WrapperDetectedError(3);
   ok(error instanceof AdcpCoreError);
+  ok(error instanceof AdcpWireError);
   ok(error instanceof Error);
-  strictEqual(error.code, "wrapper_detected");
+  strictEqual(error.code, "WRAPPER_DETECTED");
   strictEqual(error.name, "WrapperDetectedError");
   strictEqual(error.partIndex, 3);
   deepStrictEqual(error.cause, { partIndex: 3 });
@@ -22,8 +25,8 @@ Deno.test("WrapperDetectedError carries a literal code and name, and the part in
   strictEqual(String(error).startsWith("WrapperDetectedError: Cannot extract"), true);
 });
 
-Deno.test("AdcpCoreErrors narrows on code", () => {
-  const errors: AdcpCoreErrors[] = [
+Deno.test("AnyCoreError narrows on code", () => {
+  const errors: AnyCoreError[] = [
     new WrapperDetectedError(0),
     new DataPartTooLargeError(10, 11),
     new UnexpectedPartCountError(1, 2),
@@ -31,7 +34,7 @@ Deno.test("AdcpCoreErrors narrows on code", () => {
   const seen: string[] = [];
   for (const error of errors) {
     switch (error.code) {
-      case "wrapper_detected":
+      case "WRAPPER_DETECTED":
         seen.push(`wrapper ${error.partIndex}`);
         break;
       case "DATA_PART_TOO_LARGE":
@@ -47,6 +50,21 @@ Deno.test("AdcpCoreErrors narrows on code", () => {
     }
   }
   deepStrictEqual(seen, ["wrapper 0", "size 10/11", "parts 1/2"]);
+  // The deprecated name is the same union.
+  const old: AdcpCoreErrors[] = errors;
+  strictEqual(old.length, 3);
+});
+
+Deno.test("every core error is an AdcpWireError with an upper-case code", () => {
+  const errors: AnyCoreError[] = [
+    new WrapperDetectedError(0),
+    new DataPartTooLargeError(10, 11),
+    new UnexpectedPartCountError(1, 2),
+  ];
+  for (const error of errors) {
+    ok(error instanceof AdcpWireError, error.name);
+    ok(/^[A-Z][A-Z_]*$/.test(error.code), error.code);
+  }
 });
 
 Deno.test("DataPartTooLargeError and UnexpectedPartCountError carry their fields and messages", () => {

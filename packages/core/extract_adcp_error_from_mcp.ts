@@ -1,25 +1,16 @@
-import { isJsonObject } from "./_json.ts";
+import { isJsonObject } from "@adcp-wire/internal";
 import { resolveMaxResponseBytes, structuredErrorCandidate, textErrorCandidate } from "./_mcp.ts";
 import type { McpExtractOptions } from "./extract_adcp_response_from_mcp.ts";
-import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
+import { type ExtractedAdcpError, validateAdcpError } from "./validate_adcp_error.ts";
 
 /**
- * Extracts the AdCP structured error from an MCP tool result (`CallToolResult`), following the MCP
- * branch of Transport Error Mapping, "Client Detection Order":
+ * Extracts the AdCP structured error from an MCP tool result (`CallToolResult`) whose `isError` is
+ * truthy: `structuredContent.adcp_error`, else the first `content[].text` item (at most
+ * `maxResponseBytes`) that parses to an object carrying one; the first location carrying an
+ * `adcp_error` decides, through {@link validateAdcpError}.
  *
- * - Only when the result's own `isError` is truthy (any truthy JSON value: `true`, `1`, `"yes"`);
- *   otherwise `null`, even if the result carries an `adcp_error` ("Client Library Requirements"
- *   4: a successful response MUST NOT be interpreted as an error).
- * - Step 1: `structuredContent.adcp_error`.
- * - Step 5, text fallback, when `structuredContent` carries no `adcp_error`: the first
- *   `content[]` item with `type: "text"` whose `text`, at most `maxResponseBytes` UTF-8 bytes
- *   (checked before parsing, as for success extraction), JSON-parses to a non-array object with an
- *   `adcp_error` key.
- *
- * The first location that carries an own, truthy `adcp_error` decides: its value goes through
- * {@linkcode validateAdcpError}, and if that fails the result is `null` ("no structured error
- * found"), without trying later locations, as in the page's reference client. The error is
- * returned raw and unmodified (no schema validation, no clamping of `retry_after`).
+ * Transport Error Mapping, "Client Detection Order" steps 1 and 5 (readings:
+ * [docs/core.md](../../docs/core.md#mcp-errors)).
  *
  * @param result The MCP tool result: any JSON value, or `undefined`.
  * @param options Text-fallback size limit.
@@ -48,7 +39,7 @@ import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
 export function extractAdcpErrorFromMcp(
   result: unknown,
   options?: McpExtractOptions,
-): AdcpError | null {
+): ExtractedAdcpError | null {
   const maxBytes = resolveMaxResponseBytes(options);
   if (!isJsonObject(result)) return null;
   const candidate = structuredErrorCandidate(result) ?? textErrorCandidate(result, maxBytes);

@@ -1,57 +1,40 @@
+import { isJsonObject, type JsonObject, ownElement } from "@adcp-wire/internal";
 import {
   checkDataPartCount,
+  DATA_PART_BYTES_DEFAULT,
   dataOf,
   firstArtifactParts,
   firstStatusMessageData,
-  isFinalState,
   isWrapper,
   resolveA2AExtractOptions,
   taskStateOf,
-  unwrapStreamEnvelope,
 } from "./_a2a.ts";
-import { DATA_PART_BYTES_DEFAULT } from "./_a2a.ts";
-import { isJsonObject, type JsonObject, ownElement } from "./_json.ts";
 import { jsonSizeOver } from "./_json_size.ts";
+import { isFinalA2ATaskState } from "./a2a_task_state.ts";
 import { DataPartTooLargeError, WrapperDetectedError } from "./errors.ts";
+import { unwrapA2AStreamEnvelope } from "./unwrap_a2a_stream_envelope.ts";
 
 /**
  * The default `maxDataPartBytes`: 1 MiB (1,048,576 bytes), the spec's "e.g. 1MB" (A2A Response
  * Extraction, Security Considerations, Size Limits).
- *
- * @example The value
- * ```ts
- * import { DEFAULT_MAX_DATA_PART_BYTES } from "@adcp-wire/core";
- * import { strictEqual } from "node:assert/strict";
- *
- * strictEqual(DEFAULT_MAX_DATA_PART_BYTES, 1_048_576);
- * ```
  */
 export const DEFAULT_MAX_DATA_PART_BYTES: number = DATA_PART_BYTES_DEFAULT;
 
 /**
- * Options of {@linkcode extractAdcpResponseFromA2A} and `handleA2AResponse`.
- *
- * @example A tighter DataPart limit, and one expected DataPart
- * ```ts
- * import { type A2AExtractOptions, extractAdcpResponseFromA2A } from "@adcp-wire/core";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const options: A2AExtractOptions = { maxDataPartBytes: 65_536, expectedDataParts: 1 };
- * const task = { status: { state: "completed" }, artifacts: [{ parts: [{ data: { ok: true } }] }] };
- * deepStrictEqual(extractAdcpResponseFromA2A(task, options), { ok: true });
- * ```
+ * Options of {@link extractAdcpResponseFromA2A}, {@link handleA2AResponse} and, for A2A pushes,
+ * {@link extractAdcpResponseFromWebhook}.
  */
 export interface A2AExtractOptions {
   /**
    * Largest DataPart accepted, as the UTF-8 bytes of its `data` serialized as JSON; a larger one
-   * throws {@linkcode DataPartTooLargeError}. A positive safe integer.
+   * throws {@link DataPartTooLargeError}. A positive safe integer.
    * @default {1048576}
    */
   readonly maxDataPartBytes?: number | undefined;
   /**
    * The number of DataParts the task must carry: for a final state every DataPart of every
    * artifact (or of the status message when the artifacts hold none), otherwise the status
-   * message's; another number throws {@linkcode UnexpectedPartCountError}, before anything is
+   * message's; another number throws {@link UnexpectedPartCountError}, before anything is
    * extracted. Unset: any number.
    * @default {undefined}
    */
@@ -59,41 +42,14 @@ export interface A2AExtractOptions {
 }
 
 /**
- * Extracts AdCP response data from an A2A 1.0 or v0.3 Task, TaskStatusUpdateEvent or
- * single-key response envelope, following A2A Response Extraction, "Extraction Algorithm":
+ * Extracts AdCP response data from an A2A 1.0 or v0.3 Task, TaskStatusUpdateEvent or stream
+ * envelope: after one envelope is unwrapped and `status.state` normalized, the last DataPart of
+ * `artifacts[0]` for a final state (else the status message's first), the first DataPart of
+ * `status.message.parts` for an interim one, and `null` for an unknown state. The result is the
+ * part's very `data` object, seller-controlled.
  *
- * 0. An object with exactly one own key among `task`, `message`, `statusUpdate`,
- *    `artifactUpdate`, whose value is a non-null, non-array object, is unwrapped exactly once. If
- *    that value has any of the four keys at its top level, the input is a nested-envelope
- *    smuggling attempt: `null`. (`{ artifactUpdate }` and `{ message }` carry no `status.state`,
- *    so they give `null` at step 1.)
- * 1. `status.state` is normalized: one leading `TASK_STATE_` stripped, ASCII `A`-`Z` lowercased,
- *    `_` turned into `-`; never trimmed, never case-folded beyond ASCII. It must then equal a
- *    known token exactly, else the result is `null` (step 4: unknown states never throw). So
- *    `TASK_STATE_INPUT_REQUIRED` and `COMPLETED` are recognized, while `Task_State_Completed`,
- *    `" completed"`, `TASK_STATE_INPUT__REQUIRED` and `wor\u212Aing` (KELVIN SIGN) are not.
- * 2. Final states (`completed`, `failed`, `canceled`, `rejected`): the last DataPart of
- *    `artifacts[0].parts`; a wrapper there throws {@linkcode WrapperDetectedError}. With no
- *    artifacts, or no DataPart in `artifacts[0]`, all four final states fall back to the first
- *    DataPart of `status.message.parts` (step 2e). The status table lists that fallback only for
- *    `completed` and `failed`, but the algorithm (step 2e) and the prose under the table apply it
- *    to every final state, and the prose wins.
- * 3. Interim states (`working`, `submitted`, `input-required`, `auth-required`): the first DataPart
- *    of `status.message.parts`, or `null`.
- *
- * A DataPart is a Part whose own `data` is a non-null, non-array object, whatever its `kind`
- * (1.0 parts have none). Wrapper detection applies only to the last artifact DataPart of a final
- * state ("Wrapper Rejection": "final states only (artifacts)"), never to `status.message.parts`,
- * including the final-state fallback.
- *
- * The result is the very `data` object of the part, neither copied nor modified; its own `status`
- * is the AdCP status and is not replaced by the A2A state. Only own properties are read. It is
- * seller-controlled: never merge it into application state without filtering keys.
- *
- * Bounds (A2A Response Extraction, Security Considerations): the selected DataPart is held to
- * `maxDataPartBytes` (1 MiB by default) before anything validates it ("Size Limits"), and with
- * `expectedDataParts` the parts read must hold exactly that many DataParts ("Intermediary
- * Injection").
+ * A2A Response Extraction, "Extraction Algorithm" (readings:
+ * [docs/core.md](../../docs/core.md#a2a-response-extraction)).
  *
  * @param input An A2A response: any JSON value, or `undefined`.
  * @param options The DataPart size limit and the expected DataPart count.
@@ -132,12 +88,12 @@ export function extractAdcpResponseFromA2A(
   options?: A2AExtractOptions,
 ): Record<string, unknown> | null {
   const { maxDataPartBytes, expectedDataParts } = resolveA2AExtractOptions(options);
-  const task = unwrapStreamEnvelope(input);
+  const task = unwrapA2AStreamEnvelope(input);
   if (!isJsonObject(task)) return null;
   const state = taskStateOf(task);
   if (state === null) return null;
   if (expectedDataParts !== undefined) checkDataPartCount(task, expectedDataParts);
-  if (isFinalState(state)) {
+  if (isFinalA2ATaskState(state)) {
     const parts = firstArtifactParts(task);
     if (parts !== undefined) {
       for (let index = parts.length - 1; index >= 0; index--) {

@@ -102,7 +102,7 @@ Deno.test("extractAdcpResponseFromA2A() throws WrapperDetectedError for a final-
         ),
       (error: unknown) => {
         ok(error instanceof WrapperDetectedError);
-        strictEqual(error.code, "wrapper_detected");
+        strictEqual(error.code, "WRAPPER_DETECTED");
         strictEqual(error.name, "WrapperDetectedError");
         strictEqual(error.partIndex, 1);
         deepStrictEqual(error.cause, { partIndex: 1 });
@@ -291,4 +291,18 @@ Deno.test("extractAdcpResponseFromA2A() refuses invalid size and part-count opti
     throws(() => extractAdcpResponseFromA2A(working, options), RangeError);
   }
   throws(() => extractAdcpResponseFromA2A(working, null as never), TypeError);
+  throws(
+    () => extractAdcpResponseFromA2A(working, { maxDataPartBytes: 0 }),
+    new RangeError(
+      "Cannot extract from an A2A response as 'maxDataPartBytes' must be a positive safe " +
+        "integer: current value is 0",
+    ),
+  );
+  throws(
+    () => extractAdcpResponseFromA2A(working, { expectedDataParts: "1" as never }),
+    new RangeError(
+      "Cannot extract from an A2A response as 'expectedDataParts' must be a non-negative safe " +
+        'integer: current value is "1"',
+    ),
+  );
 });

@@ -1,19 +1,7 @@
-import { isJsonObject } from "./_json.ts";
+import { isJsonObject } from "@adcp-wire/internal";
 import { findMcpSuccess, isErrorResult, resolveMaxResponseBytes } from "./_mcp.ts";
 
-/**
- * Options for the MCP extractors that read `content[].text`.
- *
- * @example A per-call limit
- * ```ts
- * import { extractAdcpResponseFromMcp, type McpExtractOptions } from "@adcp-wire/core";
- * import { strictEqual } from "node:assert/strict";
- *
- * const options: McpExtractOptions = { maxResponseBytes: 16 };
- * const result = { content: [{ type: "text", text: '{"status":"completed"}' }] }; // 22 bytes
- * strictEqual(extractAdcpResponseFromMcp(result, options), null);
- * ```
- */
+/** Options for the MCP extractors that read `content[].text`. */
 export interface McpExtractOptions {
   /**
    * Largest `content[].text` item, in UTF-8 bytes, that text fallback passes to `JSON.parse`.
@@ -30,24 +18,13 @@ export interface McpExtractOptions {
 }
 
 /**
- * Extracts AdCP success data from an MCP tool result (`CallToolResult`), following MCP Response
- * Extraction, "Extraction Algorithm":
+ * Extracts AdCP success data from an MCP tool result (`CallToolResult`) whose `isError` is not
+ * truthy: `structuredContent`, else the first `content[].text` item (at most `maxResponseBytes`)
+ * that parses to an object; an object holding only `adcp_error` is never success data. The result
+ * is the very object found, seller-controlled: pass the tool result, not the JSON-RPC envelope.
  *
- * 1. A truthy `isError` (any truthy JSON value: `true`, `1`, `"yes"`, even `"false"`) gives `null`:
- *    errors go through {@linkcode extractAdcpErrorFromMcp}.
- * 2. An own `structuredContent` that is a non-array object is returned, unless its only key is
- *    `adcp_error` (an error missing its `isError` flag), which gives `null` without reading text.
- * 3. Otherwise each `content[]` item with `type: "text"` and a non-empty string `text` is, in
- *    order, measured in UTF-8 bytes against `maxResponseBytes` (over-limit items are skipped, not
- *    truncated) and `JSON.parse`d; the first non-array object whose only key is not `adcp_error`
- *    is returned.
- * 4. Otherwise `null`: plain text with no machine-readable AdCP data.
- *
- * Only own properties count (an inherited `structuredContent` is absent). The result is the very
- * object found in `result` or produced by `JSON.parse`, neither copied nor modified: own
- * `__proto__` or `constructor` keys are kept as data, so never merge it into application state
- * without filtering keys ("Security Considerations" > "Prototype Pollution"). Pass the tool result
- * itself (`response.result` of a JSON-RPC response), not the JSON-RPC envelope.
+ * MCP Response Extraction, "Extraction Algorithm" (readings:
+ * [docs/core.md](../../docs/core.md#mcp-response-extraction)).
  *
  * @param result The MCP tool result: any JSON value, or `undefined`.
  * @param options Text-fallback size limit.

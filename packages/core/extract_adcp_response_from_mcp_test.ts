@@ -172,7 +172,8 @@ Deno.test("extractAdcpResponseFromMcp() rejects invalid options naming the optio
         ok(error instanceof RangeError);
         strictEqual(
           error.message,
-          `Invalid option maxResponseBytes: expected a positive safe integer, saw ${shown}`,
+          "Cannot extract from an MCP tool result as 'maxResponseBytes' must be a positive " +
+            `safe integer: current value is ${shown}`,
         );
         return true;
       },
@@ -180,7 +181,10 @@ Deno.test("extractAdcpResponseFromMcp() rejects invalid options naming the optio
   }
   throws(
     () => extractAdcpResponseFromMcp(result, null as unknown as undefined),
-    new TypeError("Invalid options: expected an object or undefined, saw null"),
+    new TypeError(
+      "Cannot extract from an MCP tool result as 'options' must be an object or undefined: " +
+        "current value is null",
+    ),
   );
   // Options are validated even when the result is not an object.
   throws(() => extractAdcpResponseFromMcp(undefined, { maxResponseBytes: 0 }), RangeError);

@@ -1,38 +1,23 @@
-import { describeValue, isJsonObject, own, ownObject } from "./_json.ts";
+import { isJsonObject, optionError, own, ownObject } from "@adcp-wire/internal";
 import {
   type A2AExtractOptions,
   extractAdcpResponseFromA2A,
 } from "./extract_adcp_response_from_a2a.ts";
+import { isA2AStreamEnvelope } from "./unwrap_a2a_stream_envelope.ts";
 
 /**
  * The two webhook payload formats (Webhooks, "Payload extraction"): the MCP flat envelope
  * (`core/mcp-webhook-payload.json`) and the A2A native Task (or `StreamResponse`).
- *
- * @example
- * ```ts
- * import { detectWebhookFormat, type WebhookFormat } from "@adcp-wire/core";
- * import { strictEqual } from "node:assert/strict";
- *
- * const format: WebhookFormat | null = detectWebhookFormat({ task_id: "t1", status: "completed" });
- * strictEqual(format, "mcp");
- * ```
  */
 export type WebhookFormat = "mcp" | "a2a";
 
-const ENVELOPE_KEYS = ["task", "message", "statusUpdate", "artifactUpdate"];
-
 /**
- * Detects a webhook payload's format from its shape (Webhooks, "Format detection"):
+ * Detects a webhook payload's format from its shape: `"a2a"` for an object `status` with a truthy
+ * `state` or an A2A 1.0 stream envelope holding an object, `"mcp"` for a string `status` with a
+ * truthy `task_id`, else `null`. A fallback only: receivers should pass the format they configured
+ * to {@link extractAdcpResponseFromWebhook}, so a crafted payload cannot pick its own path.
  *
- * - `"a2a"`: `status` is an object with a truthy `state`, or the payload is an A2A 1.0
- *   `StreamResponse` envelope (exactly one key of `task`, `message`, `statusUpdate`,
- *   `artifactUpdate`, holding an object), the form A2A 1.0 push notifications take;
- * - `"mcp"`: `status` is a string and `task_id` is present (truthy);
- * - `null` for anything else.
- *
- * Only own properties are read. Detection is a defensive fallback: a receiver SHOULD pass the
- * format it configured to {@linkcode extractAdcpResponseFromWebhook} instead ("Security
- * requirements": a crafted, ambiguous payload must not choose its own extraction path).
+ * Webhooks, "Format detection" (readings: [docs/core.md](../../docs/core.md#webhooks)).
  *
  * @param payload A parsed webhook body: any JSON value, or `undefined`.
  * @returns The format, or `null` when the shape matches neither.
@@ -52,37 +37,27 @@ export function detectWebhookFormat(payload: unknown): WebhookFormat | null {
   if (!isJsonObject(payload)) return null;
   const status = own(payload, "status");
   if (isJsonObject(status) && own(status, "state")) return "a2a";
-  const keys = Object.keys(payload);
-  if (keys.length === 1 && ENVELOPE_KEYS.includes(keys[0]!) && ownObject(payload, keys[0]!)) {
-    return "a2a";
-  }
+  if (isA2AStreamEnvelope(payload) && ownObject(payload, Object.keys(payload)[0]!)) return "a2a";
   if (typeof status === "string" && own(payload, "task_id")) return "mcp";
   return null;
 }
 
 /**
- * Extracts AdCP data from a webhook payload (Webhooks, "Payload extraction"):
+ * Extracts AdCP data from a webhook payload in `knownFormat` (else the detected one): for MCP its
+ * `result` when that is a non-array object, for A2A what {@link extractAdcpResponseFromA2A}
+ * returns. The object is the very one in the payload; an `adcp_error` in it is returned as data.
  *
- * - MCP: the `result` field, when it is a non-array object (the same rule as every other AdCP
- *   payload; `null`, a missing `result`, an array or a scalar give `null`);
- * - A2A: {@linkcode extractAdcpResponseFromA2A}, with its stream-envelope, state and wrapper rules
- *   (final states: last DataPart of `artifacts[0]`; interim states: first DataPart of the status
- *   message).
- *
- * The format is `knownFormat` when given (what the receiver configured: the safer path, which the
- * spec says receivers SHOULD use), else {@linkcode detectWebhookFormat}. The returned object is the
- * very one in the payload, never copied; an `adcp_error` in it is returned as data, for the caller
- * to route to error handling.
+ * Webhooks, "Payload extraction" (readings: [docs/core.md](../../docs/core.md#webhooks)).
  *
  * @param payload A parsed webhook body: any JSON value, or `undefined`.
  * @param knownFormat The format the receiver configured for this endpoint.
  * @param options For an A2A push, the DataPart size limit (1 MiB by default) and the expected
- * DataPart count, as for {@linkcode extractAdcpResponseFromA2A}.
+ * DataPart count, as for {@link extractAdcpResponseFromA2A}.
  * @returns The AdCP data, or `null`.
  * @throws {TypeError} When `knownFormat` is neither `"mcp"`, `"a2a"` nor `undefined`.
  * @throws {DataPartTooLargeError | UnexpectedPartCountError} For an A2A push, as
- * {@linkcode extractAdcpResponseFromA2A} does.
- * @throws {WrapperDetectedError} As {@linkcode extractAdcpResponseFromA2A} does, for an A2A
+ * {@link extractAdcpResponseFromA2A} does.
+ * @throws {WrapperDetectedError} As {@link extractAdcpResponseFromA2A} does, for an A2A
  * final-state `{ response: {...} }` wrapper.
  *
  * @example An MCP and an A2A webhook
@@ -107,8 +82,12 @@ export function extractAdcpResponseFromWebhook(
   options?: A2AExtractOptions,
 ): Record<string, unknown> | null {
   if (knownFormat !== undefined && knownFormat !== "mcp" && knownFormat !== "a2a") {
-    throw new TypeError(
-      `Invalid knownFormat: expected "mcp", "a2a" or undefined, saw ${describeValue(knownFormat)}`,
+    throw optionError(
+      TypeError,
+      "extract from a webhook payload",
+      "knownFormat",
+      '"mcp", "a2a" or undefined',
+      knownFormat,
     );
   }
   const format = knownFormat ?? detectWebhookFormat(payload);

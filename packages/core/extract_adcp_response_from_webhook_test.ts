@@ -61,7 +61,13 @@ Deno.test("extractAdcpResponseFromWebhook() lets the configured format decide, n
   const both = { task_id: "t", status: "completed", result: { from: "mcp" } };
   deepStrictEqual(extractAdcpResponseFromWebhook(both, "mcp"), { from: "mcp" });
   strictEqual(extractAdcpResponseFromWebhook(both, "a2a"), null);
-  throws(() => extractAdcpResponseFromWebhook(both, "json" as never), TypeError);
+  throws(
+    () => extractAdcpResponseFromWebhook(both, "json" as never),
+    new TypeError(
+      'Cannot extract from a webhook payload as \'knownFormat\' must be "mcp", "a2a" or ' +
+        'undefined: current value is "json"',
+    ),
+  );
 });
 
 Deno.test("extractAdcpResponseFromWebhook() applies the A2A rules to A2A payloads", () => {

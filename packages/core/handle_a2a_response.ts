@@ -1,3 +1,4 @@
+import { isJsonObject, type JsonObject } from "@adcp-wire/internal";
 import {
   a2aErrorCandidate,
   checkDataPartCount,
@@ -6,17 +7,17 @@ import {
   statusMessageParts,
   taskStateOf,
   textsOf,
-  unwrapStreamEnvelope,
 } from "./_a2a.ts";
-import { carriesAdcpError, isJsonObject, type JsonObject } from "./_json.ts";
+import { carriesAdcpError } from "./_json.ts";
 import {
   type A2AExtractOptions,
   extractAdcpResponseFromA2A,
 } from "./extract_adcp_response_from_a2a.ts";
-import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
+import { unwrapA2AStreamEnvelope } from "./unwrap_a2a_stream_envelope.ts";
+import { type ExtractedAdcpError, validateAdcpError } from "./validate_adcp_error.ts";
 
 /**
- * What an A2A response means, as {@linkcode handleA2AResponse} classifies it:
+ * What an A2A response means, as {@link handleA2AResponse} classifies it:
  *
  * - `"error"`: a valid AdCP structured error, and the detection path that found it;
  * - `"success"`: AdCP response data (the extracted DataPart, which carries its own AdCP `status`:
@@ -30,30 +31,11 @@ import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
  * `text` is the `text` of every TextPart (own non-empty string `text`, with or without `kind`) of
  * `artifacts[0].parts`, then of `status.message.parts`, joined with `"\n"` (`""` when there is
  * none). It is seller-controlled.
- *
- * @example An exhaustive switch
- * ```ts
- * import { type A2AResponseOutcome, handleA2AResponse } from "@adcp-wire/core";
- * import { strictEqual } from "node:assert/strict";
- *
- * function describe(outcome: A2AResponseOutcome): string {
- *   switch (outcome.kind) {
- *     case "error":
- *       return `error ${outcome.error.code}`;
- *     case "success":
- *       return "success";
- *     case "text":
- *       return `${outcome.isError ? "error text" : "text"}: ${outcome.text}`;
- *   }
- * }
- * const working = { status: { state: "working", message: { parts: [{ data: { percentage: 5 } }] } } };
- * strictEqual(describe(handleA2AResponse(working)), "success");
- * ```
  */
 export type A2AResponseOutcome =
   | {
     readonly kind: "error";
-    readonly error: AdcpError;
+    readonly error: ExtractedAdcpError;
     readonly path: "artifact" | "status_message";
   }
   | { readonly kind: "success"; readonly data: Record<string, unknown> }
@@ -65,30 +47,22 @@ export type A2AResponseOutcome =
   };
 
 /**
- * Classifies an A2A response, composing error and success extraction as A2A Response Extraction,
- * "Relationship to Error Extraction" does:
+ * Classifies an A2A response as a structured error, success data or text: a valid error first, then
+ * the data {@link extractAdcpResponseFromA2A} finds (data carrying an `adcp_error` is error text,
+ * never success), then text, flagged `isError` for `failed` and `rejected` tasks and for anything
+ * that is not a usable task.
  *
- * 1. {@linkcode extractAdcpErrorFromA2A}: a valid error gives `"error"`.
- * 2. {@linkcode extractAdcpResponseFromA2A}: its {@linkcode WrapperDetectedError} propagates, as
- *    in the page's reference flow ("Wrapper Rejection": a `{ response: {...} }` DataPart is a
- *    server-side bug to throw or log, never to unwrap silently).
- * 3. Data carrying an `adcp_error` (which failed validation in step 1) is `"text"` with
- *    `isError: true`, never `"success"`: the page's reference flow routes any `adcp_error` to
- *    error handling. Other data is `"success"`.
- * 4. With no data, the `failed` and `rejected` states give `"text"` with `isError: true`; any
- *    other state, unknown or absent included (`{ artifactUpdate }`, `{ message }`), gives `"text"`.
- *
- * A value that is not an object, or a nested-envelope smuggling attempt, is not a usable A2A
- * response: `"text"` with empty text and `isError: true`.
+ * A2A Response Extraction, "Relationship to Error Extraction" (readings:
+ * [docs/core.md](../../docs/core.md#classifying-an-a2a-response)).
  *
  * @param input An A2A response: any JSON value, or `undefined`.
  * @param options The DataPart size limit (1 MiB by default) and the expected DataPart count, as
- * for {@linkcode extractAdcpResponseFromA2A}.
+ * for {@link extractAdcpResponseFromA2A}.
  * @returns The classified outcome.
  * @throws {WrapperDetectedError} When a final state's last DataPart is a `{ response: {...} }`
  * wrapper.
  * @throws {DataPartTooLargeError | UnexpectedPartCountError} As
- * {@linkcode extractAdcpResponseFromA2A}; nothing else is thrown on any JSON value (objects with
+ * {@link extractAdcpResponseFromA2A}; nothing else is thrown on any JSON value (objects with
  * throwing getters or revoked proxies are not JSON and may throw).
  *
  * @example Dispatching on the outcome
@@ -108,7 +82,7 @@ export type A2AResponseOutcome =
  *   isError: true,
  * });
  * const wrapped = { status: { state: "completed" }, artifacts: [{ parts: [{ data: { response: {} } }] }] };
- * strictEqual(throwsCode(() => handleA2AResponse(wrapped)), "wrapper_detected");
+ * strictEqual(throwsCode(() => handleA2AResponse(wrapped)), "WRAPPER_DETECTED");
  *
  * function throwsCode(fn: () => unknown): string | undefined {
  *   try {
@@ -124,7 +98,7 @@ export function handleA2AResponse(
   options?: A2AExtractOptions,
 ): A2AResponseOutcome {
   const { expectedDataParts } = resolveA2AExtractOptions(options);
-  const task = unwrapStreamEnvelope(input);
+  const task = unwrapA2AStreamEnvelope(input);
   if (!isJsonObject(task)) return { kind: "text", text: "", isError: true };
   // Before the error candidate: an injected `adcp_error` DataPart changes the count too.
   if (expectedDataParts !== undefined) checkDataPartCount(task, expectedDataParts);

@@ -1,4 +1,4 @@
-import { isJsonObject } from "./_json.ts";
+import { isJsonObject } from "@adcp-wire/internal";
 import {
   findMcpSuccess,
   isErrorResult,
@@ -8,10 +8,10 @@ import {
   textErrorCandidate,
 } from "./_mcp.ts";
 import type { McpExtractOptions } from "./extract_adcp_response_from_mcp.ts";
-import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
+import { type ExtractedAdcpError, validateAdcpError } from "./validate_adcp_error.ts";
 
 /**
- * What an MCP tool result means, as {@linkcode handleMcpResponse} classifies it:
+ * What an MCP tool result means, as {@link handleMcpResponse} classifies it:
  *
  * - `"error"`: a valid AdCP structured error, and the detection path that found it;
  * - `"success"`: AdCP response data;
@@ -23,29 +23,11 @@ import { type AdcpError, validateAdcpError } from "./validate_adcp_error.ts";
  *
  * `text` is the `text` of every `content[]` item with `type: "text"` and a non-empty string
  * `text`, joined with `"\n"` (`""` when there is none). It is seller-controlled.
- *
- * @example An exhaustive switch
- * ```ts
- * import { handleMcpResponse, type McpResponseOutcome } from "@adcp-wire/core";
- * import { strictEqual } from "node:assert/strict";
- *
- * function describe(outcome: McpResponseOutcome): string {
- *   switch (outcome.kind) {
- *     case "error":
- *       return `error ${outcome.error.code}`;
- *     case "success":
- *       return "success";
- *     case "text":
- *       return `${outcome.isError ? "error text" : "text"}: ${outcome.text}`;
- *   }
- * }
- * strictEqual(describe(handleMcpResponse({ content: [{ type: "text", text: "Hi" }] })), "text: Hi");
- * ```
  */
 export type McpResponseOutcome =
   | {
     readonly kind: "error";
-    readonly error: AdcpError;
+    readonly error: ExtractedAdcpError;
     readonly path: "structured_content" | "text_fallback";
   }
   | { readonly kind: "success"; readonly data: Record<string, unknown> }
@@ -57,21 +39,13 @@ export type McpResponseOutcome =
   };
 
 /**
- * Classifies an MCP tool result, composing error and success extraction as MCP Response
- * Extraction, "Relationship to Error Extraction" does:
+ * Classifies an MCP tool result as a structured error, success data or text: a valid error first
+ * (only with a truthy `isError`), then, without `isError`, the data
+ * {@link extractAdcpResponseFromMcp} finds, then text, flagged `isError` for a truthy `isError`,
+ * for an `adcp_error`-only payload missing its flag, and for anything that is not a tool result.
  *
- * 1. {@linkcode extractAdcpErrorFromMcp} (only for a truthy `isError`): a valid error gives
- *    `"error"`.
- * 2. A truthy `isError` without a valid structured error gives `"text"` with `isError: true`:
- *    such a response MUST NOT be processed as success ("Layer Separation").
- * 3. {@linkcode extractAdcpResponseFromMcp}: data gives `"success"`.
- * 4. Otherwise `"text"` (the spec's plain-text response); with `isError: true` when
- *    `structuredContent` or a text item held only an `adcp_error` (an error response missing its
- *    `isError` flag, "Extraction Algorithm" steps 2 and 3), so an unflagged error is never taken
- *    for a successful answer.
- *
- * A value that is not an object is not a tool result: `"text"` with empty text and
- * `isError: true`.
+ * MCP Response Extraction, "Relationship to Error Extraction" (readings:
+ * [docs/core.md](../../docs/core.md#classifying-an-mcp-tool-result)).
  *
  * @param result The MCP tool result: any JSON value, or `undefined`.
  * @param options Text-fallback size limit, for both extractors.

@@ -1,30 +1,17 @@
-import type { AdcpError as GeneratedAdcpError } from "@adcp-wire/schemas";
-
-import { isJsonObject, own } from "./_json.ts";
-import { utf8LengthExceeds } from "@adcp-wire/internal";
+import type { AdcpError } from "@adcp-wire/schemas";
+import { isJsonObject, own, utf8LengthExceeds } from "@adcp-wire/internal";
 
 /**
  * An AdCP structured error as extracted from a transport envelope: the shape
- * {@linkcode validateAdcpError} guarantees, and nothing more.
+ * {@link validateAdcpError} guarantees (a string `code` of 1 to 64 code units, at most 4096 bytes
+ * of JSON), and nothing more. Every other field is the seller's raw value, typed `unknown`: check
+ * it before use, clamp `retry_after` at the action layer, and never merge the object into
+ * application state without filtering keys (`__proto__`, `constructor`). It is not the strict
+ * `AdcpError` of `@adcp-wire/schemas` until validated against the schema.
  *
- * Only `code` is checked. Every other field is the seller's raw value, kept as-is (Transport Error
- * Mapping, "Client Detection Order" > "Extraction vs. action": the extraction layer "returns the
- * raw `adcp_error` object with field values preserved as-is (including out-of-range
- * `retry_after`)"), so the documented fields below are typed `unknown`: check them before use, and
- * clamp `retry_after` at the action layer. All values are seller-controlled; never merge the
- * object into application state without filtering keys (`__proto__`, `constructor`).
- *
- * @example Narrowing raw fields before use
- * ```ts
- * import { type AdcpError, validateAdcpError } from "@adcp-wire/core";
- * import { strictEqual } from "node:assert/strict";
- *
- * const error: AdcpError | null = validateAdcpError({ code: "RATE_LIMITED", retry_after: 86400 });
- * const retryAfter = typeof error?.retry_after === "number" ? error.retry_after : undefined;
- * strictEqual(retryAfter, 86400); // raw value: clamping to 3600 is the caller's job
- * ```
+ * Transport Error Mapping, "Client Detection Order" ("Extraction vs. action").
  */
-export type AdcpError =
+export type ExtractedAdcpError =
   & {
     /** Error code: a non-empty string of at most 64 UTF-16 code units (standard or `X_VENDOR_*`). */
     readonly code: string;
@@ -44,33 +31,18 @@ export type AdcpError =
   };
 
 /**
- * The strict `core/error.json` type, generated into `@adcp-wire/schemas`: what a schema-valid error
- * looks like (`code` and `message` required). An extracted {@linkcode AdcpError} is not this type
- * until it has been validated against the schema (`validateAdcpErrorSchema` of
- * `@adcp-wire/validation`).
+ * The strict `core/error.json` type (`code` and `message` required).
  *
- * @example A schema-valid error
- * ```ts
- * import type { AdcpErrorSchema } from "@adcp-wire/core";
- * import { strictEqual } from "node:assert/strict";
- *
- * const error: AdcpErrorSchema = { code: "BUDGET_TOO_LOW", message: "Budget too low", recovery: "correctable" };
- * strictEqual(error.recovery, "correctable");
- * ```
+ * @deprecated Use `AdcpError` from `@adcp-wire/schemas`.
  */
-export type AdcpErrorSchema = GeneratedAdcpError;
+export type AdcpErrorSchema = AdcpError;
 
 /**
- * The names of the fields `core/error.json` defines, taken from the generated type of
+ * The names of the fields `core/error.json` defines, taken from the generated `AdcpError` type of
  * `@adcp-wire/schemas` (its open index signature left out).
- *
- * @example
- * ```ts
- * import type { AdcpErrorFieldName } from "@adcp-wire/core";
- * const field: AdcpErrorFieldName = "retry_after";
- * ```
  */
 export type AdcpErrorFieldName = keyof {
+  // Through the exported alias, so that the documentation of this package is complete on its own.
   [K in keyof AdcpErrorSchema as string extends K ? never : number extends K ? never : K]: true;
 };
 
@@ -81,23 +53,15 @@ const MAX_CODE_LENGTH = 64;
 const MAX_SERIALIZED_BYTES = 4096;
 
 /**
- * The lenient validation every extracted `adcp_error` must pass before it counts as a structured
- * error (Transport Error Mapping, "Client Detection Order" and "Client Library Requirements" 3,
- * and the `validate()` of its reference client):
+ * Checks an extracted `adcp_error` as every client must before treating it as a structured error:
+ * a non-array object with an own string `code` of 1 to 64 UTF-16 code units, at most 4096 UTF-8
+ * bytes as JSON. Returns the very value, or `null` ("no structured error"); never throws.
  *
- * - a non-null, non-array object;
- * - an own `code` property that is a string of 1 to 64 characters, counted in UTF-16 code units
- *   like the reference `code.length` (the stricter reading of "64 characters" for non-ASCII codes);
- * - `JSON.stringify(value)` at most 4096 UTF-8 bytes ("Buyer Agent Requirements": the payload cap
- *   is in bytes, so a 1,500-character message of 3-byte characters is over it).
- *
- * Anything else, including a value `JSON.stringify` throws on (a `BigInt`, a cycle) or maps to
- * `undefined`, is "no structured error" and gives `null`; this function never throws. Nothing else
- * is checked: there is no validation against `core/error.json`, and a valid value is returned
- * as-is, the very same object, never copied.
+ * Transport Error Mapping, "Client Detection Order" and "Client Library Requirements" 3 (readings:
+ * [docs/core.md](../../docs/core.md#validating-an-extracted-error)).
  *
  * @param value A candidate `adcp_error` value, straight from the transport envelope.
- * @returns `value` itself when it passes, typed as {@linkcode AdcpError}; otherwise `null`.
+ * @returns `value` itself when it passes, typed as {@link ExtractedAdcpError}; otherwise `null`.
  *
  * @example Accepting a raw error and rejecting malformed ones
  * ```ts
@@ -113,7 +77,7 @@ const MAX_SERIALIZED_BYTES = 4096;
  * strictEqual(validateAdcpError({ code: "X_BIG", message: "€".repeat(1400) }), null);
  * ```
  */
-export function validateAdcpError(value: unknown): AdcpError | null {
+export function validateAdcpError(value: unknown): ExtractedAdcpError | null {
   if (!isJsonObject(value)) return null;
   const code = own(value, "code");
   if (typeof code !== "string" || code.length === 0 || code.length > MAX_CODE_LENGTH) return null;
@@ -126,5 +90,5 @@ export function validateAdcpError(value: unknown): AdcpError | null {
   if (typeof serialized !== "string" || utf8LengthExceeds(serialized, MAX_SERIALIZED_BYTES)) {
     return null;
   }
-  return value as AdcpError;
+  return value as ExtractedAdcpError;
 }

@@ -1,20 +1,24 @@
 // Private: the classification rules shared by classifyRecovery() and decideRecovery().
 
+import { optionError, own } from "@adcp-wire/internal";
 import { lookupErrorCode, type RecoveryClass } from "@adcp-wire/schemas";
-import { describe, isRecoveryClass, own } from "./_own.ts";
+import { isRecoveryClass } from "./_own.ts";
 
 /**
- * Checks `unknownCodeRecovery` and returns it, defaulted.
+ * Checks `unknownCodeRecovery` and returns it, defaulted; `action` is what the error message says
+ * could not be done.
  *
  * @throws {TypeError} When it is present and not one of the three classes.
  */
-export function resolveUnknownCodeRecovery(value: unknown): RecoveryClass {
+export function resolveUnknownCodeRecovery(value: unknown, action: string): RecoveryClass {
   if (value === undefined) return "terminal";
   if (!isRecoveryClass(value)) {
-    throw new TypeError(
-      `Invalid unknownCodeRecovery: expected "transient", "correctable" or "terminal", received ${
-        describe(value)
-      }`,
+    throw optionError(
+      TypeError,
+      action,
+      "unknownCodeRecovery",
+      '"transient", "correctable" or "terminal"',
+      value,
     );
   }
   return value;

@@ -1,21 +1,9 @@
-import { checkAttempt, describe } from "./_own.ts";
+import { optionError } from "@adcp-wire/internal";
+import { checkAttempt } from "./_own.ts";
 import { resolvePolicy } from "./_policy.ts";
 import type { RetryPolicy, RetryPolicyOptions } from "./retry_policy.ts";
 
-/**
- * The inclusive range a backoff delay lies in, in seconds ({@linkcode backoffBounds}).
- *
- * @example Checking a jittered delay against its bounds
- * ```ts
- * import { type BackoffBounds, backoffBounds, backoffDelay } from "@adcp-wire/recovery";
- * import { deepStrictEqual, ok } from "node:assert/strict";
- *
- * const bounds: BackoffBounds = backoffBounds(2); // base 4 s, ±25%
- * deepStrictEqual(bounds, { min: 3, max: 5 });
- * const delay = backoffDelay(2, { random: () => 0.9 });
- * ok(bounds.min <= delay && delay <= bounds.max);
- * ```
- */
+/** The inclusive range a backoff delay lies in, in seconds ({@link backoffBounds}). */
 export interface BackoffBounds {
   /** Smallest possible delay: `base × (1 − jitter)`. */
   readonly min: number;
@@ -23,30 +11,22 @@ export interface BackoffBounds {
   readonly max: number;
 }
 
+const DELAY_ACTION = "compute a backoff delay";
+const BOUNDS_ACTION = "compute backoff bounds";
+
 function baseDelay(attempt: number, policy: RetryPolicy): number {
   // 2 ** (attempt - 1) overflows to Infinity for huge attempts; min() then gives the cap.
   return Math.min(policy.maxDelaySeconds, policy.initialDelaySeconds * 2 ** (attempt - 1));
 }
 
 /**
- * The exponential-backoff delay before retrying after attempt `attempt` failed, in seconds, for a
- * transient error without a usable `retry_after` (Transport Error Mapping, "Recovery Behavior":
- * "use exponential backoff starting at the client's configured initial delay"; Error Handling,
- * "Normative throttling behavior": "exponential backoff with jitter ... A base of 2 seconds, a cap
- * of 60 seconds, and ±25% jitter"). Exactly:
+ * The exponential-backoff delay, in seconds, before retrying after attempt `attempt` failed with a
+ * transient error that has no usable `retry_after`: `initialDelaySeconds × 2^(attempt − 1)`,
+ * jittered by ±`jitter` with one call of `policy.random()`, then capped at `maxDelaySeconds`
+ * (defaults: 2 s doubling, ±25%, 60 s). Always `> 0`; {@link backoffBounds} gives its range.
  *
- * ```
- * base  = min(maxDelaySeconds, initialDelaySeconds × 2^(attempt − 1))
- * delay = min(maxDelaySeconds, base × (1 + jitter × (2r − 1)))    r = policy.random() in [0, 1)
- * ```
- *
- * So with the defaults, attempts 1, 2, 3, 4, 5, 6 have bases 2, 4, 8, 16, 32, 60 s. `r = 0.5`
- * gives the base exactly; jitter spreads the delay over `[base × (1 − jitter), base × (1 +
- * jitter))`, and the cap is a hard ceiling applied after jitter, so at the cap the jitter only
- * shortens the delay (45 to 60 s by default). The delay is not rounded; it is always `> 0`
- * because `initialDelaySeconds >= 0.001` and `jitter < 1`. {@linkcode backoffBounds} gives the range.
- *
- * Calls `policy.random()` exactly once.
+ * Transport Error Mapping, "Recovery Behavior"; Error Handling, "Normative throttling behavior"
+ * (formula: [docs/recovery.md](../../docs/recovery.md#backoff)).
  *
  * @param attempt The 1-based number of the attempt that just failed.
  * @param policy The policy, or options for one.
@@ -69,26 +49,22 @@ function baseDelay(attempt: number, policy: RetryPolicy): number {
  * ```
  */
 export function backoffDelay(attempt: number, policy?: RetryPolicy | RetryPolicyOptions): number {
-  checkAttempt(attempt);
-  const p = resolvePolicy(policy);
+  checkAttempt(attempt, DELAY_ACTION);
+  const p = resolvePolicy(policy, DELAY_ACTION);
   const r = p.random();
   if (typeof r !== "number" || !(r >= 0 && r < 1)) {
-    throw new RangeError(
-      `Invalid random(): expected a number >= 0 and < 1, received ${describe(r)}`,
-    );
+    throw optionError(RangeError, DELAY_ACTION, "random()", "a number >= 0 and < 1", r);
   }
   return Math.min(p.maxDelaySeconds, baseDelay(attempt, p) * (1 + p.jitter * (2 * r - 1)));
 }
 
 /**
- * The inclusive range {@linkcode backoffDelay} draws from for attempt `attempt` under `policy`:
- * `min = base × (1 − jitter)` and `max = min(maxDelaySeconds, base × (1 + jitter))`, with
- * `base = min(maxDelaySeconds, initialDelaySeconds × 2^(attempt − 1))`. Every delay the policy can
- * produce satisfies `min <= delay <= max` (`max` itself is reached only through the cap or
- * rounding, as `r < 1`).
+ * The inclusive range `{ min, max }` that {@link backoffDelay} draws from for attempt `attempt`
+ * under `policy`, without calling `policy.random()`: what a conformance runner checks a backoff
+ * delay against without fixing the random source.
  *
- * Conformance runners use it to check a backoff delay without fixing the random source. Does not
- * call `policy.random()`.
+ * Error Handling, "Normative throttling behavior" (formula:
+ * [docs/recovery.md](../../docs/recovery.md#backoff)).
  *
  * @param attempt The 1-based number of the attempt that just failed.
  * @param policy The policy, or options for one.
@@ -112,8 +88,8 @@ export function backoffBounds(
   attempt: number,
   policy?: RetryPolicy | RetryPolicyOptions,
 ): BackoffBounds {
-  checkAttempt(attempt);
-  const p = resolvePolicy(policy);
+  checkAttempt(attempt, BOUNDS_ACTION);
+  const p = resolvePolicy(policy, BOUNDS_ACTION);
   const base = baseDelay(attempt, p);
   return { min: base * (1 - p.jitter), max: Math.min(p.maxDelaySeconds, base * (1 + p.jitter)) };
 }

@@ -120,7 +120,11 @@ Deno.test("classifyRecovery() rejects a bad unknownCodeRecovery with a TypeError
     throws(
       () => classifyRecovery({ code: "X_A_B" }, { unknownCodeRecovery: bad as never }),
       (e: unknown) =>
-        e instanceof TypeError && e.message.startsWith("Invalid unknownCodeRecovery:"),
+        e instanceof TypeError &&
+        e.message.startsWith(
+          `Cannot classify recovery as 'unknownCodeRecovery' must be "transient", "correctable" ` +
+            'or "terminal": current value is ',
+        ),
     );
   }
   throws(() => classifyRecovery({ code: "X" }, 5 as never), TypeError);

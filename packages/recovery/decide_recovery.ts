@@ -1,29 +1,14 @@
+import { validateAdcpError } from "@adcp-wire/core";
+import { isJsonObject, optionError, own } from "@adcp-wire/internal";
 import { classify } from "./_classify.ts";
-import { checkAttempt, checkElapsedSeconds, isJsonObject, isStructuredError, own } from "./_own.ts";
+import { checkAttempt, checkElapsedSeconds } from "./_own.ts";
 import { resolvePolicy } from "./_policy.ts";
 import { backoffDelay } from "./backoff.ts";
 import type { RecoveryInput } from "./classify_recovery.ts";
 import { normalizeRetryAfter } from "./normalize_retry_after.ts";
 import type { RetryPolicy, RetryPolicyOptions } from "./retry_policy.ts";
 
-/**
- * Retry the operation after `delaySeconds` (a transient error within the retry budget).
- *
- * @example A backoff retry
- * ```ts
- * import { decideRecovery, type RetryDecision } from "@adcp-wire/recovery";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const expected: RetryDecision = {
- *   action: "retry",
- *   delaySeconds: 4, // attempt 2: base 4 s, no jitter at random() = 0.5
- *   delaySource: "backoff", // no retry_after
- * };
- * const error = { code: "SERVICE_UNAVAILABLE", recovery: "transient" };
- * const context = { attempt: 2, elapsedSeconds: 3, policy: { random: () => 0.5 } };
- * deepStrictEqual(decideRecovery(error, context), expected);
- * ```
- */
+/** Retry the operation after `delaySeconds` (a transient error within the retry budget). */
 export interface RetryDecision {
   /** Always `"retry"`. */
   readonly action: "retry";
@@ -37,19 +22,6 @@ export interface RetryDecision {
  * Show `field` and `suggestion` to the caller and do not retry automatically (a correctable
  * error). Both are copied only when they are strings, and are otherwise left out; they are
  * seller-controlled text, never interpreted here: sanitize them before display.
- *
- * @example Surfacing a correctable error
- * ```ts
- * import { decideRecovery, type SurfaceToCallerDecision } from "@adcp-wire/recovery";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const expected: SurfaceToCallerDecision = {
- *   action: "surface_to_caller",
- *   suggestion: "Raise it to 500", // `field` is not a string, so it is left out
- * };
- * const error = { code: "BUDGET_TOO_LOW", field: ["budget"], suggestion: "Raise it to 500" };
- * deepStrictEqual(decideRecovery(error), expected);
- * ```
  */
 export interface SurfaceToCallerDecision {
   /** Always `"surface_to_caller"`. */
@@ -63,19 +35,6 @@ export interface SurfaceToCallerDecision {
 /**
  * Surface the error to a human operator and do not retry, because the error is terminal (by its
  * own `recovery`, an unknown `recovery` value, the code table, or an unknown code).
- *
- * @example An unknown recovery value escalates
- * ```ts
- * import { decideRecovery, type EscalateTerminalDecision } from "@adcp-wire/recovery";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const expected: EscalateTerminalDecision = {
- *   action: "escalate_to_human",
- *   reason: "terminal",
- * };
- * // An unknown `recovery` value is terminal, whatever the code table says.
- * deepStrictEqual(decideRecovery({ code: "RATE_LIMITED", recovery: "later" }), expected);
- * ```
  */
 export interface EscalateTerminalDecision {
   /** Always `"escalate_to_human"`. */
@@ -88,20 +47,6 @@ export interface EscalateTerminalDecision {
  * Surface the error to a human operator: it is transient, but retrying would break the retry
  * budget (Transport Error Mapping, "Recovery Behavior": "Transient errors that persist beyond the
  * retry budget SHOULD be escalated as terminal").
- *
- * @example Too many retries
- * ```ts
- * import { decideRecovery, type EscalateRetryCountDecision } from "@adcp-wire/recovery";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const expected: EscalateRetryCountDecision = {
- *   action: "escalate_to_human",
- *   reason: "retry_budget_exhausted",
- *   limit: "max_retries",
- * };
- * const context = { attempt: 2, elapsedSeconds: 1, policy: { maxRetries: 1 } };
- * deepStrictEqual(decideRecovery({ code: "RATE_LIMITED", retry_after: 1 }, context), expected);
- * ```
  */
 export interface EscalateRetryCountDecision {
   /** Always `"escalate_to_human"`. */
@@ -114,23 +59,7 @@ export interface EscalateRetryCountDecision {
 
 /**
  * Surface the error to a human operator: it is transient, but waiting `delaySeconds` would end
- * past `maxElapsedSeconds` (see {@linkcode EscalateRetryCountDecision}).
- *
- * @example A wait that would end past the time budget
- * ```ts
- * import { decideRecovery, type EscalateRetryTimeDecision } from "@adcp-wire/recovery";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const expected: EscalateRetryTimeDecision = {
- *   action: "escalate_to_human",
- *   reason: "retry_budget_exhausted",
- *   limit: "max_elapsed_seconds",
- *   delaySeconds: 30, // 280 s + 30 s > 300 s
- *   delaySource: "retry_after",
- * };
- * const context = { attempt: 1, elapsedSeconds: 280 };
- * deepStrictEqual(decideRecovery({ code: "RATE_LIMITED", retry_after: 30 }, context), expected);
- * ```
+ * past `maxElapsedSeconds` (see {@link EscalateRetryCountDecision}).
  */
 export interface EscalateRetryTimeDecision {
   /** Always `"escalate_to_human"`. */
@@ -145,45 +74,18 @@ export interface EscalateRetryTimeDecision {
   readonly delaySource: "retry_after" | "backoff";
 }
 
-/**
- * Surface the error to a human operator and do not retry.
- *
- * @example Explaining an escalation
- * ```ts
- * import { decideRecovery, type EscalateToHumanDecision } from "@adcp-wire/recovery";
- * import { ok, strictEqual } from "node:assert/strict";
- *
- * const explain = (decision: EscalateToHumanDecision): string =>
- *   decision.reason === "terminal" ? "cannot succeed" : `retry budget spent (${decision.limit})`;
- *
- * const terminal = decideRecovery({ code: "ACCOUNT_SUSPENDED" });
- * ok(terminal.action === "escalate_to_human");
- * strictEqual(explain(terminal), "cannot succeed");
- * const spent = decideRecovery({ code: "RATE_LIMITED" }, { attempt: 4, elapsedSeconds: 0 });
- * ok(spent.action === "escalate_to_human");
- * strictEqual(explain(spent), "retry budget spent (max_retries)");
- * ```
- */
+/** Surface the error to a human operator and do not retry. */
 export type EscalateToHumanDecision =
   | EscalateTerminalDecision
   | EscalateRetryCountDecision
   | EscalateRetryTimeDecision;
 
 /**
- * No structured AdCP error was found (`null` or `undefined`, or a value that is not an object with
- * a `code` string of 1 to 64 characters): fall back to generic error handling (Transport Error
+ * No structured AdCP error was found (`null` or `undefined`, or a value that fails
+ * `validateAdcpError` of `@adcp-wire/core`: not an object with a `code` string of 1 to 64
+ * characters, or over 4096 bytes of JSON): fall back to generic error handling (Transport Error
  * Mapping, "Client Detection Order": "No structured error found — fall back to generic error
  * handling").
- *
- * @example No structured error
- * ```ts
- * import { decideRecovery, type GenericErrorDecision } from "@adcp-wire/recovery";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const expected: GenericErrorDecision = { action: "generic_error" };
- * deepStrictEqual(decideRecovery(undefined), expected);
- * deepStrictEqual(decideRecovery({ code: "" }), expected); // an empty code is no AdCP error
- * ```
  */
 export interface GenericErrorDecision {
   /** Always `"generic_error"`. */
@@ -193,20 +95,6 @@ export interface GenericErrorDecision {
 /**
  * What a buyer agent does after a failure, discriminated by `action`; the four actions are the
  * `expected_action` values of the `transport-error-mapping` test vectors.
- *
- * @example Switching on the action
- * ```ts
- * import { decideRecovery, type RecoveryDecision } from "@adcp-wire/recovery";
- * import { strictEqual } from "node:assert/strict";
- *
- * const summary = (decision: RecoveryDecision): string =>
- *   decision.action === "retry" ? `retry in ${decision.delaySeconds} s` : decision.action;
- *
- * strictEqual(summary(decideRecovery({ code: "RATE_LIMITED", retry_after: 5 })), "retry in 5 s");
- * strictEqual(summary(decideRecovery({ code: "BUDGET_TOO_LOW" })), "surface_to_caller");
- * strictEqual(summary(decideRecovery({ code: "ACCOUNT_SUSPENDED" })), "escalate_to_human");
- * strictEqual(summary(decideRecovery(null)), "generic_error");
- * ```
  */
 export type RecoveryDecision =
   | RetryDecision
@@ -214,24 +102,7 @@ export type RecoveryDecision =
   | EscalateToHumanDecision
   | GenericErrorDecision;
 
-/**
- * Where an operation stands in its retry budget ({@linkcode decideRecovery}).
- *
- * @example Tracking attempts across failures
- * ```ts
- * import { decideRecovery, type RecoveryContext } from "@adcp-wire/recovery";
- * import { ok, strictEqual } from "node:assert/strict";
- *
- * const error = { code: "SERVICE_UNAVAILABLE", recovery: "transient" };
- * const policy = { random: () => 0.5 }; // no jitter
- * const context: RecoveryContext = { attempt: 3, elapsedSeconds: 20, policy };
- * const third = decideRecovery(error, context);
- * ok(third.action === "retry");
- * strictEqual(third.delaySeconds, 8); // attempt 3: base 8 s
- * context.attempt = 4; // the default policy allows 3 retries
- * strictEqual(decideRecovery(error, context).action, "escalate_to_human");
- * ```
- */
+/** Where an operation stands in its retry budget ({@link decideRecovery}). */
 export interface RecoveryContext {
   /** The 1-based number of the attempt that just failed: 1 for the first call. */
   attempt: number;
@@ -244,6 +115,8 @@ export interface RecoveryContext {
    */
   policy?: RetryPolicy | RetryPolicyOptions;
 }
+
+const DECIDE_ACTION = "decide recovery";
 
 /**
  * Codes that a buyer must never retry automatically, whatever `recovery` the seller sends: a seller
@@ -265,34 +138,14 @@ const NEVER_AUTO_RETRIED: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Decides what to do about a failure from its extracted AdCP error (Transport Error Mapping,
- * "Recovery Behavior"; Error Handling, "Retry Logic"), routing on `code` and `recovery` only:
- * `message`, `suggestion` and `details` never influence the action ("Buyer Agent Requirements":
- * "Route all recovery decisions through `code` and `recovery` only").
+ * Decides what to do about a failure from its extracted AdCP error, routing on `code` and
+ * `recovery` only: no structured error gives `generic_error`, a correctable one
+ * `surface_to_caller`, a terminal one (or a code never to auto-retry) `escalate_to_human`, and a
+ * transient one `retry` after its normalized `retry_after` or a backoff delay, within the retry
+ * budget when `context` is given.
  *
- * 1. No structured error (`null`, `undefined`, or a value that is not an object with an own
- *    `code` string of 1 to 64 characters) → `generic_error`. The 4096-byte cap on the serialized
- *    error is the extraction layer's check and is not repeated here.
- * 2. Otherwise the error is classified as {@linkcode classifyRecovery} does, with the policy's
- *    `unknownCodeRecovery`.
- * 3. `correctable` → `surface_to_caller` with `field` and `suggestion` when they are strings; never
- *    retried, not even on the first attempt.
- * 4. `terminal` → `escalate_to_human` with reason `terminal`. So is `transient` for the codes the
- *    spec forbids to retry automatically (`CONFIGURATION_ERROR`, `AGENT_SUSPENDED`,
- *    `AGENT_BLOCKED`, `CREDENTIAL_IN_ARGS`), whatever `recovery` the seller sent.
- * 5. Any other `transient` → `retry`, within the budget. The delay is the `retry_after` as
- *    {@linkcode normalizeRetryAfter} makes it (ceiling, then clamp to [1, 3600]; no jitter), or,
- *    when that is absent, the policy's {@linkcode backoffDelay} for `attempt` (jittered).
- *    When `context` is given, the retry is allowed only if `attempt <= maxRetries` and
- *    `elapsedSeconds + delay <= maxElapsedSeconds`, using the delay actually chosen (after
- *    jitter); otherwise the decision is `escalate_to_human` with reason `retry_budget_exhausted`
- *    and the `limit` that was hit (the retry count is checked first, and then no delay is drawn).
- *
- * Without `context`, the decision is the action the spec's table gives a first failure, under the
- * default policy, and no budget is checked: a transient error is always `retry`, even with a
- * `retry_after` of 3600 s that alone exceeds the 300 s time budget. This is what the upstream
- * `transport-error-mapping` vectors expect (`mcp-extreme-retry-after`: `retry_after: 86400`, action
- * `retry`); a caller that loops on the decision must pass `context`, as {@linkcode withRetry} does.
+ * Transport Error Mapping, "Recovery Behavior"; Error Handling, "Retry Logic" (rules:
+ * [docs/recovery.md](../../docs/recovery.md#decisions)).
  *
  * @param error The extracted error, or `null`/`undefined` when extraction found none.
  * @param context The attempt state and the policy; omit for a budget-free classification.
@@ -325,25 +178,10 @@ const NEVER_AUTO_RETRIED: ReadonlySet<string> = new Set([
  *   reason: "terminal",
  * });
  * deepStrictEqual(decideRecovery(null), { action: "generic_error" });
- * ```
- *
- * @example Escalating once the budget is spent
- * ```ts
- * import { decideRecovery } from "@adcp-wire/recovery";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const error = { code: "SERVICE_UNAVAILABLE", recovery: "transient", retry_after: 60 };
- * deepStrictEqual(decideRecovery(error, { attempt: 4, elapsedSeconds: 10 }), {
+ * deepStrictEqual(decideRecovery({ code: "RATE_LIMITED" }, { attempt: 4, elapsedSeconds: 10 }), {
  *   action: "escalate_to_human",
  *   reason: "retry_budget_exhausted",
  *   limit: "max_retries",
- * });
- * deepStrictEqual(decideRecovery(error, { attempt: 2, elapsedSeconds: 250 }), {
- *   action: "escalate_to_human",
- *   reason: "retry_budget_exhausted",
- *   limit: "max_elapsed_seconds",
- *   delaySeconds: 60,
- *   delaySource: "retry_after",
  * });
  * ```
  */
@@ -355,25 +193,30 @@ export function decideRecovery(
   let elapsedSeconds = 0;
   if (context !== undefined) {
     if (!isJsonObject(context)) {
-      throw new TypeError(
-        `Invalid context: expected an object with attempt and elapsedSeconds, received ${
-          context === null ? "null" : typeof context
-        }`,
+      throw optionError(
+        TypeError,
+        DECIDE_ACTION,
+        "context",
+        "an object with attempt and elapsedSeconds",
+        context,
       );
     }
-    attempt = checkAttempt(own(context, "attempt"));
-    elapsedSeconds = checkElapsedSeconds(own(context, "elapsedSeconds"));
+    attempt = checkAttempt(own(context, "attempt"), DECIDE_ACTION);
+    elapsedSeconds = checkElapsedSeconds(own(context, "elapsedSeconds"), DECIDE_ACTION);
   }
   const policy = resolvePolicy(
     context === undefined ? undefined : own(context, "policy") as RetryPolicyOptions | undefined,
+    DECIDE_ACTION,
   );
 
-  if (!isStructuredError(error)) return { action: "generic_error" };
+  // The check of the extraction layer, 4096-byte cap included: what fails it is no AdCP error.
+  const valid = validateAdcpError(error);
+  if (valid === null) return { action: "generic_error" };
 
-  switch (classify(error, policy.unknownCodeRecovery)) {
+  switch (classify(valid, policy.unknownCodeRecovery)) {
     case "correctable": {
-      const field = own(error, "field");
-      const suggestion = own(error, "suggestion");
+      const field = own(valid, "field");
+      const suggestion = own(valid, "suggestion");
       return {
         action: "surface_to_caller",
         ...(typeof field === "string" ? { field } : {}),
@@ -383,7 +226,7 @@ export function decideRecovery(
     case "terminal":
       return { action: "escalate_to_human", reason: "terminal" };
     case "transient": {
-      if (NEVER_AUTO_RETRIED.has(own(error, "code") as string)) {
+      if (NEVER_AUTO_RETRIED.has(own(valid, "code") as string)) {
         return { action: "escalate_to_human", reason: "terminal" };
       }
       const budgeted = context !== undefined;
@@ -394,7 +237,7 @@ export function decideRecovery(
           limit: "max_retries",
         };
       }
-      const retryAfter = normalizeRetryAfter(own(error, "retry_after"));
+      const retryAfter = normalizeRetryAfter(own(valid, "retry_after"));
       const delaySeconds = retryAfter ?? backoffDelay(attempt, policy);
       const delaySource = retryAfter === undefined ? "backoff" : "retry_after";
       if (budgeted && elapsedSeconds + delaySeconds > policy.maxElapsedSeconds) {

@@ -1,3 +1,4 @@
+import { validateAdcpError } from "@adcp-wire/core";
 import { lookupErrorCode, STANDARD_ERROR_CODES } from "@adcp-wire/schemas";
 import fc from "fast-check";
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
@@ -18,6 +19,48 @@ Deno.test("decideRecovery() gives generic_error when no structured error was fou
   }
   const inherited = Object.create({ code: "RATE_LIMITED" });
   deepStrictEqual(decideRecovery(inherited), { action: "generic_error" });
+});
+
+Deno.test("decideRecovery() treats an error over 4096 bytes of JSON as no structured error, as core does", () => {
+  // Transport Error Mapping, "Client Library Requirements" 3 and "Buyer Agent Requirements": an
+  // extracted adcp_error whose serialization passes 4096 bytes is discarded, whatever its code.
+  const base = { code: "RATE_LIMITED", recovery: "transient", retry_after: 5, message: "" };
+  const room = 4096 - JSON.stringify(base).length;
+  const atCap = { ...base, message: "a".repeat(room) };
+  const overCap = { ...base, message: "a".repeat(room + 1) };
+  strictEqual(validateAdcpError(atCap), atCap);
+  strictEqual(validateAdcpError(overCap), null);
+  const retry = { action: "retry", delaySeconds: 5, delaySource: "retry_after" };
+  deepStrictEqual(decideRecovery(atCap, first), retry);
+  deepStrictEqual(decideRecovery(overCap, first), { action: "generic_error" });
+  deepStrictEqual(decideRecovery(overCap), { action: "generic_error" });
+  // UTF-8 bytes, not UTF-16 units: 1,400 euro signs are 4,200 bytes.
+  const euros = { code: "ACCOUNT_SUSPENDED", message: "\u20ac".repeat(1400) };
+  deepStrictEqual(decideRecovery(euros, first), { action: "generic_error" });
+  // A value JSON.stringify refuses is no JSON error object either.
+  const bigint = { code: "RATE_LIMITED", details: 1n };
+  deepStrictEqual(decideRecovery(bigint, first), { action: "generic_error" });
+  const cyclic: Record<string, unknown> = { code: "RATE_LIMITED" };
+  cyclic.self = cyclic;
+  deepStrictEqual(decideRecovery(cyclic as { code: string }, first), { action: "generic_error" });
+});
+
+Deno.test("decideRecovery() finds a structured error exactly when validateAdcpError does (property)", () => {
+  const big = fc.string({ minLength: 4000, maxLength: 4200 });
+  const value = fc.oneof(
+    errorArb,
+    fc.tuple(codeArb, big, fc.constantFrom("a", "\u20ac", "\u{1F600}")).map((
+      [code, message, unit],
+    ) => ({ code, recovery: "transient", message: message + unit.repeat(30) })),
+    fc.anything(),
+  );
+  fc.assert(
+    fc.property(value, (error) => {
+      const d = decideRecovery(error as never, first);
+      strictEqual(d.action === "generic_error", validateAdcpError(error) === null);
+    }),
+    { numRuns: 500 },
+  );
 });
 
 Deno.test("decideRecovery() accepts a code of exactly 64 characters", () => {
@@ -301,7 +344,7 @@ Deno.test("decideRecovery() rejects a bad context with TypeError or RangeError",
     () => decideRecovery(e, { attempt: 1, elapsedSeconds: 0, policy: null as never }),
     (err: unknown) =>
       err instanceof TypeError &&
-      err.message === "Invalid policy: expected an object, received null",
+      err.message === "Cannot decide recovery as 'policy' must be an object: current value is null",
   );
   // Context is checked even when there is no structured error.
   throws(() => decideRecovery(null, { attempt: 0, elapsedSeconds: 0 }), RangeError);
@@ -361,7 +404,7 @@ Deno.test("decideRecovery() never throws on JSON errors and retries transient on
         const policy = createRetryPolicy({ random: () => r, maxRetries });
         const d = decideRecovery(error, { attempt, elapsedSeconds, policy });
         const cls = classifyRecovery(error);
-        strictEqual(d.action === "generic_error", false);
+        strictEqual(d.action === "generic_error", validateAdcpError(error) === null);
         if (d.action === "generic_error") return;
         strictEqual(Object.hasOwn(d, "code"), false); // decisions never echo the code
         if (cls === "correctable") strictEqual(d.action, "surface_to_caller");

@@ -35,19 +35,12 @@ export function isStandardErrorCode(code: unknown): code is StandardErrorCode {
 }
 
 /**
- * Whether `code` is a well-formed seller-specific code, `X_{VENDOR}_{CODE}` (Transport Error
- * Mapping, "Seller-Specific Error Codes"): the whole string matches
- * `/^X_[A-Z][A-Z0-9]{1,19}_[A-Z][A-Z0-9_]{1,39}$/`, that is `{VENDOR}` matching
- * `/^[A-Z][A-Z0-9]{1,19}$/` and `{CODE}` matching `/^[A-Z][A-Z0-9_]{1,39}$/`.
+ * Whether `code` is a well-formed seller-specific code, `X_{VENDOR}_{CODE}`: the whole string
+ * matches `/^X_[A-Z][A-Z0-9]{1,19}_[A-Z][A-Z0-9_]{1,39}$/` (so `X_ACME_FLOOR_NOT_MET` is vendor
+ * `ACME`, code `FLOOR_NOT_MET`). Only the format is checked, not the vendor registry.
  *
- * The whole pattern is authoritative, not a split on underscores: `{VENDOR}` has no underscore
- * while `{CODE}` may, so `X_ACME_FLOOR_NOT_MET` is vendor `ACME`, code `FLOOR_NOT_MET`. The longest
- * match is 63 characters, within the 64-character limit on `code`.
- *
- * Only the format is checked, not registration in the vendor error-code registry. A vendor code
- * is an unknown code to the recovery rules: it is classified by its `recovery`, and without one
- * by `unknownCodeRecovery` ("Agents MUST handle unknown codes by falling back to the `recovery`
- * classification").
+ * Transport Error Mapping, "Seller-Specific Error Codes" (readings:
+ * [docs/recovery.md](../../docs/recovery.md#vendor-codes)).
  *
  * @param code Any value, typically a seller's `error.code`.
  * @returns `true` when `code` is a string in the vendor format.

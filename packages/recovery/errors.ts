@@ -1,27 +1,14 @@
+import { AdcpWireError } from "@adcp-wire/internal";
 import type { RecoveryInput } from "./classify_recovery.ts";
 import type { EscalateRetryCountDecision, EscalateRetryTimeDecision } from "./decide_recovery.ts";
 
-/**
- * The literal `code` of every error in the `@adcp-wire/recovery` family.
- *
- * @example Reading the code of a caught error
- * ```ts
- * import { AdcpRecoveryError, type AdcpRecoveryErrorCode, withRetry } from "@adcp-wire/recovery";
- * import { ok, strictEqual } from "node:assert/strict";
- *
- * const busy = { adcpError: { code: "SERVICE_UNAVAILABLE", recovery: "transient" } };
- * const caught = await withRetry(() => Promise.reject(busy), { policy: { maxRetries: 0 } })
- *   .catch((error: unknown) => error);
- * ok(caught instanceof AdcpRecoveryError);
- * const code: AdcpRecoveryErrorCode = caught.code;
- * strictEqual(code, "RETRY_BUDGET_EXHAUSTED");
- * ```
- */
+/** The literal upper-case `code` of every error in the `@adcp-wire/recovery` family. */
 export type AdcpRecoveryErrorCode = "RETRY_BUDGET_EXHAUSTED";
 
 /**
  * Base class of the errors `@adcp-wire/recovery` throws for conditions callers are expected to
- * catch. Programmer errors (bad options) are `TypeError` or `RangeError` instead.
+ * catch, under the workspace root {@link AdcpWireError}. Programmer errors (bad options) are
+ * `TypeError` or `RangeError` instead.
  *
  * @example Catching any recovery error
  * ```ts
@@ -38,45 +25,14 @@ export type AdcpRecoveryErrorCode = "RETRY_BUDGET_EXHAUSTED";
  * }
  * ```
  */
-export abstract class AdcpRecoveryError extends Error {
-  /** Machine-readable error code, a string literal per subclass. */
-  abstract readonly code: AdcpRecoveryErrorCode;
+export abstract class AdcpRecoveryError extends AdcpWireError {
+  /** Machine-readable error code, an upper-case string literal per subclass. */
+  abstract override readonly code: AdcpRecoveryErrorCode;
   /** Error name, a string literal per subclass. */
   override readonly name: string = "AdcpRecoveryError";
 }
 
-/**
- * What {@linkcode RetryBudgetExhaustedError} reports.
- *
- * @example Throwing from a retry loop of your own
- * ```ts
- * import {
- *   decideRecovery,
- *   RetryBudgetExhaustedError,
- *   type RetryBudgetExhaustedDetails,
- * } from "@adcp-wire/recovery";
- * import { ok, strictEqual } from "node:assert/strict";
- *
- * const adcpError = { code: "RATE_LIMITED", retry_after: 60 };
- * const decision = decideRecovery(adcpError, { attempt: 1, elapsedSeconds: 250 });
- * ok(decision.action === "escalate_to_human" && decision.reason === "retry_budget_exhausted");
- * const details: RetryBudgetExhaustedDetails = {
- *   decision,
- *   adcpError,
- *   attempts: 1,
- *   elapsedSeconds: 250,
- *   maxRetries: 3,
- *   maxElapsedSeconds: 300,
- * };
- * const error = new RetryBudgetExhaustedError(details, new Error("HTTP 429"));
- * strictEqual(error.limit, "max_elapsed_seconds");
- * strictEqual(
- *   error.message,
- *   "Retry budget exhausted: expected the next wait to end within 300 s, observed 250 s " +
- *     "elapsed plus a 60 s retry_after delay",
- * );
- * ```
- */
+/** What {@link RetryBudgetExhaustedError} reports: the refused decision, the budget and the last error. */
 export interface RetryBudgetExhaustedDetails {
   /** The decision that refused the retry. */
   readonly decision: EscalateRetryCountDecision | EscalateRetryTimeDecision;
@@ -97,7 +53,7 @@ function seconds(n: number): string {
 }
 
 /**
- * Thrown by {@linkcode withRetry} when an operation keeps failing with a transient error and the
+ * Thrown by {@link withRetry} when an operation keeps failing with a transient error and the
  * retry budget does not allow another attempt (Transport Error Mapping, "Recovery Behavior":
  * "Transient errors that persist beyond the retry budget SHOULD be escalated as terminal"). Treat
  * it as terminal: surface it to a human operator.
@@ -166,26 +122,12 @@ export class RetryBudgetExhaustedError extends AdcpRecoveryError {
   }
 }
 
+/** Every error class `@adcp-wire/recovery` throws, discriminated by `code`. */
+export type AnyRecoveryError = RetryBudgetExhaustedError;
+
 /**
- * Every error class `@adcp-wire/recovery` throws, discriminated by `code`.
+ * Every error class `@adcp-wire/recovery` throws.
  *
- * @example Handling every recovery error by code
- * ```ts
- * import {
- *   type AdcpRecoveryErrors,
- *   RetryBudgetExhaustedError,
- *   withRetry,
- * } from "@adcp-wire/recovery";
- * import { ok, strictEqual } from "node:assert/strict";
- *
- * const note = (error: AdcpRecoveryErrors): string =>
- *   `${error.code} after ${error.attempts} attempt(s)`;
- *
- * const busy = { adcpError: { code: "SERVICE_UNAVAILABLE", recovery: "transient" } };
- * const caught = await withRetry(() => Promise.reject(busy), { policy: { maxRetries: 0 } })
- *   .catch((error: unknown) => error);
- * ok(caught instanceof RetryBudgetExhaustedError);
- * strictEqual(note(caught), "RETRY_BUDGET_EXHAUSTED after 1 attempt(s)");
- * ```
+ * @deprecated Use {@link AnyRecoveryError}.
  */
-export type AdcpRecoveryErrors = RetryBudgetExhaustedError;
+export type AdcpRecoveryErrors = AnyRecoveryError;

@@ -1,5 +1,11 @@
 import { ok, strictEqual } from "node:assert/strict";
-import { AdcpRecoveryError, RetryBudgetExhaustedError } from "./errors.ts";
+import { AdcpWireError } from "@adcp-wire/internal";
+import {
+  AdcpRecoveryError,
+  type AdcpRecoveryErrors,
+  type AnyRecoveryError,
+  RetryBudgetExhaustedError,
+} from "./errors.ts";
 
 Deno.test("RetryBudgetExhaustedError carries its fields, a literal name and the cause", () => {
   const cause = new Error("last failure");
@@ -19,6 +25,7 @@ Deno.test("RetryBudgetExhaustedError carries its fields, a literal name and the 
     adcpError,
   }, cause);
   ok(e instanceof AdcpRecoveryError);
+  ok(e instanceof AdcpWireError);
   ok(e instanceof Error);
   strictEqual(e.name, "RetryBudgetExhaustedError");
   strictEqual(e.code, "RETRY_BUDGET_EXHAUSTED");
@@ -50,4 +57,30 @@ Deno.test("RetryBudgetExhaustedError's message never holds seller text", () => {
     e.message,
     "Retry budget exhausted: expected at most 3 retries, observed attempt 4 failing with a transient error",
   );
+});
+
+Deno.test("AnyRecoveryError narrows on code, and AdcpRecoveryErrors is its deprecated name", () => {
+  const error: AnyRecoveryError = new RetryBudgetExhaustedError({
+    decision: {
+      action: "escalate_to_human",
+      reason: "retry_budget_exhausted",
+      limit: "max_retries",
+    },
+    attempts: 4,
+    elapsedSeconds: 3,
+    maxRetries: 3,
+    maxElapsedSeconds: 300,
+    adcpError: { code: "RATE_LIMITED" },
+  }, null);
+  switch (error.code) {
+    case "RETRY_BUDGET_EXHAUSTED":
+      strictEqual(error.attempts, 4);
+      break;
+    default: {
+      const unreachable: never = error.code;
+      throw new Error(`unexpected ${unreachable}`);
+    }
+  }
+  const old: AdcpRecoveryErrors = error;
+  strictEqual(old, error);
 });

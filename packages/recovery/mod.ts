@@ -3,14 +3,14 @@
  * (Transport Error Mapping, "Recovery Behavior", "Seller-Specific Error Codes" and "Client Library
  * Requirements"; Error Handling, "Retry Logic"):
  *
- * - {@linkcode classifyRecovery}: `transient`, `correctable` or `terminal`, from the error's
+ * - {@link classifyRecovery}: `transient`, `correctable` or `terminal`, from the error's
  *   `recovery`, else the standard code table of `@adcp-wire/schemas`, else a configurable default.
- * - {@linkcode normalizeRetryAfter}: a seller's `retry_after` as whole seconds in [1, 3600].
- * - {@linkcode decideRecovery}: `retry` (with a delay), `surface_to_caller`, `escalate_to_human`
- *   or `generic_error`, within a retry budget ({@linkcode createRetryPolicy}).
- * - {@linkcode withRetry}: runs an async operation and retries it on transient AdCP errors, with
+ * - {@link normalizeRetryAfter}: a seller's `retry_after` as whole seconds in [1, 3600].
+ * - {@link decideRecovery}: `retry` (with a delay), `surface_to_caller`, `escalate_to_human`
+ *   or `generic_error`, within a retry budget ({@link createRetryPolicy}).
+ * - {@link withRetry}: runs an async operation and retries it on transient AdCP errors, with
  *   abort support and an injectable clock.
- * - {@linkcode isStandardErrorCode} and {@linkcode isVendorErrorCode}.
+ * - {@link isStandardErrorCode} and {@link isVendorErrorCode}.
  *
  * Every decision routes on `code` and `recovery` only; `message`, `suggestion` and `details` are
  * seller-controlled text and never steer anything.
@@ -46,6 +46,7 @@ export * from "./classify_recovery.ts";
 export * from "./decide_recovery.ts";
 export * from "./error_code.ts";
 export * from "./errors.ts";
+export * from "./external_types.ts";
 export * from "./normalize_retry_after.ts";
 export * from "./retry_policy.ts";
 export * from "./with_retry.ts";

@@ -3,23 +3,11 @@ import { buildPolicy } from "./_policy.ts";
 import type { ClassifyRecoveryOptions } from "./classify_recovery.ts";
 
 /**
- * Options of a retry policy ({@linkcode createRetryPolicy}). The budget figures implement the
+ * Options of a retry policy ({@link createRetryPolicy}). The budget figures implement the
  * "Retry ceiling" of Transport Error Mapping, "Recovery Behavior" ("a maximum retry count (e.g.,
  * 3 attempts) and a maximum cumulative retry duration (e.g., 300 seconds) per operation"); the
  * backoff figures are the safe default of Error Handling, "Normative throttling behavior" ("A base
  * of 2 seconds, a cap of 60 seconds, and ±25% jitter").
- *
- * @example A faster backoff without jitter
- * ```ts
- * import { backoffDelay, createRetryPolicy, type RetryPolicyOptions } from "@adcp-wire/recovery";
- * import { strictEqual } from "node:assert/strict";
- *
- * const options: RetryPolicyOptions = { initialDelaySeconds: 1, maxDelaySeconds: 4, jitter: 0 };
- * strictEqual(backoffDelay(1, options), 1);
- * strictEqual(backoffDelay(2, options), 2);
- * strictEqual(backoffDelay(5, options), 4); // capped at maxDelaySeconds
- * strictEqual(createRetryPolicy(options).maxRetries, 3); // the default
- * ```
  */
 export interface RetryPolicyOptions extends ClassifyRecoveryOptions {
   /**
@@ -72,13 +60,13 @@ export interface RetryPolicyOptions extends ClassifyRecoveryOptions {
    */
   random?: () => number;
   /**
-   * Clock of {@linkcode withRetry}, in milliseconds; only differences between readings are used.
+   * Clock of {@link withRetry}, in milliseconds; only differences between readings are used.
    *
    * @default {() => performance.now()}
    */
   now?: () => number;
   /**
-   * How {@linkcode withRetry} waits: resolves after `ms` milliseconds, and must reject promptly
+   * How {@link withRetry} waits: resolves after `ms` milliseconds, and must reject promptly
    * (with `signal.reason`) when `signal` aborts. Inject a fake for tests.
    *
    * @default A `setTimeout` timer, cleared on abort.
@@ -87,23 +75,9 @@ export interface RetryPolicyOptions extends ClassifyRecoveryOptions {
 }
 
 /**
- * A validated retry policy with every default filled in: what {@linkcode createRetryPolicy}
- * returns, frozen. It is accepted wherever {@linkcode RetryPolicyOptions} are, without being
+ * A validated retry policy with every default filled in: what {@link createRetryPolicy}
+ * returns, frozen. It is accepted wherever {@link RetryPolicyOptions} are, without being
  * checked again.
- *
- * @example One policy, checked once, for many decisions
- * ```ts
- * import { createRetryPolicy, decideRecovery, type RetryPolicy } from "@adcp-wire/recovery";
- * import { ok, strictEqual } from "node:assert/strict";
- *
- * const policy: RetryPolicy = createRetryPolicy({ maxRetries: 1, random: () => 0.5 });
- * const error = { code: "SERVICE_UNAVAILABLE", recovery: "transient" };
- * const first = decideRecovery(error, { attempt: 1, elapsedSeconds: 0, policy });
- * ok(first.action === "retry");
- * strictEqual(first.delaySeconds, 2);
- * const second = decideRecovery(error, { attempt: 2, elapsedSeconds: 2, policy });
- * strictEqual(second.action, "escalate_to_human");
- * ```
  */
 export interface RetryPolicy {
   /** Most retries per operation. */
@@ -129,11 +103,10 @@ export interface RetryPolicy {
 /**
  * Creates a retry policy: checks `options`, fills in the defaults (3 retries, 300 s per operation,
  * backoff from 2 s doubling up to 60 s with ±25% jitter, unknown codes terminal) and freezes the
- * result. See {@linkcode RetryPolicyOptions} for each figure and the spec rule it comes from.
+ * result, which holds no state and can serve many operations at once.
  *
- * A policy holds no state: the attempt count and the elapsed time of an operation are passed to
- * {@linkcode decideRecovery} (or kept by {@linkcode withRetry}), so one policy can serve many
- * operations at once.
+ * Transport Error Mapping, "Recovery Behavior" ("Retry ceiling"); each figure's rule is on
+ * {@link RetryPolicyOptions}.
  *
  * @param options The figures to change; an omitted or `undefined` field takes its default.
  * @returns The frozen policy.
@@ -159,5 +132,5 @@ export interface RetryPolicy {
  * ```
  */
 export function createRetryPolicy(options?: RetryPolicyOptions): RetryPolicy {
-  return buildPolicy(options);
+  return buildPolicy(options, "create a retry policy");
 }

@@ -1,29 +1,12 @@
-import { describe, isStructuredError } from "./_own.ts";
+import { validateAdcpError } from "@adcp-wire/core";
+import { optionError } from "@adcp-wire/internal";
 import { resolvePolicy } from "./_policy.ts";
 import type { RecoveryInput } from "./classify_recovery.ts";
 import { decideRecovery, type RecoveryDecision } from "./decide_recovery.ts";
 import { RetryBudgetExhaustedError } from "./errors.ts";
 import type { RetryPolicy, RetryPolicyOptions } from "./retry_policy.ts";
 
-/**
- * One decision of {@linkcode withRetry}, as reported to `onDecision`.
- *
- * @example Recording the decision on a correctable failure
- * ```ts
- * import { type RetryEvent, withRetry } from "@adcp-wire/recovery";
- * import { strictEqual } from "node:assert/strict";
- *
- * const events: RetryEvent[] = [];
- * const failure = { adcpError: { code: "BUDGET_TOO_LOW", recovery: "correctable" } };
- * const caught = await withRetry(() => Promise.reject(failure), {
- *   onDecision: (event) => events.push(event),
- * }).catch((error: unknown) => error);
- * strictEqual(caught, failure); // correctable: rethrown at once, never retried
- * strictEqual(events.length, 1);
- * strictEqual(events[0]?.attempt, 1);
- * strictEqual(events[0]?.decision.action, "surface_to_caller");
- * ```
- */
+/** One decision of {@link withRetry}, as reported to `onDecision`. */
 export interface RetryEvent {
   /** The 1-based number of the attempt that failed. */
   readonly attempt: number;
@@ -37,28 +20,7 @@ export interface RetryEvent {
   readonly thrown: unknown;
 }
 
-/**
- * Options of {@linkcode withRetry}.
- *
- * @example A transport that carries the error elsewhere, and a fake sleep
- * ```ts
- * import { type RecoveryInput, withRetry, type WithRetryOptions } from "@adcp-wire/recovery";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * const waits: number[] = [];
- * const options: WithRetryOptions = {
- *   // This transport rejects with `{ body: { adcp_error } }`.
- *   extractError: (thrown) => (thrown as { body: { adcp_error: RecoveryInput } }).body.adcp_error,
- *   policy: { sleep: (ms) => Promise.resolve(void waits.push(ms)) }, // no real waiting
- * };
- * const failure = { body: { adcp_error: { code: "RATE_LIMITED", retry_after: 2 } } };
- * const operation = (attempt: number) =>
- *   attempt < 3 ? Promise.reject(failure) : Promise.resolve("ok");
- * const result = await withRetry(operation, options);
- * strictEqual(result, "ok");
- * deepStrictEqual(waits, [2000, 2000]);
- * ```
- */
+/** Options of {@link withRetry}. */
 export interface WithRetryOptions {
   /**
    * The retry policy, or options for one: budget, backoff, unknown-code class, random source,
@@ -75,8 +37,9 @@ export interface WithRetryOptions {
    */
   signal?: AbortSignal;
   /**
-   * Finds the AdCP error in a thrown value. A result that is not an object with a `code` string of
-   * 1 to 64 characters counts as none, and a failure with none is rethrown at once, unretried
+   * Finds the AdCP error in a thrown value. A result that fails `validateAdcpError` of
+   * `@adcp-wire/core` (not an object with a `code` string of 1 to 64 characters, or over 4096
+   * bytes of JSON) counts as none, and a failure with none is rethrown at once, unretried
    * (`generic_error`).
    *
    * @default Reads the thrown value's `adcpError` property: a failure is recognised when it is an
@@ -94,8 +57,7 @@ export interface WithRetryOptions {
 
 function defaultExtractError(thrown: unknown): RecoveryInput | null {
   if ((typeof thrown !== "object" || thrown === null) && typeof thrown !== "function") return null;
-  const candidate = (thrown as { adcpError?: unknown }).adcpError;
-  return isStructuredError(candidate) ? candidate : null;
+  return validateAdcpError((thrown as { adcpError?: unknown }).adcpError);
 }
 
 /** Settles like `promise`, or rejects with `signal.reason` as soon as `signal` aborts. */
@@ -121,46 +83,23 @@ function untilAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+const RETRY_ACTION = "retry the operation";
+
 function checkFunction(value: unknown, name: string): void {
   if (value !== undefined && typeof value !== "function") {
-    throw new TypeError(`Invalid ${name}: expected a function, received ${describe(value)}`);
+    throw optionError(TypeError, RETRY_ACTION, name, "a function", value);
   }
 }
 
 /**
- * Runs `operation` and retries it while it fails with a transient AdCP error, within the retry
- * budget of the policy (Transport Error Mapping, "Recovery Behavior" and "Client Library
- * Requirements": client libraries "MAY additionally auto-retry `transient` errors" and "expose a
- * `retryPolicy` option"). Each failure goes through {@linkcode decideRecovery} with the attempt
- * number and the elapsed time:
+ * Runs `operation` and retries it while it fails with a transient AdCP error, as
+ * {@link decideRecovery} decides with the attempt number and the elapsed time: it waits the
+ * decided delay, never past the policy's time budget, and rethrows any other failure unchanged at
+ * once, or throws {@link RetryBudgetExhaustedError} when the budget refuses a retry. An abort of
+ * `signal` rejects at once with `signal.reason`.
  *
- * - `retry`: waits `delaySeconds` with the policy's `sleep`, then runs the next attempt. The
- *   budget check guarantees the wait ends within `maxElapsedSeconds` of the first attempt's start;
- *   `withRetry` never waits past it.
- * - `surface_to_caller` (correctable), `escalate_to_human` with reason `terminal`, and
- *   `generic_error` (no AdCP error found): rethrows the thrown value unchanged, at once.
- *   Correctable and terminal errors are never retried.
- * - `escalate_to_human` with reason `retry_budget_exhausted`: throws a
- *   {@linkcode RetryBudgetExhaustedError} whose `cause` is the last thrown value. A typed error
- *   rather than the last failure itself, because the caller must be able to tell "this transient
- *   error persisted beyond the budget, escalate it as terminal" from an ordinary failure.
- *
- * Each decision is reported to `onDecision` first. An abort of `signal` (before the first attempt,
- * during an attempt, after a failed attempt, or during a wait) rejects at once with
- * `signal.reason`, even when the operation or a custom `sleep` ignores the signal; the default
- * sleep also clears its timer, so nothing is left pending. The operation receives the signal and
- * should stop on it; what a running attempt settles with after the abort is ignored.
- *
- * The wait always ends within `maxElapsedSeconds` of the first attempt's start: the clock is read
- * again after `onDecision`, and a retry whose wait would end past the budget throws
- * {@linkcode RetryBudgetExhaustedError} instead (after `onDecision` reported the retry). A
- * `RetryBudgetExhaustedError` thrown by the operation itself (an inner `withRetry`, such as a
- * client's own retries) is rethrown at once, after `onDecision` reports its escalation: nested
- * budgets never multiply.
- *
- * So the returned promise rejects with exactly one of: what the last attempt threw (not retried),
- * a {@linkcode RetryBudgetExhaustedError}, `signal.reason`, a `TypeError`/`RangeError` for bad
- * arguments, or what `extractError`, `onDecision` or `sleep` threw.
+ * Transport Error Mapping, "Recovery Behavior" and "Client Library Requirements" (rules:
+ * [docs/recovery.md](../../docs/recovery.md#retrying)).
  *
  * @typeParam T The operation's result.
  * @param operation One attempt: receives the 1-based attempt number and the signal (a signal that
@@ -209,17 +148,15 @@ export async function withRetry<T>(
   options?: WithRetryOptions,
 ): Promise<T> {
   if (typeof operation !== "function") {
-    throw new TypeError(`Invalid operation: expected a function, received ${describe(operation)}`);
+    throw optionError(TypeError, RETRY_ACTION, "operation", "a function", operation);
   }
   if (options !== undefined && (typeof options !== "object" || options === null)) {
-    throw new TypeError(`Invalid options: expected an object, received ${describe(options)}`);
+    throw optionError(TypeError, RETRY_ACTION, "options", "an object", options);
   }
-  const policy = resolvePolicy(options?.policy);
+  const policy = resolvePolicy(options?.policy, RETRY_ACTION);
   const givenSignal = options?.signal;
   if (givenSignal !== undefined && !(givenSignal instanceof AbortSignal)) {
-    throw new TypeError(
-      `Invalid signal: expected an AbortSignal, received ${describe(givenSignal)}`,
-    );
+    throw optionError(TypeError, RETRY_ACTION, "signal", "an AbortSignal", givenSignal);
   }
   checkFunction(options?.extractError, "extractError");
   checkFunction(options?.onDecision, "onDecision");
@@ -230,9 +167,7 @@ export async function withRetry<T>(
   const readClock = (): number => {
     const t = policy.now();
     if (typeof t !== "number" || !Number.isFinite(t)) {
-      throw new TypeError(
-        `Invalid now(): expected a finite number of milliseconds, received ${describe(t)}`,
-      );
+      throw optionError(TypeError, RETRY_ACTION, "now()", "a finite number of milliseconds", t);
     }
     return t;
   };
@@ -259,7 +194,7 @@ export async function withRetry<T>(
       throw thrown;
     }
     const extracted = extractError(thrown);
-    const error = isStructuredError(extracted) ? extracted : null;
+    const error = validateAdcpError(extracted);
     const elapsedSeconds = elapsed();
     const decision = decideRecovery(error, { attempt, elapsedSeconds, policy });
     onDecision?.({ attempt, elapsedSeconds, decision, error, thrown });

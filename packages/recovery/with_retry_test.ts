@@ -206,6 +206,31 @@ Deno.test("withRetry() rethrows a failure without an AdCP error at once (generic
   }
 });
 
+Deno.test("withRetry() rethrows at once an error over 4096 bytes of JSON, as core's validateAdcpError discards it", async () => {
+  // Transport Error Mapping, "Client Library Requirements" 3: oversized errors are no structured
+  // error, so a transient code cannot buy retries with a 4 KiB payload.
+  const { state, policy } = fakeClock();
+  const big = { ...RATE_LIMITED, message: "\u20ac".repeat(1400) }; // over 4,200 UTF-8 bytes
+  for (const extractError of [undefined, () => big]) {
+    const thrown = failure(big);
+    const events: RetryEvent[] = [];
+    let calls = 0;
+    await rejects(
+      withRetry(() => {
+        calls++;
+        return Promise.reject(thrown);
+      }, { policy, onDecision: (e) => events.push(e), ...(extractError ? { extractError } : {}) }),
+      (e: unknown) => e === thrown,
+    );
+    strictEqual(calls, 1);
+    deepStrictEqual(events.map((e) => [e.decision, e.error]), [[
+      { action: "generic_error" },
+      null,
+    ]]);
+  }
+  deepStrictEqual(state.waits, []);
+});
+
 Deno.test("withRetry() treats a synchronous throw like a rejection", async () => {
   const { state, policy } = fakeClock();
   let calls = 0;
@@ -364,7 +389,9 @@ Deno.test("withRetry() rejects bad arguments with TypeError or RangeError", asyn
     withRetry(() => Promise.resolve(), { policy: { now: () => Number.NaN } }),
     (e: unknown) =>
       e instanceof TypeError &&
-      e.message === "Invalid now(): expected a finite number of milliseconds, received NaN",
+      e.message ===
+        "Cannot retry the operation as 'now()' must be a finite number of milliseconds: " +
+          "current value is NaN",
   );
 });
 
