@@ -1,6 +1,7 @@
 /**
- * The project's own implementation behind the conformance protocol: one request in, one reply out. Used in process
- * by `test_vectors.ts` and over JSON lines by `impl_adapter.ts`, so both paths answer identically.
+ * The project's own implementation behind the conformance protocol: one request in, one reply out.
+ * Used in process by `test_vectors.ts` and over JSON lines by `impl_adapter.ts`, so both paths
+ * answer identically.
  *
  * @module
  */
@@ -18,8 +19,8 @@ import { isReservedAddress, sanitizeSellerString, validateSellerUrl } from "@adc
 import { A2AClient, AgentProtocolError } from "@adcp-wire/transports";
 import type { VectorReply, VectorRequest } from "./_vectors.ts";
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function field(input: unknown, key: string): unknown {
@@ -27,11 +28,11 @@ function field(input: unknown, key: string): unknown {
 }
 
 /** The decision as the protocol spells it. */
-function decisionReply(d: ReturnType<typeof decideRecovery>): Record<string, unknown> {
-  const out: Record<string, unknown> = { action: d.action };
-  if (d.action === "retry") {
-    out.delay_seconds = d.delaySeconds;
-    out.delay_source = d.delaySource;
+function decisionReply(decision: ReturnType<typeof decideRecovery>): Record<string, unknown> {
+  const out: Record<string, unknown> = { action: decision.action };
+  if (decision.action === "retry") {
+    out.delay_seconds = decision.delaySeconds;
+    out.delay_source = decision.delaySource;
   }
   return out;
 }
@@ -58,12 +59,12 @@ function answer(request: VectorRequest): unknown {
       });
     case "seller-urls": {
       const ports = field(input, "allowed_ports");
-      const r = validateSellerUrl(field(input, "url") as string, {
+      const result = validateSellerUrl(field(input, "url") as string, {
         purpose: field(input, "purpose") as never,
         allowedHosts: field(input, "allowed_hosts") as string[],
         ...(ports === null || ports === undefined ? {} : { allowedPorts: ports as number[] }),
       });
-      return r.valid ? { valid: true, url: r.url } : { valid: false };
+      return result.valid ? { valid: true, url: result.url } : { valid: false };
     }
     case "reserved-addresses":
       return isReservedAddress(field(input, "hostname") as string);
@@ -96,12 +97,12 @@ function answer(request: VectorRequest): unknown {
       };
     }
     case "retry-decisions": {
-      const d = decideRecovery(field(input, "error") as never, {
+      const decision = decideRecovery(field(input, "error") as never, {
         attempt: field(input, "attempt") as number,
         elapsedSeconds: field(input, "elapsed_seconds") as number,
         policy: { ...(options ?? {}), random: () => 0.5 },
       });
-      return decisionReply(d);
+      return decisionReply(decision);
     }
   }
 }
@@ -110,8 +111,8 @@ function answer(request: VectorRequest): unknown {
 export function handleRequest(request: VectorRequest): VectorReply {
   try {
     return { result: answer(request) };
-  } catch (e) {
-    const code = isObject(e) && typeof e.code === "string" ? e.code : "exception";
+  } catch (error) {
+    const code = isObject(error) && typeof error.code === "string" ? error.code : "exception";
     return { error: { code } };
   }
 }

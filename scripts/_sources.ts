@@ -1,9 +1,11 @@
 /**
- * Shared plumbing of the scripts: `spec/sources.jsonc`, `spec/sources.lock.json`, digests and paths.
+ * Shared plumbing of the scripts: `spec/sources.jsonc`, `spec/sources.lock.json`, digests, paths,
+ * and the file helpers of the generators.
  *
  * @module
  */
 import { applyEdits, modify, parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { ScriptError } from "./_cli.ts";
 
 /** Root of the repository (the scripts live one level below it). */
 export const ROOT: string = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -19,6 +21,8 @@ export function schemaDir(version: string): string {
 export const UPSTREAM_VECTORS_DIR = `${ROOT}/vectors/upstream`;
 /** The project's own vectors. */
 export const LOCAL_VECTORS_DIR = `${ROOT}/vectors/local`;
+/** The origin of every schema's `$id` (`https://adcontextprotocol.org/schemas/<version>/…`). */
+export const SCHEMA_ORIGIN = "https://adcontextprotocol.org";
 
 /** The parsed `spec/sources.jsonc`. */
 export interface Sources {
@@ -48,17 +52,49 @@ export interface Lock {
 
 const VERSION_RE = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
 
-/** Whether `v` looks like an AdCP release version (`3.2.0-beta.5`, `3.1.19`). */
-export function isVersion(v: string): boolean {
-  return VERSION_RE.test(v);
+/** Whether `version` looks like an AdCP release version (`3.2.0-beta.5`, `3.1.19`). */
+export function isVersion(version: string): boolean {
+  return VERSION_RE.test(version);
 }
 
 function fail(message: string): never {
-  throw new Error(message);
+  throw new ScriptError(message);
 }
 
-function isStringArray(v: unknown): v is string[] {
-  return Array.isArray(v) && v.every((x) => typeof x === "string");
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+/** Whether `value` is a plain JSON object (not `null`, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** A sort comparator that orders items by a string key, by UTF-16 code units (not locale). */
+export function byString<T>(key: (item: T) => string): (left: T, right: T) => number {
+  return (left, right) => (key(left) < key(right) ? -1 : key(left) > key(right) ? 1 : 0);
+}
+
+/** `path` relative to the repository root when it lies below it, for messages. */
+export function displayPath(path: string): string {
+  return path.startsWith(`${ROOT}/`) ? path.slice(ROOT.length + 1) : path;
+}
+
+/**
+ * Reads a synced JSON file. A missing file is a {@link ScriptError} that says to run
+ * `deno task sync`.
+ */
+export async function readSyncedJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ScriptError(`Missing ${displayPath(path)}; run \`deno task sync\` first`);
+    }
+    throw error;
+  }
+  return JSON.parse(text);
 }
 
 /** Reads and checks `spec/sources.jsonc`. */
@@ -67,44 +103,45 @@ export async function readSources(): Promise<Sources> {
   const errors: ParseError[] = [];
   const raw = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) {
-    const e = errors[0]!;
-    fail(`Cannot parse spec/sources.jsonc: ${printParseErrorCode(e.error)} at offset ${e.offset}`);
+    const first = errors[0]!;
+    const reason = printParseErrorCode(first.error);
+    fail(`Cannot parse spec/sources.jsonc: ${reason} at offset ${first.offset}`);
   }
-  const s = raw as Sources;
+  const sources = raw as Sources;
   const where = "spec/sources.jsonc";
-  if (typeof s.schema_version !== "string" || !isVersion(s.schema_version)) {
+  if (typeof sources.schema_version !== "string" || !isVersion(sources.schema_version)) {
     fail(
       `${where}: schema_version must be a version like 3.2.0-beta.5 (got ${
-        JSON.stringify(s.schema_version)
+        JSON.stringify(sources.schema_version)
       })`,
     );
   }
-  if (typeof s.base_url !== "string") fail(`${where}: base_url must be a string`);
+  if (typeof sources.base_url !== "string") fail(`${where}: base_url must be a string`);
+  const vectors = sources.test_vectors;
   if (
-    !s.test_vectors || typeof s.test_vectors.commit !== "string" ||
-    !/^[0-9a-f]{40}$/.test(s.test_vectors.commit) ||
-    typeof s.test_vectors.url_template !== "string" || !isStringArray(s.test_vectors.files)
+    !vectors || typeof vectors.commit !== "string" || !/^[0-9a-f]{40}$/.test(vectors.commit) ||
+    typeof vectors.url_template !== "string" || !isStringArray(vectors.files)
   ) {
     fail(`${where}: test_vectors needs a 40-hex commit, a url_template and a files list`);
   }
+  const schemas = sources.schemas;
   if (
-    !s.schemas || !isStringArray(s.schemas.roots) || !isStringArray(s.schemas.optional_roots) ||
-    !isStringArray(s.schemas.path_keys) ||
-    !isStringArray(s.schemas.mention_patterns)
+    !schemas || !isStringArray(schemas.roots) || !isStringArray(schemas.optional_roots) ||
+    !isStringArray(schemas.path_keys) || !isStringArray(schemas.mention_patterns)
   ) {
     fail(`${where}: schemas needs roots, optional_roots, path_keys and mention_patterns lists`);
   }
-  for (const name of s.test_vectors.files) checkRelativePath(name, `${where} test_vectors.files`);
-  for (const p of [...s.schemas.roots, ...s.schemas.optional_roots]) {
-    checkRelativePath(p, `${where} schemas.roots`);
+  for (const name of vectors.files) checkRelativePath(name, `${where} test_vectors.files`);
+  for (const path of [...schemas.roots, ...schemas.optional_roots]) {
+    checkRelativePath(path, `${where} schemas.roots`);
   }
-  const l = s.limits;
-  for (const k of ["max_file_bytes", "timeout_ms", "max_redirects", "concurrency"] as const) {
-    if (!l || !Number.isSafeInteger(l[k]) || l[k] < 0) {
-      fail(`${where}: limits.${k} must be a non-negative integer`);
+  const limits = sources.limits;
+  for (const key of ["max_file_bytes", "timeout_ms", "max_redirects", "concurrency"] as const) {
+    if (!limits || !Number.isSafeInteger(limits[key]) || limits[key] < 0) {
+      fail(`${where}: limits.${key} must be a non-negative integer`);
     }
   }
-  return s;
+  return sources;
 }
 
 /** Re-pins `schema_version` in `spec/sources.jsonc`, keeping its comments. */
@@ -121,13 +158,13 @@ export async function pinVersion(version: string): Promise<void> {
  * decoded, and one still holding a `%` was encoded twice (`%252e%252e`), which an HTTP server would
  * decode once more into `..`.
  */
-export function checkRelativePath(p: string, where: string): void {
+export function checkRelativePath(path: string, where: string): void {
   if (
-    p.length === 0 || p.startsWith("/") || p.includes("\\") || p.includes("\0") ||
-    p.includes("%") ||
-    p.split("/").some((seg) => seg === "" || seg === "." || seg === "..")
+    path.length === 0 || path.startsWith("/") || path.includes("\\") || path.includes("\0") ||
+    path.includes("%") ||
+    path.split("/").some((segment) => segment === "" || segment === "." || segment === "..")
   ) {
-    fail(`${where}: unsafe relative path ${JSON.stringify(p)}`);
+    fail(`${where}: unsafe relative path ${JSON.stringify(path)}`);
   }
 }
 
@@ -136,17 +173,21 @@ export async function readLock(): Promise<Lock> {
   let text: string;
   try {
     text = await Deno.readTextFile(LOCK_PATH);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
       return { lockfile_version: 1, test_vectors: { commit: "", files: {} }, schemas: {} };
     }
-    throw e;
+    throw error;
   }
   let lock: Lock;
   try {
     lock = JSON.parse(text) as Lock;
-  } catch (e) {
-    fail(`spec/sources.lock.json is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  } catch (error) {
+    fail(
+      `spec/sources.lock.json is not JSON: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    );
   }
   checkLock(lock);
   return lock;
@@ -160,9 +201,11 @@ export function checkLock(lock: Lock): void {
   if ((lock as Lock | null)?.lockfile_version !== 1) {
     fail(`spec/sources.lock.json: unknown lockfile_version`);
   }
-  const isDigestMap = (v: unknown): v is Record<string, string> =>
-    v !== null && typeof v === "object" && !Array.isArray(v) &&
-    Object.values(v).every((d) => typeof d === "string" && /^[0-9a-f]{64}$/.test(d));
+  const isDigestMap = (value: unknown): value is Record<string, string> =>
+    isRecord(value) &&
+    Object.values(value).every((digest) =>
+      typeof digest === "string" && /^[0-9a-f]{64}$/.test(digest)
+    );
   if (
     lock.test_vectors === null || typeof lock.test_vectors !== "object" ||
     typeof lock.test_vectors.commit !== "string" || !isDigestMap(lock.test_vectors.files) ||
@@ -181,14 +224,14 @@ export function checkLock(lock: Lock): void {
     if (!isVersion(version)) {
       fail(`spec/sources.lock.json: bad schema version ${JSON.stringify(version)}`);
     }
-    for (const p of Object.keys(files)) {
-      checkRelativePath(p, `spec/sources.lock.json schemas.${version}`);
+    for (const path of Object.keys(files)) {
+      checkRelativePath(path, `spec/sources.lock.json schemas.${version}`);
     }
   }
 }
 
-function sortKeys(o: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+function sortKeys(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(byString(([key]) => key)));
 }
 
 /** Writes the lock with sorted keys, so that equal content gives equal bytes. */
@@ -197,7 +240,9 @@ export async function writeLock(lock: Lock): Promise<void> {
   const out: Lock = {
     lockfile_version: 1,
     test_vectors: { commit: lock.test_vectors.commit, files: sortKeys(lock.test_vectors.files) },
-    schemas: Object.fromEntries(versions.map((v) => [v, sortKeys(lock.schemas[v]!)])),
+    schemas: Object.fromEntries(
+      versions.map((version) => [version, sortKeys(lock.schemas[version]!)]),
+    ),
   };
   await writeFileAtomic(LOCK_PATH, new TextEncoder().encode(JSON.stringify(out, null, 2) + "\n"));
 }
@@ -208,7 +253,7 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
     await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
   );
   let hex = "";
-  for (const b of digest) hex += b.toString(16).padStart(2, "0");
+  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
   return hex;
 }
 
@@ -216,46 +261,51 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 export async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<void> {
   const dir = path.slice(0, path.lastIndexOf("/"));
   await Deno.mkdir(dir, { recursive: true });
-  const tmp = `${path}.tmp-${crypto.randomUUID()}`;
-  await Deno.writeFile(tmp, bytes);
-  await Deno.rename(tmp, path);
+  const temporary = `${path}.tmp-${crypto.randomUUID()}`;
+  await Deno.writeFile(temporary, bytes);
+  await Deno.rename(temporary, path);
 }
 
 /** Reads a file, or `undefined` when it does not exist. */
 export async function readIfExists(path: string): Promise<Uint8Array | undefined> {
   try {
     return await Deno.readFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return undefined;
-    throw e;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
   }
 }
 
 /** Lists the files below a folder, as relative paths, sorted. */
 export async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
-  async function walk(rel: string): Promise<void> {
+  async function walk(relativeDir: string): Promise<void> {
     let entries: Deno.DirEntry[];
     try {
-      entries = await Array.fromAsync(Deno.readDir(rel === "" ? dir : `${dir}/${rel}`));
-    } catch (e) {
-      if (e instanceof Deno.errors.NotFound) return;
-      throw e;
+      entries = await Array.fromAsync(
+        Deno.readDir(relativeDir === "" ? dir : `${dir}/${relativeDir}`),
+      );
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return;
+      throw error;
     }
-    for (const e of entries) {
-      const p = rel === "" ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory) await walk(p);
-      else if (e.isFile) out.push(p);
+    for (const entry of entries) {
+      const path = relativeDir === "" ? entry.name : `${relativeDir}/${entry.name}`;
+      if (entry.isDirectory) await walk(path);
+      else if (entry.isFile) out.push(path);
     }
   }
   await walk("");
   return out.sort();
 }
 
-/** Formats source text with the pinned `deno fmt` and the repository's settings, as a generator's last step. */
-export async function denoFmt(text: string, ext = "ts"): Promise<string> {
+/**
+ * Formats source text with the pinned `deno fmt` and the repository's settings, as a generator's
+ * last step.
+ */
+export async function denoFmt(text: string, extension = "ts"): Promise<string> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "--ext", ext, "-"],
+    args: ["fmt", "--ext", extension, "-"],
     cwd: ROOT,
     stdin: "piped",
     stdout: "piped",
@@ -270,8 +320,8 @@ export async function denoFmt(text: string, ext = "ts"): Promise<string> {
 }
 
 /**
- * Writes each file whose contents differ from `files` (relative path → text) below `dir`; with `check`, writes
- * nothing. Returns the relative paths that differed.
+ * Writes each file whose contents differ from `files` (relative path → text) below `dir`; with
+ * `check`, writes nothing. Returns the relative paths that differed.
  */
 export async function writeChanged(
   files: Map<string, string>,
@@ -279,16 +329,16 @@ export async function writeChanged(
   check: boolean,
 ): Promise<string[]> {
   const changed: string[] = [];
-  for (const [rel, text] of files) {
-    const path = `${dir}/${rel}`;
+  for (const [relativePath, text] of files) {
+    const path = `${dir}/${relativePath}`;
     let current: string | undefined;
     try {
       current = await Deno.readTextFile(path);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
     if (current === text) continue;
-    changed.push(rel);
+    changed.push(relativePath);
     if (!check) {
       await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
       await Deno.writeTextFile(path, text);

@@ -1,68 +1,79 @@
 /**
- * `deno task gen [--check]`
+ * `deno task gen [--check]`, the one entry point of the generators.
  *
- * Regenerates `@adcp-wire/schemas` (`packages/schemas/`) from the schemas synced for the pinned version
- * (`spec/sources.jsonc` `schema_version`):
+ * Regenerates `@adcp-wire/schemas` (`packages/schemas/`) from the schemas synced for the pinned
+ * version (`spec/sources.jsonc` `schema_version`):
  *
- * - `types.ts`: TypeScript types of `core/error.json` (as `AdcpError`), `error-details/*`, `enums/task-status.json`,
- *   `core/protocol-envelope.json` and `core/mcp-webhook-payload.json`, by `json-schema-to-typescript`.
- * - `error_codes.ts`: the frozen table of standard error codes from `enums/error-code.json` `enumMetadata`.
+ * - `types.ts`: TypeScript types of `core/error.json` (as `AdcpError`), `error-details/*`,
+ *   `enums/task-status.json`, `core/protocol-envelope.json` and `core/mcp-webhook-payload.json`,
+ *   by `json-schema-to-typescript`, named by {@link typeNameInWordCase}.
+ * - `error_codes.ts`: the frozen table of standard error codes from `enums/error-code.json`
+ *   `enumMetadata`.
  * - `mod.ts`: the package entry point.
- * - `validators/`: precompiled, CSP-safe validators of every task response schema (see `gen_validators.ts`).
+ * - `validators/`: precompiled, CSP-safe validators of every task response schema (see
+ *   `gen_validators.ts`).
  *
- * Output is formatted by `deno fmt` and byte-identical on rerun. `--check` writes nothing and fails when a file on
- * disk differs from what would be generated.
+ * Output is formatted by `deno fmt` and byte-identical on rerun. `--check` writes nothing and fails
+ * when a file on disk differs from what would be generated.
  *
  * @module
  */
 import { compile } from "json-schema-to-typescript";
-import { denoFmt, listFiles, readSources, ROOT, schemaDir, writeChanged } from "./_sources.ts";
+import { runMain, ScriptError } from "./_cli.ts";
+import {
+  byString,
+  denoFmt,
+  isRecord,
+  listFiles,
+  readSources,
+  readSyncedJson,
+  ROOT,
+  SCHEMA_ORIGIN,
+  schemaDir,
+  writeChanged,
+} from "./_sources.ts";
 import { generateValidators, writeValidators } from "./gen_validators.ts";
 
 /** Where the generated package lives. */
 export const OUT_DIR = `${ROOT}/packages/schemas`;
 
-/** A failure reported in one line. */
-export class GenError extends Error {
-  override name = "GenError";
-}
-
-const SITE = "https://adcontextprotocol.org";
-
 /** Titles renamed so that generated names do not shadow globals. */
 const TITLE_OVERRIDES: Record<string, string> = { "core/error.json": "AdcpError" };
 
 /**
- * Task payloads are not typed here (they are validated by `@adcp-wire/validation`): a `$ref` that leaves these
- * folders, or names one of the payload unions below, becomes `Record<string, unknown>`. Without this cut, the
- * webhook payload alone would pull in every task schema of the version (some 150,000 lines).
+ * Task payloads are not typed here (they are validated by `@adcp-wire/validation`): a `$ref` that
+ * leaves these folders, or names one of the payload unions below, becomes
+ * `Record<string, unknown>`. Without this cut, the webhook payload alone would pull in every task
+ * schema of the version (some 150,000 lines).
  */
 const TYPED_DIRS = ["core/", "enums/", "error-details/"];
 const OPAQUE_SCHEMAS = new Set(["core/async-response-data.json"]);
 
-function isOpaque(rel: string): boolean {
-  return OPAQUE_SCHEMAS.has(rel) || !TYPED_DIRS.some((d) => rel.startsWith(d));
+function isOpaque(path: string): boolean {
+  return OPAQUE_SCHEMAS.has(path) || !TYPED_DIRS.some((dir) => path.startsWith(dir));
 }
 
 /** Replaces every `$ref` to an opaque schema by an object type, keeping the description. */
-function cutOpaqueRefs(doc: unknown, prefix: string, fileUrl: string): void {
-  const stack: unknown[] = [doc];
+function cutOpaqueRefs(schema: unknown, prefix: string, fileUrl: string): void {
+  const stack: unknown[] = [schema];
   while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) stack.push(...v);
-    else if (v !== null && typeof v === "object") {
-      const o = v as Record<string, unknown>;
-      const target = typeof o.$ref === "string" ? new URL(o.$ref, fileUrl).href : "";
+    const value = stack.pop();
+    if (Array.isArray(value)) stack.push(...value);
+    else if (isRecord(value)) {
+      const target = typeof value.$ref === "string" ? new URL(value.$ref, fileUrl).href : "";
       if (target.startsWith(prefix)) {
-        const rel = target.slice(prefix.length).split("#")[0]!;
-        if (isOpaque(rel)) {
-          delete o.$ref;
-          o.tsType = "Record<string, unknown>";
-          o.description = `${typeof o.description === "string" ? `${o.description}\n\n` : ""}` +
-            `A \`${rel}\` object; validate it with \`@adcp-wire/validation\`.`;
+        const path = target.slice(prefix.length).split("#")[0]!;
+        if (isOpaque(path)) {
+          delete value.$ref;
+          value.tsType = "Record<string, unknown>";
+          const description = typeof value.description === "string"
+            ? `${value.description}\n\n`
+            : "";
+          value.description = `${description}A \`${path}\` object; validate it with ` +
+            "`@adcp-wire/validation`.";
         }
       }
-      stack.push(...Object.values(o));
+      stack.push(...Object.values(value));
     }
   }
 }
@@ -78,21 +89,17 @@ const TYPE_ROOTS = [
 function header(version: string): string {
   return [
     `// Generated by \`deno task gen\` from the AdCP ${version} schemas (spec/schemas/${version}).`,
-    "// Do not edit: change scripts/gen.ts or pin another version (`deno task sync --version V`), then run",
-    "// `deno task gen`.",
+    "// Do not edit: change scripts/gen.ts or pin another version (`deno task sync --version V`),",
+    "// then run `deno task gen`.",
     "",
   ].join("\n");
 }
 
-async function readJson(path: string): Promise<Record<string, unknown>> {
-  try {
-    return JSON.parse(await Deno.readTextFile(path));
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
-      throw new GenError(`Missing ${path.slice(ROOT.length + 1)}; run \`deno task sync\` first`);
-    }
-    throw e;
-  }
+/** Reads a synced schema as an object. */
+async function readSchema(path: string): Promise<Record<string, unknown>> {
+  const schema = await readSyncedJson(path);
+  if (!isRecord(schema)) throw new ScriptError(`${path} is no JSON object`);
+  return schema;
 }
 
 /** Generates the types module. */
@@ -100,26 +107,27 @@ export async function generateTypes(
   version: string,
   dir: string = schemaDir(version),
 ): Promise<string> {
-  const prefix = `${SITE}/schemas/${version}/`;
-  const details = (await listFiles(`${dir}/error-details`)).map((f) => `error-details/${f}`);
+  const prefix = `${SCHEMA_ORIGIN}/schemas/${version}/`;
+  const details = (await listFiles(`${dir}/error-details`)).map((file) => `error-details/${file}`);
   const roots = [...TYPE_ROOTS, ...details];
-  const read = async (rel: string): Promise<string> => {
-    const doc = await readJson(`${dir}/${rel}`);
-    const title = TITLE_OVERRIDES[rel];
-    if (title !== undefined) doc.title = title;
-    cutOpaqueRefs(doc, prefix, `${prefix}${rel}`);
-    return JSON.stringify(doc);
+  const read = async (path: string): Promise<string> => {
+    const schema = await readSchema(`${dir}/${path}`);
+    const title = TITLE_OVERRIDES[path];
+    if (title !== undefined) schema.title = title;
+    cutOpaqueRefs(schema, prefix, `${prefix}${path}`);
+    return JSON.stringify(schema);
   };
-  // One synthetic root whose definitions point at every type root, so that shared types are declared once.
+  // One synthetic root whose definitions point at every type root, so that shared types are
+  // declared once.
   const root = {
     title: "AdcpWireSchemasRoot",
     type: "object",
     additionalProperties: false,
     definitions: Object.fromEntries(
-      roots.map((r) => [r.replace(/\W+/g, "_"), { $ref: `${prefix}${r}` }]),
+      roots.map((path) => [path.replace(/\W+/g, "_"), { $ref: `${prefix}${path}` }]),
     ),
   };
-  const ts = await compile(root as never, "AdcpWireSchemasRoot", {
+  const compiled = await compile(root as never, "AdcpWireSchemasRoot", {
     bannerComment: "",
     format: false,
     unreachableDefinitions: true,
@@ -131,68 +139,74 @@ export async function generateTypes(
         file: false,
         adcp: {
           order: 1,
-          canRead: (f: { url: string }) => f.url.startsWith(prefix),
-          read: (f: { url: string }) => read(f.url.slice(prefix.length).split("#")[0]!),
+          canRead: (file: { url: string }) => file.url.startsWith(prefix),
+          read: (file: { url: string }) => read(file.url.slice(prefix.length).split("#")[0]!),
         },
       },
     },
   } as never);
-  // Drop the synthetic root interface and the notes that point at it; keep everything it pulled in.
-  const withoutRoot = ts
-    .replace(
-      /(?:\/\*\*(?:(?!\*\/)[\s\S])*\*\/\n)?export interface AdcpWireSchemasRoot \{\s*\}\n?/,
-      "",
-    )
-    .replace(
-      / \*\s*\n \* This interface was referenced by `AdcpWireSchemasRoot`'s JSON-Schema\n \* via the `definition` "\w+"\.\n/g,
-      "",
-    );
+  // Drop the synthetic root interface and the notes that point at it; keep everything it pulled
+  // in.
+  const rootInterface =
+    /(?:\/\*\*(?:(?!\*\/)[\s\S])*\*\/\n)?export interface AdcpWireSchemasRoot \{\s*\}\n?/;
+  const rootNote = new RegExp(
+    " \\*\\s*\\n \\* This interface was referenced by `AdcpWireSchemasRoot`'s JSON-Schema\\n" +
+      ' \\* via the `definition` "\\w+"\\.\\n',
+    "g",
+  );
+  const withoutRoot = compiled.replace(rootInterface, "").replace(rootNote, "");
   if (withoutRoot.includes("AdcpWireSchemasRoot")) {
-    throw new GenError(
+    throw new ScriptError(
       "json-schema-to-typescript output changed shape: the synthetic root is still referenced",
     );
   }
   const formatted = await denoFmt(`${header(version)}\n${addMissingDocs(withoutRoot)}`);
-  return addMissingMemberDocs(dedupeNumberedTypes(formatted));
+  const { source, renames } = renameTypesToWordCase(dedupeNumberedTypes(formatted));
+  return addDeprecatedAliases(addMissingMemberDocs(source), renames);
 }
 
 /** Gives members without a description (mostly open index signatures) a plain doc comment. */
-function addMissingMemberDocs(ts: string): string {
-  const lines = ts.split("\n");
+function addMissingMemberDocs(source: string): string {
+  const lines = source.split("\n");
   const out: string[] = [];
   for (const line of lines) {
-    const m = /^(\s+)(\[k: string\]|"[^"]+"|[A-Za-z_$][\w$]*)\??: /.exec(line);
-    const prev = (out.at(-1) ?? "").trim();
-    if (m && !prev.endsWith("*/")) {
-      const doc = m[2] === "[k: string]"
+    const member = /^(\s+)(\[k: string\]|"[^"]+"|[A-Za-z_$][\w$]*)\??: /.exec(line);
+    const previous = (out.at(-1) ?? "").trim();
+    if (member && !previous.endsWith("*/")) {
+      const [, indent, key] = member;
+      const doc = key === "[k: string]"
         ? "Further properties, which the schema allows."
-        : `The \`${m[2]!.replace(/"/g, "")}\` property.`;
-      out.push(`${m[1]}/** ${doc} */`);
+        : `The \`${key!.replace(/"/g, "")}\` property.`;
+      out.push(`${indent}/** ${doc} */`);
     }
     out.push(line);
   }
   return out.join("\n");
 }
 
-interface Decl {
+/** A top-level type declaration of the generated types. */
+interface Declaration {
+  /** The declared name. */
   name: string;
+  /** The declaration with the doc comment before it. */
   text: string;
+  /** The declaration after `export type Name` or `export interface Name`. */
   body: string;
 }
 
 /** Splits formatted output into top-level declarations, each with the doc comment before it. */
-function splitDecls(ts: string): { head: string; decls: Decl[] } {
-  const lines = ts.split("\n");
-  const decls: Decl[] = [];
+function splitDeclarations(source: string): { head: string; declarations: Declaration[] } {
+  const lines = source.split("\n");
+  const declarations: Declaration[] = [];
   let head = "";
   let current: string[] = [];
   let pendingDoc: string[] = [];
   const flush = () => {
     if (current.length === 0) return;
     const text = current.join("\n");
-    const m = /^export (?:type|interface) (\w+)/m.exec(text)!;
-    const declStart = text.indexOf(m[0]);
-    decls.push({ name: m[1]!, text, body: text.slice(declStart + m[0].length) });
+    const start = /^export (?:type|interface) (\w+)/m.exec(text)!;
+    const bodyStart = text.indexOf(start[0]) + start[0].length;
+    declarations.push({ name: start[1]!, text, body: text.slice(bodyStart) });
     current = [];
   };
   let inDoc = false;
@@ -216,51 +230,123 @@ function splitDecls(ts: string): { head: string; decls: Decl[] } {
     }
   }
   flush();
-  return { head, decls };
+  return { head, declarations };
 }
 
 /**
- * json-schema-to-typescript declares a type again, as `Name1`, `Name2`…, when a `$ref` carries sibling keywords
- * (usually a `description`). Where the copy's declaration is identical to the original's, drop it and use the
- * original's name.
+ * json-schema-to-typescript declares a type again, as `Name1`, `Name2`…, when a `$ref` carries
+ * sibling keywords (usually a `description`). Where the copy's declaration is identical to the
+ * original's, drop it and use the original's name.
  */
-function dedupeNumberedTypes(ts: string): string {
+function dedupeNumberedTypes(source: string): string {
   for (;;) {
-    const { head, decls } = splitDecls(ts);
-    const byName = new Map(decls.map((d) => [d.name, d]));
+    const { head, declarations } = splitDeclarations(source);
+    const byName = new Map(declarations.map((declaration) => [declaration.name, declaration]));
     const renames = new Map<string, string>();
-    for (const d of decls) {
-      const m = /^(\w*?[A-Za-z_])(\d+)$/.exec(d.name);
-      if (!m) continue;
-      const original = byName.get(m[1]!);
-      if (original && original.body.trim() === d.body.trim()) renames.set(d.name, original.name);
+    for (const declaration of declarations) {
+      const numbered = /^(\w*?[A-Za-z_])(\d+)$/.exec(declaration.name);
+      if (!numbered) continue;
+      const original = byName.get(numbered[1]!);
+      if (original && original.body.trim() === declaration.body.trim()) {
+        renames.set(declaration.name, original.name);
+      }
     }
-    if (renames.size === 0) return ts;
-    const kept = decls.filter((d) => !renames.has(d.name)).map((d) => d.text.replace(/\n+$/, ""));
-    const re = new RegExp(`\\b(${[...renames.keys()].join("|")})\\b`, "g");
-    ts = `${head.replace(/\n+$/, "")}\n\n${kept.join("\n\n")}\n`.replace(
-      re,
-      (n) => renames.get(n)!,
+    if (renames.size === 0) return source;
+    const kept = declarations.filter((declaration) => !renames.has(declaration.name))
+      .map((declaration) => declaration.text.replace(/\n+$/, ""));
+    const copies = new RegExp(`\\b(${[...renames.keys()].join("|")})\\b`, "g");
+    source = `${head.replace(/\n+$/, "")}\n\n${kept.join("\n\n")}\n`.replace(
+      copies,
+      (name) => renames.get(name)!,
     );
   }
 }
 
-/** `deno doc --lint` wants a doc comment on every export; give the few undocumented ones a plain one. */
-function addMissingDocs(ts: string): string {
-  const lines = ts.split("\n");
+/**
+ * The casing rule of generated type names: an acronym is written as a word, as in the hand-written
+ * code (`AdcpError`, `extractAdcpResponseFromMcp`). json-schema-to-typescript derives names from
+ * schema titles, which spell acronyms in capitals; each run of two or more capitals keeps its
+ * first letter upper-case and the rest lower-case, except a last capital that starts the next word
+ * (one followed by a lower-case letter):
+ *
+ * - `MCPWebhookPayload` → `McpWebhookPayload`, `SLAWindow` → `SlaWindow`, `BrandID` → `BrandId`,
+ *   `HTML5FormatDeclaration` → `Html5FormatDeclaration`.
+ * - The protocol's own name is one word: `AdCPProtocol` → `AdcpProtocol`, not `AdCpProtocol`.
+ * - A capital alone is left as it is, so `A2A` (a digit between two capitals, as in `A2AClient`)
+ *   stays `A2A`.
+ *
+ * @param name A generated type name.
+ * @returns The name in word case (the same name when it has no acronym).
+ */
+export function typeNameInWordCase(name: string): string {
+  return name.replace(/AdCP(?![a-z])/g, "ADCP").replace(
+    /[A-Z]{2,}/g,
+    (run: string, offset: number, whole: string) => {
+      const startsNextWord = /[a-z]/.test(whole[offset + run.length] ?? "");
+      const acronym = startsNextWord ? run.slice(0, -1) : run;
+      if (acronym.length < 2) return run;
+      return `${acronym[0]}${acronym.slice(1).toLowerCase()}${run.slice(acronym.length)}`;
+    },
+  );
+}
+
+/**
+ * Renames every declared type by {@link typeNameInWordCase}, in declarations and references alike
+ * (never inside a string literal type).
+ *
+ * @param source The formatted types module.
+ * @returns The renamed module, and old name → new name of each type renamed.
+ * @throws {ScriptError} When two types would get the same name.
+ */
+function renameTypesToWordCase(
+  source: string,
+): { source: string; renames: Map<string, string> } {
+  const renames = new Map<string, string>();
+  const ownerOf = new Map<string, string>(); // final name → the generated name it replaces
+  for (const { name } of splitDeclarations(source).declarations) {
+    const renamed = typeNameInWordCase(name);
+    const owner = ownerOf.get(renamed);
+    if (owner !== undefined) {
+      throw new ScriptError(`Generated types ${owner} and ${name} would both be named ${renamed}`);
+    }
+    ownerOf.set(renamed, name);
+    if (renamed !== name) renames.set(name, renamed);
+  }
+  if (renames.size === 0) return { source, renames };
+  const references = new RegExp(`(?<![\\w$"])(${[...renames.keys()].join("|")})(?![\\w$"])`, "g");
+  return { source: source.replace(references, (name) => renames.get(name)!), renames };
+}
+
+/**
+ * Appends a deprecated alias under the old name of each renamed type, so that dependants written
+ * against the old names keep compiling.
+ */
+function addDeprecatedAliases(source: string, renames: Map<string, string>): string {
+  if (renames.size === 0) return source;
+  const aliases = [...renames].sort(byString(([oldName]) => oldName)).map(([oldName, newName]) =>
+    `/** @deprecated Use {@link ${newName}}. */\nexport type ${oldName} = ${newName};`
+  );
+  return `${source.replace(/\n+$/, "")}\n\n${aliases.join("\n\n")}\n`;
+}
+
+/**
+ * `deno doc --lint` wants a doc comment on every export; give the few undocumented ones a plain
+ * one.
+ */
+function addMissingDocs(source: string): string {
   const out: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const m = /^export (?:type|interface) (\w+)/.exec(line);
-    if (m && !(out.at(-1) ?? "").trimEnd().endsWith("*/")) {
-      out.push(`/** The \`${m[1]}\` schema type. */`);
+  for (const line of source.split("\n")) {
+    const declaration = /^export (?:type|interface) (\w+)/.exec(line);
+    if (declaration && !(out.at(-1) ?? "").trimEnd().endsWith("*/")) {
+      out.push(`/** The \`${declaration[1]}\` schema type. */`);
     }
     out.push(line);
   }
   return out.join("\n");
 }
 
-interface ErrorCodeMeta {
+/** One entry of `enums/error-code.json` `enumMetadata`. */
+interface ErrorCodeMetadata {
   recovery: string;
   suggestion: string;
 }
@@ -270,32 +356,39 @@ export async function generateErrorCodes(
   version: string,
   dir: string = schemaDir(version),
 ): Promise<{ text: string; count: number }> {
-  const doc = await readJson(`${dir}/enums/error-code.json`);
-  const codes = doc.enum;
-  const meta = doc.enumMetadata as Record<string, ErrorCodeMeta> | undefined;
-  const descriptions = (doc.enumDescriptions ?? {}) as Record<string, string>;
-  if (!Array.isArray(codes) || codes.some((c) => typeof c !== "string") || meta === undefined) {
-    throw new GenError(`enums/error-code.json of ${version} has no string enum or no enumMetadata`);
+  const schema = await readSchema(`${dir}/enums/error-code.json`);
+  const codes = schema.enum;
+  const metadata = schema.enumMetadata as Record<string, ErrorCodeMetadata> | undefined;
+  const descriptions = (schema.enumDescriptions ?? {}) as Record<string, string>;
+  if (
+    !Array.isArray(codes) || codes.some((code) => typeof code !== "string") ||
+    metadata === undefined
+  ) {
+    throw new ScriptError(
+      `enums/error-code.json of ${version} has no string enum or no enumMetadata`,
+    );
   }
   const rows: string[] = [];
   const deprecated: string[] = [];
   for (const code of codes as string[]) {
     if (!/^[A-Z][A-Z0-9_]*$/.test(code)) {
-      throw new GenError(`Unexpected error code ${JSON.stringify(code)}`);
+      throw new ScriptError(`Unexpected error code ${JSON.stringify(code)}`);
     }
-    const m = Object.hasOwn(meta, code) ? meta[code] : undefined;
-    if (m === undefined || !["transient", "correctable", "terminal"].includes(m.recovery)) {
-      throw new GenError(`enumMetadata of ${code} lacks a valid recovery (${JSON.stringify(m)})`);
+    const entry = Object.hasOwn(metadata, code) ? metadata[code] : undefined;
+    if (entry === undefined || !["transient", "correctable", "terminal"].includes(entry.recovery)) {
+      throw new ScriptError(
+        `enumMetadata of ${code} lacks a valid recovery (${JSON.stringify(entry)})`,
+      );
     }
     const isDeprecated = /^\s*\*\*Deprecated\*\*/.test(descriptions[code] ?? "");
     if (isDeprecated) deprecated.push(code);
     rows.push(
-      `  ${code}: Object.freeze({ recovery: ${JSON.stringify(m.recovery)}, suggestion: ${
-        JSON.stringify(m.suggestion ?? "")
+      `  ${code}: Object.freeze({ recovery: ${JSON.stringify(entry.recovery)}, suggestion: ${
+        JSON.stringify(entry.suggestion ?? "")
       }, deprecated: ${isDeprecated} }),`,
     );
   }
-  const list = (xs: string[]) => xs.map((c) => `  ${JSON.stringify(c)},`).join("\n");
+  const list = (items: string[]) => items.map((code) => `  ${JSON.stringify(code)},`).join("\n");
   const text = `${header(version)}
 /**
  * The AdCP version these tables were generated from.
@@ -310,8 +403,8 @@ export async function generateErrorCodes(
 export const ADCP_VERSION = ${JSON.stringify(version)};
 
 /**
- * Recovery classification of an error (transport-errors, "Recovery behavior"): \`transient\` (retry later),
- * \`correctable\` (fix the request), \`terminal\` (a human must act).
+ * Recovery classification of an error (transport-errors, "Recovery behavior"): \`transient\`
+ * (retry later), \`correctable\` (fix the request), \`terminal\` (a human must act).
  *
  * @example The class of a standard code
  * \`\`\`ts
@@ -338,7 +431,7 @@ export type RecoveryClass = "transient" | "correctable" | "terminal";
  * \`\`\`
  */
 export type StandardErrorCode =
-${(codes as string[]).map((c) => `  | ${JSON.stringify(c)}`).join("\n")};
+${(codes as string[]).map((code) => `  | ${JSON.stringify(code)}`).join("\n")};
 
 /**
  * What the spec says of a standard error code (\`enums/error-code.json\` \`enumMetadata\`).
@@ -389,8 +482,8 @@ ${list(deprecated)}
 ]);
 
 /**
- * The frozen code table. Index it only with a {@link StandardErrorCode}; for a seller-supplied string use
- * {@link lookupErrorCode}, which ignores inherited keys such as \`constructor\`.
+ * The frozen code table. Index it only with a {@link StandardErrorCode}; for a seller-supplied
+ * string use {@link lookupErrorCode}, which ignores inherited keys such as \`constructor\`.
  *
  * @example
  * \`\`\`ts
@@ -404,8 +497,8 @@ ${rows.join("\n")}
 });
 
 /**
- * Looks up a standard error code; \`undefined\` for any other string (vendor codes, unknown codes, and inherited
- * property names such as \`__proto__\` or \`toString\`).
+ * Looks up a standard error code; \`undefined\` for any other string (vendor codes, unknown codes,
+ * and inherited property names such as \`__proto__\` or \`toString\`).
  *
  * @param code The code as received.
  * @returns The table entry, or \`undefined\`.
@@ -419,7 +512,9 @@ ${rows.join("\n")}
  * \`\`\`
  */
 export function lookupErrorCode(code: string): ErrorCodeInfo | undefined {
-  return Object.hasOwn(ERROR_CODE_TABLE, code) ? ERROR_CODE_TABLE[code as StandardErrorCode] : undefined;
+  return Object.hasOwn(ERROR_CODE_TABLE, code)
+    ? ERROR_CODE_TABLE[code as StandardErrorCode]
+    : undefined;
 }
 `;
   return { text, count: codes.length };
@@ -429,10 +524,10 @@ export function lookupErrorCode(code: string): ErrorCodeInfo | undefined {
 export function generateMod(version: string): string {
   return `${header(version)}
 /**
- * Types and tables generated from the AdCP ${version} JSON schemas: the error object (\`AdcpError\`), the
- * recommended \`details\` shapes (\`error-details/*\`), task status, the protocol envelope, the MCP webhook payload,
- * and the standard error-code table with recovery classes. Every other \`@adcp-wire\` package takes its code
- * classification from here.
+ * Types and tables generated from the AdCP ${version} JSON schemas: the error object
+ * (\`AdcpError\`), the recommended \`details\` shapes (\`error-details/*\`), task status, the
+ * protocol envelope, the MCP webhook payload, and the standard error-code table with recovery
+ * classes. Every other \`@adcp-wire\` package takes its code classification from here.
  *
  * @example Classify a standard code
  * \`\`\`ts
@@ -469,8 +564,10 @@ export async function generate(
 
 async function main(): Promise<void> {
   const check = Deno.args.includes("--check");
-  for (const a of Deno.args) {
-    if (a !== "--check") throw new GenError(`Unknown argument ${JSON.stringify(a)}`);
+  for (const argument of Deno.args) {
+    if (argument !== "--check") {
+      throw new ScriptError(`Unknown argument ${JSON.stringify(argument)}`);
+    }
   }
   const { schema_version: version } = await readSources();
   const { files, codeCount } = await generate(version);
@@ -486,7 +583,7 @@ async function main(): Promise<void> {
   }
   if (check) {
     if (stale.length > 0) {
-      throw new GenError(`Stale generated files (run \`deno task gen\`): ${stale.join(", ")}`);
+      throw new ScriptError(`Stale generated files (run \`deno task gen\`): ${stale.join(", ")}`);
     }
     console.log(`gen --check: packages/schemas is up to date with AdCP ${version}`);
     return;
@@ -497,12 +594,5 @@ async function main(): Promise<void> {
   );
 }
 
-if (import.meta.main) {
-  try {
-    await main();
-  } catch (e) {
-    // One line, whatever went wrong (a schema the synced tree lacks surfaces from the $ref resolver).
-    console.error(`gen: ${e instanceof Error ? e.message : String(e)}`);
-    Deno.exit(1);
-  }
-}
+// One line on any failure (a schema the synced tree lacks surfaces from the $ref resolver).
+if (import.meta.main) await runMain(main);

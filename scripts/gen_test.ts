@@ -6,7 +6,7 @@ import {
   lookupErrorCode,
   STANDARD_ERROR_CODES,
 } from "@adcp-wire/schemas";
-import { generate } from "./gen.ts";
+import { generate, typeNameInWordCase } from "./gen.ts";
 import { readSources, schemaDir } from "./_sources.ts";
 import { ensureSynced } from "./_test_sync.ts";
 
@@ -25,13 +25,13 @@ Deno.test("gen output is byte-identical on rerun and matches packages/schemas", 
 });
 
 Deno.test("the generated code table mirrors enums/error-code.json enumMetadata", async () => {
-  const doc = JSON.parse(
+  const schema = JSON.parse(
     await Deno.readTextFile(`${schemaDir(ADCP_VERSION)}/enums/error-code.json`),
   );
-  deepStrictEqual([...STANDARD_ERROR_CODES], doc.enum);
+  deepStrictEqual([...STANDARD_ERROR_CODES], schema.enum);
   for (const code of STANDARD_ERROR_CODES) {
-    strictEqual(ERROR_CODE_TABLE[code].recovery, doc.enumMetadata[code].recovery, code);
-    strictEqual(ERROR_CODE_TABLE[code].suggestion, doc.enumMetadata[code].suggestion, code);
+    strictEqual(ERROR_CODE_TABLE[code].recovery, schema.enumMetadata[code].recovery, code);
+    strictEqual(ERROR_CODE_TABLE[code].suggestion, schema.enumMetadata[code].suggestion, code);
     ok(Object.isFrozen(ERROR_CODE_TABLE[code]));
   }
   ok(Object.isFrozen(ERROR_CODE_TABLE) && Object.isFrozen(STANDARD_ERROR_CODES));
@@ -47,10 +47,51 @@ Deno.test("lookupErrorCode() ignores inherited names and vendor codes", () => {
   strictEqual(lookupErrorCode("RATE_LIMITED")?.recovery, "transient");
 });
 
-Deno.test("gen yields 92 codes for 3.1.19 and 109 for 3.2.0-beta.5, with no manual step", async () => {
-  for (const [version, count] of [["3.1.19", 92], ["3.2.0-beta.5", 109]] as const) {
-    const { files, codeCount } = await generate(version, await ensureSynced(version));
-    strictEqual(codeCount, count, version);
-    ok(files.get("error_codes.ts")!.includes(`export const ADCP_VERSION = "${version}";`));
+Deno.test(
+  "gen yields 92 codes for 3.1.19 and 109 for 3.2.0-beta.5, with no manual step",
+  async () => {
+    for (const [version, count] of [["3.1.19", 92], ["3.2.0-beta.5", 109]] as const) {
+      const { files, codeCount } = await generate(version, await ensureSynced(version));
+      strictEqual(codeCount, count, version);
+      ok(files.get("error_codes.ts")!.includes(`export const ADCP_VERSION = "${version}";`));
+    }
+  },
+);
+
+Deno.test("typeNameInWordCase() writes acronyms as words and keeps A2A", () => {
+  const cases = [
+    ["AdCPProtocol", "AdcpProtocol"],
+    ["AdCPVersionEnvelope", "AdcpVersionEnvelope"],
+    ["MCPWebhookPayload", "McpWebhookPayload"],
+    ["MCPWebhookPayload1", "McpWebhookPayload1"],
+    ["SLAWindow", "SlaWindow"],
+    ["BrandID", "BrandId"],
+    ["HTML5FormatDeclaration", "Html5FormatDeclaration"],
+    ["ResponsePayloadJWSEnvelope", "ResponsePayloadJwsEnvelope"],
+    ["A2ATaskPayload", "A2ATaskPayload"],
+    ["AdcpError", "AdcpError"],
+    ["TaskStatus", "TaskStatus"],
+  ] as const;
+  for (const [name, expected] of cases) strictEqual(typeNameInWordCase(name), expected, name);
+});
+
+Deno.test("gen names types in word case and keeps old names as deprecated aliases", async () => {
+  const { files } = await generate(ADCP_VERSION);
+  const types = files.get("types.ts")!;
+  ok(types.includes("export type McpWebhookPayload = {"));
+  ok(types.includes("  protocol?: AdcpProtocol;"));
+  ok(
+    types.includes(
+      "/** @deprecated Use {@link McpWebhookPayload}. */\n" +
+        "export type MCPWebhookPayload = McpWebhookPayload;",
+    ),
+  );
+  const declared = [...types.matchAll(/^export (?:type|interface) (\w+)/gm)].map((match) =>
+    match[1]!
+  );
+  // Every declared name is in word case, or is the deprecated alias of one that is.
+  for (const name of declared) {
+    const renamed = typeNameInWordCase(name);
+    ok(renamed === name || types.includes(`export type ${name} = ${renamed};`), name);
   }
 });

@@ -1,19 +1,23 @@
 /**
  * `deno task sync [--version V] [--from URL|DIR] [--update] [--check]`
  *
- * Fetches the schema closure of the pinned AdCP version into `spec/schemas/<version>/` and upstream's vector files
- * into `vectors/upstream/`, verifying every file against `spec/sources.lock.json`.
+ * Fetches the schema closure of the pinned AdCP version into `spec/schemas/<version>/` and
+ * upstream's vector files into `vectors/upstream/`, verifying every file against
+ * `spec/sources.lock.json`.
  *
- * - Source: the AdCP site by default (schemas from `base_url`, vectors from the pinned commit); `--from DIR` or the
- *   `ADCP_UPSTREAM` environment variable points at a directory laid out like the site (`schemas/<v>/…`,
- *   `test-vectors/…`): the offline/air-gapped mode; `--from URL` at another copy of the site.
- * - Every file's sha256 must equal the lock's. A mismatch, local or fetched, is refused with both digests; nothing
- *   is overwritten. A synced file the lock does not know is removed by a sync and refused by `--check`. `--update`
- *   re-fetches everything and rewrites the lock, writing nothing until the whole closure is fetched and checked;
- *   `--check` verifies the synced files against the lock and writes nothing.
- * - Files already synced and matching the lock are not fetched again, so a second run does no I/O but reading.
- * - Bounded: a size cap per file, a timeout per request, https only (plain http only to a loopback host), and
- *   redirects only to the same origin.
+ * - Source: the AdCP site by default (schemas from `base_url`, vectors from the pinned commit);
+ *   `--from DIR` or the `ADCP_UPSTREAM` environment variable points at a directory laid out like
+ *   the site (`schemas/<version>/…`, `test-vectors/…`): the offline/air-gapped mode; `--from URL`
+ *   at another copy of the site.
+ * - Every file's sha256 must equal the lock's. A mismatch, local or fetched, is refused with both
+ *   digests; nothing is overwritten. A synced file the lock does not know is removed by a sync and
+ *   refused by `--check`. `--update` re-fetches everything and rewrites the lock, writing nothing
+ *   until the whole closure is fetched and checked; `--check` verifies the synced files against
+ *   the lock and writes nothing.
+ * - Files already synced and matching the lock are not fetched again, so a second run does no I/O
+ *   but reading.
+ * - Bounded: a size cap per file, a timeout per request, https only (plain http only to a loopback
+ *   host), and redirects only to the same origin.
  *
  * @module
  */
@@ -33,58 +37,58 @@ import {
   writeFileAtomic,
   writeLock,
 } from "./_sources.ts";
-
-/** A failure that sync reports to the user in one line and exits 1. */
-export class SyncError extends Error {
-  override name = "SyncError";
-}
+import { runMain, ScriptError } from "./_cli.ts";
 
 /** Where bytes come from. */
 export interface Source {
   /** Human-readable origin, for messages. */
   readonly label: string;
-  /** Whether the source looks up files by path (a directory) rather than by URL. */
+  /** Reads one schema file of a version, by its path relative to the version folder. */
   schema(version: string, path: string): Promise<Uint8Array>;
+  /** Reads one of upstream's vector files, by name. */
   vector(name: string): Promise<Uint8Array>;
 }
 
-/** Thrown by a source when the file does not exist there. */
-export class NotFoundError extends SyncError {
-  override name = "NotFoundError";
+/**
+ * Thrown by a source when the file does not exist there: the closure walk skips an optional
+ * schema that is not found, and fails on any other error.
+ */
+export class NotFoundError extends ScriptError {
+  override readonly name = "NotFoundError";
 }
 
 /** A directory laid out like the site. */
 export function directorySource(dir: string, maxBytes: number): Source {
   const root = dir.replace(/\/+$/, "");
   let realRoot: Promise<string> | undefined;
-  async function read(rel: string): Promise<Uint8Array> {
-    const path = `${root}/${rel}`;
-    const found = async <T>(op: Promise<T>): Promise<T> => {
+  async function read(relativePath: string): Promise<Uint8Array> {
+    const path = `${root}/${relativePath}`;
+    const found = async <T>(operation: Promise<T>): Promise<T> => {
       try {
-        return await op;
-      } catch (e) {
-        if (e instanceof Deno.errors.NotFound) {
-          throw new NotFoundError(`Not found in ${root}: ${rel}`);
+        return await operation;
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) {
+          throw new NotFoundError(`Not found in ${root}: ${relativePath}`);
         }
-        throw e;
+        throw error;
       }
     };
     // A link anywhere on the way (a linked folder) must not lead out of the mirror.
     realRoot ??= Deno.realPath(root);
     const real = await found(Deno.realPath(path));
     if (!real.startsWith(`${await realRoot}/`)) {
-      throw new SyncError(`Cannot read ${path}: it leads outside ${root}`);
+      throw new ScriptError(`Cannot read ${path}: it leads outside ${root}`);
     }
     const info = await found(Deno.lstat(path));
-    if (!info.isFile) throw new SyncError(`Cannot read ${path}: not a regular file`);
+    if (!info.isFile) throw new ScriptError(`Cannot read ${path}: not a regular file`);
     if (info.size > maxBytes) {
-      throw new SyncError(
+      throw new ScriptError(
         `Cannot read ${path}: ${info.size} bytes exceeds the ${maxBytes}-byte cap`,
       );
     }
     const bytes = await Deno.readFile(path);
     if (bytes.byteLength > maxBytes) {
-      throw new SyncError(
+      throw new ScriptError(
         `Cannot read ${path}: ${bytes.byteLength} bytes exceeds the ${maxBytes}-byte cap`,
       );
     }
@@ -104,9 +108,13 @@ function isLoopback(host: string): boolean {
 function checkUrlAllowed(url: URL): void {
   if (url.protocol === "https:") return;
   if (url.protocol === "http:" && isLoopback(url.hostname)) return;
-  throw new SyncError(
+  throw new ScriptError(
     `Refusing ${url.href}: only https URLs are fetched (plain http only on loopback)`,
   );
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Fetches one URL with a size cap, a timeout and same-origin redirects only. */
@@ -116,49 +124,52 @@ export async function fetchBounded(href: string, limits: Sources["limits"]): Pro
   const origin = url.origin;
   const signal = AbortSignal.timeout(limits.timeout_ms);
   for (let hop = 0;; hop++) {
-    let res: Response;
+    let response: Response;
     try {
-      res = await fetch(url, { redirect: "manual", signal });
-    } catch (e) {
-      throw new SyncError(
-        `Cannot fetch ${url.href}: ${e instanceof Error ? e.message : String(e)}`,
-      );
+      response = await fetch(url, { redirect: "manual", signal });
+    } catch (error) {
+      throw new ScriptError(`Cannot fetch ${url.href}: ${messageOf(error)}`);
     }
-    if (res.status >= 300 && res.status < 400) {
-      await res.body?.cancel();
-      const location = res.headers.get("location");
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      const location = response.headers.get("location");
       if (location === null) {
-        throw new SyncError(`Cannot fetch ${url.href}: redirect without a Location`);
+        throw new ScriptError(`Cannot fetch ${url.href}: redirect without a Location`);
       }
       if (hop >= limits.max_redirects) {
-        throw new SyncError(`Cannot fetch ${href}: more than ${limits.max_redirects} redirects`);
+        throw new ScriptError(
+          `Cannot fetch ${href}: more than ${limits.max_redirects} redirects`,
+        );
       }
       const next = new URL(location, url);
       if (next.origin !== origin) {
-        throw new SyncError(`Refusing redirect from ${url.href} to another origin: ${next.href}`);
+        throw new ScriptError(
+          `Refusing redirect from ${url.href} to another origin: ${next.href}`,
+        );
       }
       checkUrlAllowed(next);
       url = next;
       continue;
     }
-    if (res.status === 404) {
-      await res.body?.cancel();
+    if (response.status === 404) {
+      await response.body?.cancel();
       throw new NotFoundError(`Not found: ${url.href}`);
     }
-    if (!res.ok || res.body === null) {
-      await res.body?.cancel();
-      throw new SyncError(`Cannot fetch ${url.href}: HTTP ${res.status}`);
+    if (!response.ok || response.body === null) {
+      await response.body?.cancel();
+      throw new ScriptError(`Cannot fetch ${url.href}: HTTP ${response.status}`);
     }
-    const declared = Number(res.headers.get("content-length") ?? NaN);
+    const declared = Number(response.headers.get("content-length") ?? NaN);
     if (Number.isFinite(declared) && declared > limits.max_file_bytes) {
-      await res.body.cancel();
-      throw new SyncError(
-        `Cannot fetch ${url.href}: Content-Length ${declared} exceeds the ${limits.max_file_bytes}-byte cap`,
+      await response.body.cancel();
+      throw new ScriptError(
+        `Cannot fetch ${url.href}: Content-Length ${declared} exceeds the ` +
+          `${limits.max_file_bytes}-byte cap`,
       );
     }
     const chunks: Uint8Array[] = [];
     let total = 0;
-    const reader = res.body.getReader();
+    const reader = response.body.getReader();
     try {
       for (;;) {
         const { done, value } = await reader.read();
@@ -166,23 +177,21 @@ export async function fetchBounded(href: string, limits: Sources["limits"]): Pro
         total += value.byteLength;
         if (total > limits.max_file_bytes) {
           await reader.cancel();
-          throw new SyncError(
+          throw new ScriptError(
             `Cannot fetch ${url.href}: body exceeds the ${limits.max_file_bytes}-byte cap`,
           );
         }
         chunks.push(value);
       }
-    } catch (e) {
-      if (e instanceof SyncError) throw e;
-      throw new SyncError(
-        `Cannot fetch ${url.href}: ${e instanceof Error ? e.message : String(e)}`,
-      );
+    } catch (error) {
+      if (error instanceof ScriptError) throw error;
+      throw new ScriptError(`Cannot fetch ${url.href}: ${messageOf(error)}`);
     }
     const out = new Uint8Array(total);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.byteLength;
+    let offset = 0;
+    for (const chunk of chunks) {
+      out.set(chunk, offset);
+      offset += chunk.byteLength;
     }
     return out;
   }
@@ -206,10 +215,10 @@ export function httpSource(
 export function chooseSource(sources: Sources, from: string | undefined): Source {
   const limits = sources.limits;
   if (from === undefined || from === "") {
-    const t = sources.test_vectors;
+    const vectors = sources.test_vectors;
     return httpSource(
       sources.base_url,
-      (name) => t.url_template.replace("{commit}", t.commit).replace("{name}", name),
+      (name) => vectors.url_template.replace("{commit}", vectors.commit).replace("{name}", name),
       limits,
     );
   }
@@ -222,7 +231,7 @@ export function chooseSource(sources: Sources, from: string | undefined): Source
 
 /** Collects the schema paths one schema file leads to. */
 export function referencedPaths(
-  doc: unknown,
+  schema: unknown,
   fromPath: string,
   version: string,
   sources: Sources,
@@ -233,52 +242,59 @@ export function referencedPaths(
   const prefix = `/schemas/${version}/`;
   const fileUrl = new URL(`${prefix}${fromPath}`, canonical);
   const pathKeys = new Set(sources.schemas.path_keys);
-  const mentionRes = sources.schemas.mention_patterns.map((p) => new RegExp(p, "g"));
-  const addVersionRelative = (p: string, set: Set<string>) => {
-    checkRelativePath(p, `${fromPath}`);
-    set.add(p);
+  const mentionPatterns = sources.schemas.mention_patterns.map((pattern) =>
+    new RegExp(pattern, "g")
+  );
+  const addVersionRelative = (path: string, set: Set<string>) => {
+    checkRelativePath(path, `${fromPath}`);
+    set.add(path);
   };
-  const addStrings = (v: unknown) => {
-    if (typeof v === "string") addVersionRelative(v, required);
-    else if (Array.isArray(v)) v.forEach(addStrings);
-    else if (v !== null && typeof v === "object") Object.values(v).forEach(addStrings);
+  const addStrings = (value: unknown) => {
+    if (typeof value === "string") addVersionRelative(value, required);
+    else if (Array.isArray(value)) value.forEach(addStrings);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(addStrings);
   };
-  const stack: unknown[] = [doc];
+  const stack: unknown[] = [schema];
   while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === "string") {
-      for (const re of mentionRes) {
-        for (const m of v.matchAll(re)) addVersionRelative(m[0], mentioned);
+    const value = stack.pop();
+    if (typeof value === "string") {
+      for (const pattern of mentionPatterns) {
+        for (const match of value.matchAll(pattern)) addVersionRelative(match[0], mentioned);
       }
-    } else if (Array.isArray(v)) {
-      for (const x of v) stack.push(x);
-    } else if (v !== null && typeof v === "object") {
-      for (const [k, x] of Object.entries(v)) {
-        if (k === "$ref" && typeof x === "string") {
-          const target = x.split("#")[0]!;
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, member] of Object.entries(value)) {
+        if (key === "$ref" && typeof member === "string") {
+          const target = member.split("#")[0]!;
           if (target !== "") {
             const url = new URL(target, fileUrl);
             if (url.origin !== canonical.origin || !url.pathname.startsWith(prefix)) {
-              throw new SyncError(`${version}/${fromPath}: $ref outside the ${version} tree: ${x}`);
+              throw new ScriptError(
+                `${version}/${fromPath}: $ref outside the ${version} tree: ${member}`,
+              );
             }
             let decoded: string;
             try {
               decoded = decodeURIComponent(url.pathname.slice(prefix.length));
             } catch {
-              throw new SyncError(`${version}/${fromPath}: malformed $ref ${JSON.stringify(x)}`);
+              throw new ScriptError(
+                `${version}/${fromPath}: malformed $ref ${JSON.stringify(member)}`,
+              );
             }
             addVersionRelative(decoded, required);
           }
-        } else if (pathKeys.has(k)) {
-          addStrings(x);
+        } else if (pathKeys.has(key)) {
+          addStrings(member);
         }
-        stack.push(x);
+        stack.push(member);
       }
     }
   }
   return { required, mentioned };
 }
 
+/** The command line of `deno task sync`. */
 interface Options {
   version?: string;
   from?: string;
@@ -288,45 +304,55 @@ interface Options {
 }
 
 function parseArgs(args: string[]): Options {
-  const o: Options = { update: false, check: false, quiet: false };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
+  const options: Options = { update: false, check: false, quiet: false };
+  for (let index = 0; index < args.length; index++) {
+    const argument = args[index]!;
     const value = (): string => {
-      const eq = a.indexOf("=");
-      if (eq >= 0) return a.slice(eq + 1);
-      const v = args[++i];
-      if (v === undefined) throw new SyncError(`${a} needs a value`);
-      return v;
+      const equals = argument.indexOf("=");
+      if (equals >= 0) return argument.slice(equals + 1);
+      const next = args[++index];
+      if (next === undefined) throw new ScriptError(`${argument} needs a value`);
+      return next;
     };
-    if (a === "--update") o.update = true;
-    else if (a === "--check") o.check = true;
-    else if (a === "--quiet") o.quiet = true;
-    else if (a === "--version" || a.startsWith("--version=")) o.version = value();
-    else if (a === "--from" || a.startsWith("--from=")) o.from = value();
-    else if (a === "--help" || a === "-h") {
+    if (argument === "--update") options.update = true;
+    else if (argument === "--check") options.check = true;
+    else if (argument === "--quiet") options.quiet = true;
+    else if (argument === "--version" || argument.startsWith("--version=")) {
+      options.version = value();
+    } else if (argument === "--from" || argument.startsWith("--from=")) options.from = value();
+    else if (argument === "--help" || argument === "-h") {
       console.log(
         "Usage: deno task sync [--version V] [--from URL|DIR] [--update] [--check] [--quiet]\n" +
           "  --version V   sync AdCP schema version V and pin it in spec/sources.jsonc\n" +
-          "  --from X      read from a directory laid out like the site, or another copy of the site\n" +
+          "  --from X      read from a directory laid out like the site, or another copy of the " +
+          "site\n" +
           "                (default: $ADCP_UPSTREAM, else the AdCP site)\n" +
           "  --update      re-fetch everything and rewrite spec/sources.lock.json\n" +
           "  --check       verify the synced files against the lock; write nothing",
       );
       Deno.exit(0);
-    } else throw new SyncError(`Unknown argument ${JSON.stringify(a)} (see --help)`);
+    } else throw new ScriptError(`Unknown argument ${JSON.stringify(argument)} (see --help)`);
   }
-  if (o.update && o.check) throw new SyncError("--update and --check exclude each other");
-  if (o.version !== undefined && !isVersion(o.version)) {
-    throw new SyncError(`--version must look like 3.2.0-beta.5 (got ${JSON.stringify(o.version)})`);
+  if (options.update && options.check) {
+    throw new ScriptError("--update and --check exclude each other");
   }
-  return o;
+  if (options.version !== undefined && !isVersion(options.version)) {
+    throw new ScriptError(
+      `--version must look like 3.2.0-beta.5 (got ${JSON.stringify(options.version)})`,
+    );
+  }
+  return options;
 }
 
 /** What one run did. */
 export interface SyncReport {
+  /** The schema version synced. */
   version: string;
+  /** How many files were fetched from the source. */
   fetched: number;
+  /** How many files were already synced and matched the lock. */
   verified: number;
+  /** The synced files removed because the lock does not know them. */
   removed: string[];
 }
 
@@ -334,30 +360,35 @@ export interface SyncReport {
 export class Progress {
   #tty: boolean;
   #quiet: boolean;
+  /** @param quiet Print nothing at all. */
   constructor(quiet: boolean) {
     this.#quiet = quiet;
     this.#tty = !quiet && Deno.stderr.isTerminal();
   }
-  file(kind: string, path: string, n: number, total: number | undefined): void {
+  /** Reports one file fetched, as the `count`th of `total` (when known), on a TTY only. */
+  file(kind: string, path: string, count: number, total: number | undefined): void {
     if (!this.#tty) return;
-    const count = total === undefined ? `${n}` : `${n}/${total}`;
-    Deno.stderr.writeSync(new TextEncoder().encode(`  ${kind} [${count}] ${path}\n`));
+    const position = total === undefined ? `${count}` : `${count}/${total}`;
+    Deno.stderr.writeSync(new TextEncoder().encode(`  ${kind} [${position}] ${path}\n`));
   }
+  /** Prints a summary line, unless quiet. */
   say(line: string): void {
     if (!this.#quiet) console.log(line);
   }
 }
 
-function mismatch(what: string, expected: string, actual: string, hint: string): SyncError {
-  return new SyncError(
-    `Refusing ${what}: sha256 ${actual} does not match the lock's ${expected}; nothing was overwritten. ${hint}`,
+function mismatch(what: string, expected: string, actual: string, hint: string): ScriptError {
+  return new ScriptError(
+    `Refusing ${what}: sha256 ${actual} does not match the lock's ${expected}; ` +
+      `nothing was overwritten. ${hint}`,
   );
 }
 
+/** Runs `task` on every item, at most `concurrency` at a time. */
 async function runPool<T>(
   items: T[],
   concurrency: number,
-  fn: (item: T) => Promise<void>,
+  task: (item: T) => Promise<void>,
 ): Promise<void> {
   let next = 0;
   const workers = Array.from(
@@ -365,7 +396,7 @@ async function runPool<T>(
     async () => {
       while (next < items.length) {
         const item = items[next++]!;
-        await fn(item);
+        await task(item);
       }
     },
   );
@@ -383,55 +414,67 @@ async function removeStale(
   check: boolean,
 ): Promise<string[]> {
   const removed: string[] = [];
-  for (const f of await listFiles(dir)) {
-    if (!keep.has(f)) {
+  for (const file of await listFiles(dir)) {
+    if (!keep.has(file)) {
       if (check) {
-        throw new SyncError(
-          `${label}/${f} is not in the lock; remove it, or run \`deno task sync\` (which removes it)`,
+        throw new ScriptError(
+          `${label}/${file} is not in the lock; remove it, or run \`deno task sync\` ` +
+            "(which removes it)",
         );
       }
-      await Deno.remove(`${dir}/${f}`);
-      removed.push(`${label}/${f}`);
+      await Deno.remove(`${dir}/${file}`);
+      removed.push(`${label}/${file}`);
     }
   }
   return removed;
 }
 
+/** What {@link sync} does, and where. */
+export interface SyncOptions {
+  /** The schema version to sync. */
+  version: string;
+  /** Where files come from. */
+  source: Source;
+  /** Re-fetch everything and record the digests in `lock`. */
+  update: boolean;
+  /** Verify the synced files against the lock; write nothing. */
+  check: boolean;
+  /** Where progress goes (default: nowhere). */
+  progress?: Progress;
+  /**
+   * Folder below which `spec/schemas/` and `vectors/upstream/` are written (tests use a temporary
+   * one; default: the repository root).
+   */
+  root?: string;
+}
+
 /**
- * Syncs the vectors and one schema version. Verifies before writing; updates `lock` in place when `update`.
+ * Syncs the vectors and one schema version. Verifies before writing; updates `lock` in place when
+ * `update`.
  */
 export async function sync(
   sources: Sources,
   lock: Lock,
-  opts: {
-    version: string;
-    source: Source;
-    update: boolean;
-    check: boolean;
-    progress?: Progress;
-    /** Folder below which `spec/schemas/` and `vectors/upstream/` are written (tests use a temporary one). */
-    root?: string;
-  },
+  options: SyncOptions,
 ): Promise<SyncReport> {
-  const { version, source, update, check } = opts;
+  const { version, source, update, check } = options;
   checkLock(lock);
-  const root = opts.root ?? ROOT;
+  const root = options.root ?? ROOT;
   const vectorsDir = `${root}/vectors/upstream`;
-  const progress = opts.progress ?? new Progress(true);
+  const progress = options.progress ?? new Progress(true);
   const report: SyncReport = { version, fetched: 0, verified: 0, removed: [] };
   const updateHint =
     "Delete the file to re-fetch it, or run `deno task sync --update` if upstream changed.";
 
   // Vectors.
-  const vlock = lock.test_vectors.commit === sources.test_vectors.commit
+  const lockedVectors = lock.test_vectors.commit === sources.test_vectors.commit
     ? lock.test_vectors.files
     : {};
   if (!update && lock.test_vectors.commit !== sources.test_vectors.commit) {
-    throw new SyncError(
-      `The lock records vectors of commit ${
-        lock.test_vectors.commit || "(none)"
-      } but spec/sources.jsonc pins ` +
-        `${sources.test_vectors.commit}; run \`deno task sync --update\` to record the new commit`,
+    throw new ScriptError(
+      `The lock records vectors of commit ${lock.test_vectors.commit || "(none)"} but ` +
+        `spec/sources.jsonc pins ${sources.test_vectors.commit}; run \`deno task sync --update\` ` +
+        "to record the new commit",
     );
   }
   const newVectors: Record<string, string> = {};
@@ -440,13 +483,13 @@ export async function sync(
   const pending: [string, Uint8Array][] = [];
   const put = (path: string, bytes: Uint8Array): Promise<void> | number =>
     update ? pending.push([path, bytes]) : writeFileAtomic(path, bytes);
-  let n = 0;
+  let vectorCount = 0;
   for (const name of sources.test_vectors.files) {
-    n++;
+    vectorCount++;
     const path = `${vectorsDir}/${name}`;
-    const expected = vlock[name];
+    const expected = lockedVectors[name];
     if (expected === undefined && !update) {
-      throw new SyncError(
+      throw new ScriptError(
         `vectors/upstream/${name} is not in the lock; run \`deno task sync --update\` to record it`,
       );
     }
@@ -460,8 +503,10 @@ export async function sync(
       newVectors[name] = actual;
       continue;
     }
-    if (check) throw new SyncError(`vectors/upstream/${name} is missing; run \`deno task sync\``);
-    progress.file("vector", name, n, sources.test_vectors.files.length);
+    if (check) {
+      throw new ScriptError(`vectors/upstream/${name} is missing; run \`deno task sync\``);
+    }
+    progress.file("vector", name, vectorCount, sources.test_vectors.files.length);
     const bytes = await source.vector(name);
     const actual = await sha256Hex(bytes);
     if (!update && actual !== expected) {
@@ -479,50 +524,52 @@ export async function sync(
 
   // Schemas.
   const dir = `${root}/spec/schemas/${version}`;
-  const slock = lock.schemas[version];
+  const lockedSchemas = lock.schemas[version];
   let digests: Record<string, string>;
   if (!update) {
-    if (slock === undefined) {
-      throw new SyncError(
-        `The lock has no schemas of version ${version}; run \`deno task sync --version ${version} --update\` ` +
-          `to fetch and record them`,
+    if (lockedSchemas === undefined) {
+      throw new ScriptError(
+        `The lock has no schemas of version ${version}; run ` +
+          `\`deno task sync --version ${version} --update\` to fetch and record them`,
       );
     }
-    const paths = Object.keys(slock);
-    let i = 0;
-    await runPool(paths, sources.limits.concurrency, async (p) => {
-      const expected = slock[p]!;
-      const local = await readIfExists(`${dir}/${p}`);
+    const paths = Object.keys(lockedSchemas);
+    let fetchedCount = 0;
+    await runPool(paths, sources.limits.concurrency, async (path) => {
+      const expected = lockedSchemas[path]!;
+      const local = await readIfExists(`${dir}/${path}`);
       if (local !== undefined) {
         const actual = await sha256Hex(local);
         if (actual !== expected) {
-          throw mismatch(`spec/schemas/${version}/${p}`, expected, actual, updateHint);
+          throw mismatch(`spec/schemas/${version}/${path}`, expected, actual, updateHint);
         }
         report.verified++;
         return;
       }
       if (check) {
-        throw new SyncError(`spec/schemas/${version}/${p} is missing; run \`deno task sync\``);
+        throw new ScriptError(
+          `spec/schemas/${version}/${path} is missing; run \`deno task sync\``,
+        );
       }
-      progress.file("schema", p, ++i, undefined);
-      const bytes = await source.schema(version, p);
+      progress.file("schema", path, ++fetchedCount, undefined);
+      const bytes = await source.schema(version, path);
       const actual = await sha256Hex(bytes);
       if (actual !== expected) {
         throw mismatch(
-          `${version}/${p} from ${source.label}`,
+          `${version}/${path} from ${source.label}`,
           expected,
           actual,
           "The source differs from the lock.",
         );
       }
-      await writeFileAtomic(`${dir}/${p}`, bytes);
+      await writeFileAtomic(`${dir}/${path}`, bytes);
       report.fetched++;
     });
-    digests = slock;
+    digests = lockedSchemas;
   } else {
     const closure = await fetchClosure(sources, version, source, progress);
     digests = closure.digests;
-    for (const [p, bytes] of closure.files) pending.push([`${dir}/${p}`, bytes]);
+    for (const [path, bytes] of closure.files) pending.push([`${dir}/${path}`, bytes]);
     report.fetched += Object.keys(digests).length;
     for (const [path, bytes] of pending) await writeFileAtomic(path, bytes);
     lock.schemas[version] = digests;
@@ -542,7 +589,10 @@ export async function sync(
   return report;
 }
 
-/** Fetches the schema closure of `version`: the digests and the bytes of every file, nothing written. */
+/**
+ * Fetches the schema closure of `version`: the digests and the bytes of every file, nothing
+ * written.
+ */
 async function fetchClosure(
   sources: Sources,
   version: string,
@@ -555,102 +605,97 @@ async function fetchClosure(
   const optional = new Set<string>();
   const needed = new Set<string>(sources.schemas.roots);
   let queue = [...sources.schemas.roots, ...sources.schemas.optional_roots];
-  for (const r of queue) seen.add(r);
-  for (const r of sources.schemas.optional_roots) optional.add(r);
-  let n = 0;
+  for (const root of queue) seen.add(root);
+  for (const root of sources.schemas.optional_roots) optional.add(root);
+  let fetchedCount = 0;
   while (queue.length > 0) {
     const batch = queue;
     queue = [];
-    await runPool(batch, sources.limits.concurrency, async (p) => {
+    await runPool(batch, sources.limits.concurrency, async (path) => {
       let bytes: Uint8Array;
       try {
-        bytes = await source.schema(version, p);
-      } catch (e) {
-        if (e instanceof NotFoundError && optional.has(p)) return; // optional, or only named in prose
-        if (e instanceof NotFoundError) {
-          throw new SyncError(`${e.message} (needed by the ${version} closure)`);
+        bytes = await source.schema(version, path);
+      } catch (error) {
+        // Optional, or only named in prose.
+        if (error instanceof NotFoundError && optional.has(path)) return;
+        if (error instanceof NotFoundError) {
+          throw new ScriptError(`${error.message} (needed by the ${version} closure)`);
         }
-        throw e;
+        throw error;
       }
-      progress.file("schema", p, ++n, undefined);
-      let doc: unknown;
+      progress.file("schema", path, ++fetchedCount, undefined);
+      let schema: unknown;
       try {
-        doc = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-      } catch (e) {
-        throw new SyncError(
-          `${version}/${p} is not JSON: ${e instanceof Error ? e.message : String(e)}`,
-        );
+        schema = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+      } catch (error) {
+        throw new ScriptError(`${version}/${path} is not JSON: ${messageOf(error)}`);
       }
-      digests[p] = await sha256Hex(bytes);
-      files.set(p, bytes);
-      const { required, mentioned } = referencedPaths(doc, p, version, sources);
-      for (const r of required) {
-        needed.add(r);
-        optional.delete(r);
-        if (!seen.has(r)) {
-          seen.add(r);
-          queue.push(r);
+      digests[path] = await sha256Hex(bytes);
+      files.set(path, bytes);
+      const { required, mentioned } = referencedPaths(schema, path, version, sources);
+      for (const requiredPath of required) {
+        needed.add(requiredPath);
+        optional.delete(requiredPath);
+        if (!seen.has(requiredPath)) {
+          seen.add(requiredPath);
+          queue.push(requiredPath);
         }
       }
-      for (const m of mentioned) {
-        if (!seen.has(m)) {
-          seen.add(m);
-          optional.add(m);
-          queue.push(m);
+      for (const mentionedPath of mentioned) {
+        if (!seen.has(mentionedPath)) {
+          seen.add(mentionedPath);
+          optional.add(mentionedPath);
+          queue.push(mentionedPath);
         }
       }
     });
   }
-  for (const r of needed) {
-    if (!(r in digests)) {
-      throw new SyncError(`Not found at ${source.label}: ${version}/${r} (needed by the closure)`);
+  for (const path of needed) {
+    if (!(path in digests)) {
+      throw new ScriptError(
+        `Not found at ${source.label}: ${version}/${path} (needed by the closure)`,
+      );
     }
   }
   return { digests, files };
 }
 
 async function main(): Promise<void> {
-  const opts = parseArgs(Deno.args);
+  const options = parseArgs(Deno.args);
   const sources = await readSources();
   const lock = await readLock();
-  const version = opts.version ?? sources.schema_version;
-  const from = opts.from ?? Deno.env.get("ADCP_UPSTREAM");
+  const version = options.version ?? sources.schema_version;
+  const from = options.from ?? Deno.env.get("ADCP_UPSTREAM");
   const source = chooseSource(sources, from);
-  const progress = new Progress(opts.quiet);
+  const progress = new Progress(options.quiet);
   const started = performance.now();
   const report = await sync(sources, lock, {
     version,
     source,
-    update: opts.update,
-    check: opts.check,
+    update: options.update,
+    check: options.check,
     progress,
   });
-  if (opts.update) await writeLock(lock);
-  if (!opts.check && version !== sources.schema_version) {
+  if (options.update) await writeLock(lock);
+  if (!options.check && version !== sources.schema_version) {
     await pinVersion(version);
     progress.say(
       `Pinned schema_version ${version} in spec/sources.jsonc (was ${sources.schema_version})`,
     );
   }
-  for (const r of report.removed) progress.say(`Removed ${r}: not part of the synced set`);
-  const ms = Math.round(performance.now() - started);
-  const what = opts.check ? "verified" : "synced";
+  for (const path of report.removed) {
+    progress.say(`Removed ${path}: not part of the synced set`);
+  }
+  const elapsedMs = Math.round(performance.now() - started);
+  const what = options.check ? "verified" : "synced";
+  const origin = options.check ? "nowhere" : source.label;
   progress.say(
     `sync: ${what} AdCP ${version} schemas and ${sources.test_vectors.files.length} vector files ` +
-      `(${report.fetched} fetched from ${
-        opts.check ? "nowhere" : source.label
-      }, ${report.verified} already ` +
-      `verified) in ${ms} ms${opts.update ? "; lock rewritten" : ""}`,
+      `(${report.fetched} fetched from ${origin}, ${report.verified} already verified) ` +
+      `in ${elapsedMs} ms${options.update ? "; lock rewritten" : ""}`,
   );
 }
 
-if (import.meta.main) {
-  try {
-    await main();
-  } catch (e) {
-    // One line, whatever went wrong: hostile input (a tampered lock, mirror or $ref) must not
-    // surface as a stack trace.
-    console.error(`sync: ${e instanceof Error ? e.message : String(e)}`);
-    Deno.exit(1);
-  }
-}
+// One line, whatever went wrong: hostile input (a tampered lock, mirror or $ref) must not surface
+// as a stack trace.
+if (import.meta.main) await runMain(main);

@@ -1,14 +1,16 @@
 /**
  * `deno task test-vectors [--vectors DIR]... [--json FILE] [--impl CMD]`
  *
- * Runs every vector file in `vectors/upstream/`, `vectors/local/` and each `--vectors DIR`, prints a table per file
- * and a diff per failure, and exits non-zero on any failure. `--impl CMD` checks another implementation: the runner
- * starts `CMD` once (through `sh -c`) and speaks JSON lines with it (see vectors/README.md). Without it, the
- * project's own implementation answers, through the same protocol objects.
+ * Runs every vector file in `vectors/upstream/`, `vectors/local/` and each `--vectors DIR`, prints
+ * a table per file and a diff per failure, and exits non-zero on any failure. `--impl CMD` checks
+ * another implementation: the runner starts `CMD` once (through `sh -c`) and speaks JSON lines
+ * with it (see vectors/README.md). Without it, the project's own implementation answers, through
+ * the same protocol objects.
  *
  * @module
  */
-import { LOCAL_VECTORS_DIR, ROOT, UPSTREAM_VECTORS_DIR } from "./_sources.ts";
+import { runMain, ScriptError } from "./_cli.ts";
+import { displayPath, LOCAL_VECTORS_DIR, ROOT, UPSTREAM_VECTORS_DIR } from "./_sources.ts";
 import {
   checkReply,
   type FileReport,
@@ -27,7 +29,7 @@ export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 class LineReader {
   readonly #reader: ReadableStreamDefaultReader<string>;
   readonly #maxChars: number;
-  #buf = "";
+  #buffer = "";
   #done = false;
 
   constructor(reader: ReadableStreamDefaultReader<string>, maxChars: number) {
@@ -38,23 +40,23 @@ class LineReader {
   /** The next line, or `undefined` at the end of the output. */
   async next(): Promise<string | undefined> {
     for (;;) {
-      const nl = this.#buf.indexOf("\n");
-      if (nl >= 0) {
-        const line = this.#buf.slice(0, nl).replace(/\r$/, "");
-        this.#buf = this.#buf.slice(nl + 1);
+      const newline = this.#buffer.indexOf("\n");
+      if (newline >= 0) {
+        const line = this.#buffer.slice(0, newline).replace(/\r$/, "");
+        this.#buffer = this.#buffer.slice(newline + 1);
         return line;
       }
-      if (this.#buf.length > this.#maxChars) {
+      if (this.#buffer.length > this.#maxChars) {
         throw new Error(`reply line longer than ${this.#maxChars} characters`);
       }
       if (this.#done) {
-        const rest = this.#buf;
-        this.#buf = "";
+        const rest = this.#buffer;
+        this.#buffer = "";
         return rest.length > 0 ? rest : undefined;
       }
       const { done, value } = await this.#reader.read();
       if (done) this.#done = true;
-      else this.#buf += value;
+      else this.#buffer += value;
     }
   }
 
@@ -64,11 +66,11 @@ class LineReader {
   }
 }
 
-/** Rejects with `message` after `ms`, unless the returned `clear` is called first. */
-function deadline(ms: number, message: string): { promise: Promise<never>; clear(): void } {
+/** Rejects with `message` after `delayMs`, unless the returned `clear` is called first. */
+function deadline(delayMs: number, message: string): { promise: Promise<never>; clear(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const promise = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
+  const promise = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), delayMs);
   });
   promise.catch(() => {}); // a deadline nobody waits on any more is not an unhandled rejection
   return { promise, clear: () => clearTimeout(timer) };
@@ -105,16 +107,16 @@ export function childImplementation(
   const encoder = new TextEncoder();
   let broken: string | undefined;
   let exited = false;
-  const status = child.status.then((s) => {
+  const status = child.status.then((childStatus) => {
     exited = true;
-    return s;
+    return childStatus;
   });
   const killGroup = (): void => {
     try {
       Deno.kill(-child.pid, "SIGKILL"); // the whole group: sh and what it started
     } catch { /* already gone */ }
   };
-  const impl: Implementation = async (request) => {
+  const implementation: Implementation = async (request) => {
     if (broken) throw new Error(broken);
     const limit = deadline(timeoutMs, `no reply within ${timeoutMs} ms`);
     try {
@@ -134,19 +136,20 @@ export function childImplementation(
       } catch {
         throw new Error(`reply is not JSON: ${line.slice(0, 200)}`);
       }
-    } catch (e) {
+    } catch (error) {
       if (
-        broken === undefined && e instanceof Error && !e.message.startsWith("reply is not JSON")
+        broken === undefined && error instanceof Error &&
+        !error.message.startsWith("reply is not JSON")
       ) {
-        broken = e.message;
+        broken = error.message;
       }
-      throw e;
+      throw error;
     } finally {
       limit.clear();
     }
   };
   return {
-    impl,
+    impl: implementation,
     async close() {
       const grace = deadline(exitGraceMs, "exit grace period over");
       try {
@@ -164,7 +167,10 @@ export function childImplementation(
   };
 }
 
-/** The project's own implementation, answering through the protocol's JSON (so its report equals `--impl`'s). */
+/**
+ * The project's own implementation, answering through the protocol's JSON (so its report equals
+ * `--impl`'s).
+ */
 export async function directImplementation(): Promise<Implementation> {
   const { handleRequest } = await import("./_impl.ts");
   return async (request) => {
@@ -181,90 +187,93 @@ export async function directImplementation(): Promise<Implementation> {
 async function vectorFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   try {
-    for await (const e of Deno.readDir(dir)) {
-      if (!e.name.endsWith(".json")) continue;
+    for await (const entry of Deno.readDir(dir)) {
+      if (!entry.name.endsWith(".json")) continue;
       // A link is followed; one that leads to no readable file is reported as a failed file.
-      if (e.isFile || e.isSymlink) out.push(`${dir}/${e.name}`);
+      if (entry.isFile || entry.isSymlink) out.push(`${dir}/${entry.name}`);
     }
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) throw new Error(`No such vectors folder: ${dir}`);
-    throw e;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ScriptError(`No such vectors folder: ${dir}`);
+    }
+    throw error;
   }
   return out.sort();
 }
 
-function display(path: string): string {
-  return path.startsWith(`${ROOT}/`) ? path.slice(ROOT.length + 1) : path;
-}
-
 /** Runs every file of the given folders. */
-export async function runVectors(dirs: string[], impl: Implementation): Promise<FileReport[]> {
+export async function runVectors(
+  dirs: string[],
+  implementation: Implementation,
+): Promise<FileReport[]> {
   const reports: FileReport[] = [];
   for (const dir of dirs) {
     for (const path of await vectorFiles(dir)) {
-      let doc: unknown;
+      let vectorFile: unknown;
       try {
-        doc = JSON.parse(await Deno.readTextFile(path));
-      } catch (e) {
-        const reason = `cannot read: ${e instanceof Error ? e.message : String(e)}`;
+        vectorFile = JSON.parse(await Deno.readTextFile(path));
+      } catch (error) {
+        const reason = `cannot read: ${error instanceof Error ? error.message : String(error)}`;
         reports.push({
-          file: display(path),
+          file: displayPath(path),
           suite: null,
           total: 1,
           passed: 0,
           failed: 1,
           skipped: 0,
           note: reason,
-          outcomes: [{ id: "(file)", description: display(path), status: "failed", reason }],
+          outcomes: [{ id: "(file)", description: displayPath(path), status: "failed", reason }],
         });
         continue;
       }
-      reports.push(await runFile(display(path), doc, impl));
+      reports.push(await runFile(displayPath(path), vectorFile, implementation));
     }
   }
   return reports;
 }
 
+/** The command line of `deno task test-vectors`. */
 interface Args {
   dirs: string[];
   json?: string;
-  impl?: string;
+  command?: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { dirs: [UPSTREAM_VECTORS_DIR, LOCAL_VECTORS_DIR] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+  const args: Args = { dirs: [UPSTREAM_VECTORS_DIR, LOCAL_VECTORS_DIR] };
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index]!;
     const value = () => {
-      const eq = arg.indexOf("=");
-      if (eq >= 0) return arg.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${arg} needs a value`);
-      return v;
+      const equals = argument.indexOf("=");
+      if (equals >= 0) return argument.slice(equals + 1);
+      const next = argv[++index];
+      if (next === undefined) throw new ScriptError(`${argument} needs a value`);
+      return next;
     };
-    if (arg === "--vectors" || arg.startsWith("--vectors=")) a.dirs.push(value());
-    else if (arg === "--json" || arg.startsWith("--json=")) a.json = value();
-    else if (arg === "--impl" || arg.startsWith("--impl=")) a.impl = value();
-    else if (arg === "--help" || arg === "-h") {
+    if (argument === "--vectors" || argument.startsWith("--vectors=")) args.dirs.push(value());
+    else if (argument === "--json" || argument.startsWith("--json=")) args.json = value();
+    else if (argument === "--impl" || argument.startsWith("--impl=")) args.command = value();
+    else if (argument === "--help" || argument === "-h") {
       console.log(
         "Usage: deno task test-vectors [--vectors DIR]... [--json FILE] [--impl CMD]\n" +
           "  --vectors DIR  also run the vector files of DIR\n" +
           "  --json FILE    write the report as JSON to FILE\n" +
-          "  --impl CMD     check the implementation started by CMD (JSON lines; see vectors/README.md)",
+          "  --impl CMD     check the implementation started by CMD (JSON lines; see " +
+          "vectors/README.md)",
       );
       Deno.exit(0);
-    } else throw new Error(`Unknown argument ${JSON.stringify(arg)} (see --help)`);
+    } else throw new ScriptError(`Unknown argument ${JSON.stringify(argument)} (see --help)`);
   }
-  return a;
+  return args;
 }
 
 async function main(): Promise<number> {
   const args = parseArgs(Deno.args);
-  const child = args.impl === undefined ? undefined : childImplementation(args.impl);
-  const impl = child?.impl ?? await directImplementation();
+  const child = args.command === undefined ? undefined : childImplementation(args.command);
+  const implementation = child?.impl ?? await directImplementation();
   let reports: FileReport[];
   try {
-    reports = await runVectors(args.dirs, impl);
+    reports = await runVectors(args.dirs, implementation);
   } finally {
     await child?.close();
   }
@@ -272,19 +281,10 @@ async function main(): Promise<number> {
   if (args.json !== undefined) {
     await Deno.writeTextFile(args.json, JSON.stringify(jsonReport(reports), null, 2) + "\n");
   }
-  const t = totals(reports);
-  if (t.total === 0) {
-    console.error("test-vectors: no vectors found (run `deno task sync`)");
-    return 1;
-  }
-  return t.failed > 0 ? 1 : 0;
+  const { total, failed } = totals(reports);
+  if (total === 0) throw new ScriptError("No vectors found (run `deno task sync`)");
+  return failed > 0 ? 1 : 0;
 }
 
-if (import.meta.main) {
-  try {
-    Deno.exit(await main());
-  } catch (e) {
-    console.error(`test-vectors: ${e instanceof Error ? e.message : String(e)}`);
-    Deno.exit(2);
-  }
-}
+// Exit status: 1 when a vector fails; 1 with one `error:` line when the run itself fails.
+if (import.meta.main) await runMain(main);
