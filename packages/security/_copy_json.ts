@@ -1,12 +1,8 @@
 // Private: the bounded, iterative JSON copy behind toSafeJson (drops dangerous keys) and
 // mergeSafe (refuses them).
+import { isPlainObject, optionError } from "@adcp-wire/internal";
 import { escapePointerToken, type ResolvedJsonLimits } from "./_json.ts";
-import {
-  describe,
-  isPlainObject,
-  SANITIZE_KEY_POINTER_BYTES,
-  sanitizeUnchecked,
-} from "./_strings.ts";
+import { SANITIZE_KEY_POINTER_BYTES, sanitizeUnchecked } from "./_strings.ts";
 import { isDangerousKey } from "./dangerous_keys.ts";
 import { DangerousKeyError, JsonDepthLimitError, JsonNodeLimitError } from "./errors.ts";
 import type { JsonObject, JsonValue } from "./json_limits.ts";
@@ -22,11 +18,19 @@ interface Frame {
 /** What to do with `__proto__`, `constructor` and `prototype` keys. */
 export type DangerousKeyPolicy = "drop" | "throw";
 
+/** Who copies, for the messages of bad data: the action and the name of the copied argument. */
+export interface CopyCaller {
+  /** What could not be done, e.g. `"copy JSON"`. */
+  readonly action: string;
+  /** The argument copied, e.g. `"value"`; a value inside it is named by appending its pointer. */
+  readonly argument: string;
+}
+
 /**
  * Copies JSON data into fresh arrays and plain objects.
  *
- * @throws {JsonDepthLimitError} When nesting exceeds `limits.maxDepth`.
- * @throws {JsonNodeLimitError} When the value count exceeds `limits.maxNodes`.
+ * @throws {JsonDepthLimitError} When nesting exceeds `limits.maxJsonDepth`.
+ * @throws {JsonNodeLimitError} When the value count exceeds `limits.maxJsonNodes`.
  * @throws {DangerousKeyError} With policy `"throw"`, on a dangerous key at any depth.
  * @throws {TypeError} When the value holds something JSON cannot (see toSafeJson).
  */
@@ -34,8 +38,13 @@ export function copyJson(
   value: unknown,
   limits: ResolvedJsonLimits,
   policy: DangerousKeyPolicy,
+  caller: CopyCaller,
 ): JsonValue {
-  const { maxDepth, maxNodes } = limits;
+  const { maxJsonDepth: maxDepth, maxJsonNodes: maxNodes } = limits;
+  const { action, argument } = caller;
+  /** The name of the value at `key` under `parent`, for messages: the argument and a pointer. */
+  const where = (parent: Frame | undefined, key: string): string =>
+    parent === undefined ? argument : argument + pointerOf(parent, key);
   let nodes = 0;
   const stack: Frame[] = [];
 
@@ -47,7 +56,7 @@ export function copyJson(
         return input;
       case "number":
         if (!Number.isFinite(input)) {
-          throw new TypeError(`Expected JSON data at ${where(parent, key)}, got ${input}`);
+          throw optionError(TypeError, action, where(parent, key), "a finite number", input);
         }
         return input;
       case "object": {
@@ -58,8 +67,12 @@ export function copyJson(
         if (Array.isArray(input)) target = [];
         else if (isPlainObject(input)) target = {};
         else {
-          throw new TypeError(
-            `Expected JSON data at ${where(parent, key)}, got an object that is not a plain object`,
+          throw optionError(
+            TypeError,
+            action,
+            where(parent, key),
+            "an array or a plain object",
+            input,
           );
         }
         stack.push({
@@ -72,9 +85,7 @@ export function copyJson(
         return target;
       }
       default:
-        throw new TypeError(
-          `Expected JSON data at ${where(parent, key)}, got ${describe(input)}`,
-        );
+        throw optionError(TypeError, action, where(parent, key), "JSON data", input);
     }
   };
 
@@ -87,7 +98,13 @@ export function copyJson(
       const length = source.length;
       for (let i = 0; i < length; i++) {
         if (!(i in source)) {
-          throw new TypeError(`Expected JSON data at ${where(frame, String(i))}, got a hole`);
+          throw optionError(
+            TypeError,
+            action,
+            where(frame, String(i)),
+            "JSON data, not an array hole",
+            undefined,
+          );
         }
         out.push(convert(source[i], depth, frame, String(i)));
       }
@@ -105,11 +122,6 @@ export function copyJson(
     }
   }
   return root;
-}
-
-/** Where a value is, for messages: its pointer, or "the root". */
-function where(frame: Frame | undefined, key: string): string {
-  return frame === undefined ? "the root" : pointerOf(frame, key);
 }
 
 /** RFC 6901 pointer to `key` under `frame`, each token sanitized and capped for safe logging. */

@@ -1,39 +1,58 @@
 // Private helpers for the JSON-limit APIs.
-import { assertByteCount, describe } from "./_strings.ts";
-import { DEFAULT_JSON_MAX_DEPTH, DEFAULT_JSON_MAX_NODES, type JsonLimits } from "./json_limits.ts";
+import { optionError } from "@adcp-wire/internal";
+import { assertByteCount } from "./_strings.ts";
+import { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_NODES, type JsonLimits } from "./json_limits.ts";
 
 /** Validated, defaulted JSON limits. */
 export interface ResolvedJsonLimits {
-  readonly maxDepth: number;
-  readonly maxNodes: number;
+  readonly maxJsonDepth: number;
+  readonly maxJsonNodes: number;
 }
 
+/** The limit fields of 0.1, and what they were renamed to. */
+const RENAMED: readonly (readonly [string, keyof JsonLimits])[] = [
+  ["maxDepth", "maxJsonDepth"],
+  ["maxNodes", "maxJsonNodes"],
+];
+
 /**
- * Applies the defaults and validates `limits`.
+ * Applies the defaults and validates `limits`, the argument `name` of the function doing `action`.
  *
- * @throws {TypeError} When `limits` is not an object or a limit is not a number.
+ * A limit under its 0.1 name (`maxDepth`, `maxNodes`) is refused rather than ignored: ignoring it
+ * would silently raise a caller's tighter limit to the default.
+ *
+ * @throws {TypeError} When `limits` is not an object, a limit is not a number, or a limit has its
+ * 0.1 name.
  * @throws {RangeError} When a limit is not a non-negative safe integer.
  */
 export function resolveJsonLimits(
   limits: JsonLimits | undefined,
+  action: string,
   name: string,
 ): ResolvedJsonLimits {
   if (limits === undefined) {
-    return { maxDepth: DEFAULT_JSON_MAX_DEPTH, maxNodes: DEFAULT_JSON_MAX_NODES };
+    return { maxJsonDepth: DEFAULT_MAX_JSON_DEPTH, maxJsonNodes: DEFAULT_MAX_JSON_NODES };
   }
   if (typeof limits !== "object" || limits === null) {
-    throw new TypeError(`Expected ${name} to be an object, got ${describe(limits)}`);
+    throw optionError(TypeError, action, name, "an object", limits);
   }
-  const maxDepth = limits.maxDepth ?? DEFAULT_JSON_MAX_DEPTH;
-  const maxNodes = limits.maxNodes ?? DEFAULT_JSON_MAX_NODES;
-  assertCount(`${name}.maxDepth`, maxDepth);
-  assertCount(`${name}.maxNodes`, maxNodes);
-  return { maxDepth, maxNodes };
-}
-
-/** Validates a count option: a non-negative safe integer. */
-export function assertCount(name: string, value: unknown): asserts value is number {
-  assertByteCount(name, value);
+  for (const [old, renamed] of RENAMED) {
+    const value = (limits as Record<string, unknown>)[old];
+    if (value !== undefined) {
+      throw optionError(
+        TypeError,
+        action,
+        `${name}.${old}`,
+        `absent (renamed '${renamed}')`,
+        value,
+      );
+    }
+  }
+  const maxJsonDepth = limits.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  const maxJsonNodes = limits.maxJsonNodes ?? DEFAULT_MAX_JSON_NODES;
+  assertByteCount(action, `${name}.maxJsonDepth`, maxJsonDepth);
+  assertByteCount(action, `${name}.maxJsonNodes`, maxJsonNodes);
+  return { maxJsonDepth, maxJsonNodes };
 }
 
 /** Escapes one RFC 6901 reference token. */

@@ -1,14 +1,15 @@
 // Private: the bounded, never-throwing sanitizer for seller JSON (adcp_error `details` and
 // `issues`, wrapped prompt fields). Every string and key is sanitized; past any bound the whole
 // value is replaced by a marker.
-import { isPlainObject, sanitizeUnchecked, utf8ByteLength } from "./_strings.ts";
+import { isPlainObject, utf8Length } from "@adcp-wire/internal";
+import { sanitizeUnchecked } from "./_strings.ts";
 import { isDangerousKey } from "./dangerous_keys.ts";
 import type { JsonObject, JsonValue } from "./json_limits.ts";
 
 /** Bounds of one sanitized JSON value. */
 export interface SanitizeJsonBounds {
-  readonly maxDepth: number;
-  readonly maxNodes: number;
+  readonly maxJsonDepth: number;
+  readonly maxJsonNodes: number;
   readonly maxTotalBytes: number;
   readonly maxStringBytes: number;
   readonly maxKeyBytes: number;
@@ -47,7 +48,13 @@ export function sanitizeJsonBounded(
 }
 
 function walk(value: unknown, bounds: SanitizeJsonBounds): JsonValue | undefined {
-  const { maxDepth, maxNodes, maxTotalBytes, maxStringBytes, maxKeyBytes } = bounds;
+  const {
+    maxJsonDepth: maxDepth,
+    maxJsonNodes: maxNodes,
+    maxTotalBytes,
+    maxStringBytes,
+    maxKeyBytes,
+  } = bounds;
   let nodes = 0;
   let bytes = 0;
   const stack: Frame[] = [];
@@ -64,7 +71,7 @@ function walk(value: unknown, bounds: SanitizeJsonBounds): JsonValue | undefined
       case "string": {
         if (++nodes > maxNodes) throw new BoundExceeded();
         const sanitized = sanitizeUnchecked(input, maxStringBytes);
-        spend(utf8ByteLength(sanitized));
+        spend(utf8Length(sanitized));
         return sanitized;
       }
       case "number":
@@ -106,7 +113,7 @@ function walk(value: unknown, bounds: SanitizeJsonBounds): JsonValue | undefined
         if (isDangerousKey(key) || Object.hasOwn(target, key)) continue;
         const child = convert(readOwnData(source, rawKey), depth);
         if (child === undefined) continue;
-        spend(utf8ByteLength(key));
+        spend(utf8Length(key));
         target[key] = child;
       }
     }

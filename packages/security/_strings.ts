@@ -1,4 +1,5 @@
 // Private string helpers shared by the sanitizers and escapers. Not exported from mod.ts.
+import { nativeUtf8Length, optionError } from "@adcp-wire/internal";
 import { removeStripSet } from "./_strip_set.ts";
 
 const encoder = new TextEncoder();
@@ -6,38 +7,24 @@ const SCRATCH_CACHE_LIMIT = 64 * 1024;
 let scratch = new Uint8Array(1024);
 
 /**
- * The runtime's UTF-8 counter for well-formed strings: `Buffer.byteLength` (a global in Deno 2,
- * Node.js and Bun; it measures without encoding), kept only if it gets 1-, 2-, 3- and 4-byte
- * code points right. `undefined` elsewhere (browsers): the portable paths below are then used.
- */
-export const measureNatively: ((value: string) => number) | undefined = (() => {
-  const candidate = (globalThis as { Buffer?: { byteLength?: unknown } }).Buffer?.byteLength;
-  if (typeof candidate !== "function") return undefined;
-  const measure = (value: string): number => candidate(value, "utf8");
-  try {
-    return measure("a\u00e9\u20ac\u{1F600}") === 10 ? measure : undefined;
-  } catch {
-    return undefined;
-  }
-})();
-
-/**
  * Truncates a well-formed string to at most `maxBytes` UTF-8 bytes on a code point boundary
  * (the longest prefix that fits).
  *
  * `TextEncoder.encodeInto` into a `maxBytes` buffer stops before the first code point that does
- * not fit, which is exactly that prefix. For caps above {@linkcode ENCODE_INTO_MAX}, when the
+ * not fit, which is exactly that prefix. For caps above {@link ENCODE_INTO_MAX}, when the
  * native counter is there, the total length decides whether to cut at all, and
- * {@linkcode findCut} finds the cut in a few native measurements.
+ * {@link findCut} finds the cut in a few native measurements.
  */
 export function truncateUtf8(value: string, maxBytes: number): string {
   // Every UTF-16 code unit encodes to at most 3 UTF-8 bytes (a surrogate pair: 2 units, 4 bytes).
   if (value.length * 3 <= maxBytes) return value;
-  if (measureNatively !== undefined && maxBytes > ENCODE_INTO_MAX) {
-    const total = measureNatively(value);
+  // `value` is well-formed here, so every span measured below is too; `nativeUtf8Length` is exact
+  // on any string (its probe includes lone surrogates).
+  if (nativeUtf8Length !== undefined && maxBytes > ENCODE_INTO_MAX) {
+    const total = nativeUtf8Length(value);
     return total <= maxBytes
       ? value
-      : value.slice(0, findCut(value, maxBytes, total, measureNatively));
+      : value.slice(0, findCut(value, maxBytes, total, nativeUtf8Length));
   }
   let buffer: Uint8Array;
   if (maxBytes <= SCRATCH_CACHE_LIMIT) {
@@ -72,7 +59,8 @@ export function findCut(
   measure: (value: string) => number,
 ): number {
   // Invariant: `low` and `high` are code point boundaries; the prefix up to `low` is `lowBytes`
-  // bytes (at most `maxBytes`), the prefix up to `high` is `highBytes` bytes (more than `maxBytes`).
+  // bytes (at most `maxBytes`), the prefix up to `high` is `highBytes` bytes (more than
+  // `maxBytes`).
   let low = 0;
   let lowBytes = 0;
   let high = value.length;
@@ -123,67 +111,50 @@ export function cutFromStart(value: string, maxBytes: number): number {
   return end;
 }
 
-/** UTF-8 byte length of a well-formed string. */
-export function utf8ByteLength(value: string): number {
-  if (measureNatively !== undefined) return measureNatively(value);
-  let bytes = value.length;
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit >= 0x80) {
-      if (unit < 0x800) bytes += 1;
-      // A surrogate pair is 2 units and 4 bytes: the high surrogate adds the 2 missing bytes.
-      else if (unit >= 0xd800 && unit <= 0xdbff) bytes += 2;
-      else if (unit < 0xdc00 || unit > 0xdfff) bytes += 2;
-    }
-  }
-  return bytes;
+/** The requirement of every byte-count and count option. */
+const NON_NEGATIVE_SAFE_INTEGER = "a non-negative safe integer";
+
+/**
+ * Checks that argument `name` of the function doing `action` is a string.
+ *
+ * @throws {TypeError} When `value` is not a string.
+ */
+export function assertString(
+  action: string,
+  name: string,
+  value: unknown,
+): asserts value is string {
+  if (typeof value !== "string") throw optionError(TypeError, action, name, "a string", value);
 }
 
-/** @throws {TypeError} When `value` is not a string (the message names its type, never its content). */
-export function assertString(value: unknown): asserts value is string {
-  if (typeof value !== "string") {
-    throw new TypeError(
-      `Expected value to be a string, got ${value === null ? "null" : typeof value}`,
-    );
-  }
-}
-
-/** @throws {TypeError} When `options` is not a non-null object. */
-export function assertOptionsObject(options: unknown): asserts options is object {
+/**
+ * Checks that `options` is a non-null object.
+ *
+ * @throws {TypeError} When it is not.
+ */
+export function assertOptionsObject(action: string, options: unknown): asserts options is object {
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(
-      `Expected options to be an object, got ${options === null ? "null" : typeof options}`,
-    );
+    throw optionError(TypeError, action, "options", "an object", options);
   }
 }
 
 /**
- * Validates a byte-count option: a non-negative safe integer.
+ * Checks a byte-count or count option: a non-negative safe integer.
  *
  * @throws {TypeError} When the value is not a number.
  * @throws {RangeError} When the value is not a non-negative safe integer.
  */
-export function assertByteCount(name: string, value: unknown): asserts value is number {
+export function assertByteCount(
+  action: string,
+  name: string,
+  value: unknown,
+): asserts value is number {
   if (typeof value !== "number") {
-    throw new TypeError(`Expected ${name} to be a number, got ${describe(value)}`);
+    throw optionError(TypeError, action, name, NON_NEGATIVE_SAFE_INTEGER, value);
   }
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`Expected ${name} to be a non-negative safe integer, got ${value}`);
+    throw optionError(RangeError, action, name, NON_NEGATIVE_SAFE_INTEGER, value);
   }
-}
-
-/** A short, safe description of a value's type for error messages (never its content). */
-export function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
-
-/** Returns true for objects whose prototype is `Object.prototype` or `null`. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /**

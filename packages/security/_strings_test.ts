@@ -1,12 +1,6 @@
 import fc from "fast-check";
 import { ok, strictEqual } from "node:assert/strict";
-import {
-  cutFromStart,
-  findCut,
-  measureNatively,
-  truncateUtf8,
-  utf8ByteLength,
-} from "./_strings.ts";
+import { cutFromStart, findCut, truncateUtf8 } from "./_strings.ts";
 
 const encoder = new TextEncoder();
 const bytesOf = (text: string): number => encoder.encode(text).length;
@@ -78,14 +72,4 @@ Deno.test("truncateUtf8() gives the longest fitting prefix for small and large c
     ),
     { numRuns: 2000 },
   );
-});
-
-Deno.test("utf8ByteLength() counts like TextEncoder", () => {
-  fc.assert(fc.property(wellFormed, (text) => strictEqual(utf8ByteLength(text), bytesOf(text))));
-});
-
-Deno.test("the native counter is found in Deno", () => {
-  // If this fails, truncation silently fell back to encodeInto (about 2x slower on long caps).
-  strictEqual(typeof measureNatively, "function");
-  strictEqual(measureNatively?.("a\u00e9\u20ac\u{1F600}"), 10);
 });

@@ -109,8 +109,8 @@ export const STRIP_SET: readonly StripRange[] = Object.freeze([
     first: 0x206a,
     last: 0x206f,
     name: "deprecated format characters",
-    why:
-      "invisible; change symmetric swapping, Arabic shaping and digit shapes of the text after them",
+    why: "invisible; change symmetric swapping, Arabic shaping and digit shapes of the text " +
+      "after them",
     source: "extension",
   },
   {
@@ -124,16 +124,16 @@ export const STRIP_SET: readonly StripRange[] = Object.freeze([
     first: 0xfff9,
     last: 0xfffb,
     name: "interlinear annotation anchor, separator and terminator",
-    why:
-      "text between them may be hidden or shown as an annotation: what is shown is not what is read",
+    why: "text between them may be hidden or shown as an annotation: what is shown is not what " +
+      "is read",
     source: "extension",
   },
   {
     first: 0xe0000,
     last: 0xe007f,
     name: "tag characters",
-    why:
-      "invisible to people but read by LLMs: a hidden instruction spelled in tags mirroring ASCII " +
+    why: "invisible to people but read by LLMs: a hidden instruction spelled in tags mirroring " +
+      "ASCII " +
       "(ASCII smuggling). Cost: emoji tag sequences (subdivision flags) lose their tags",
     source: "extension",
   },
@@ -152,13 +152,13 @@ const BMP_ROWS = STRIP_SET.filter((row) => row.last <= 0xffff);
 const ASTRAL_ROWS = STRIP_SET.filter((row) => row.first > 0xffff);
 
 /**
- * Character-class body (without brackets) of the BMP rows of {@linkcode STRIP_SET}. Every member
+ * Character-class body (without brackets) of the BMP rows of {@link STRIP_SET}. Every member
  * is a single non-surrogate code unit.
  */
 export const STRIP_CLASS: string = classBody(BMP_ROWS);
 
 /**
- * Regex alternatives, joined by `|`, matching one astral code point of {@linkcode STRIP_SET} as a
+ * Regex alternatives, joined by `|`, matching one astral code point of {@link STRIP_SET} as a
  * surrogate pair (`\uDB40[\uDC00-\uDC7F]` for the tag block). Written without the `u` flag: it
  * never matches a lone surrogate, and on well-formed input it matches exactly the pair.
  */
@@ -183,7 +183,7 @@ export const STRIP_GLOBAL: RegExp = new RegExp(`[${STRIP_CLASS}]|${STRIP_ASTRAL}
 // at once.
 const COMMON_ROWS = BMP_ROWS.filter((row) => row.last <= 0x9f || row.first > 0xff);
 const STRIP_COMMON: RegExp = new RegExp(`[${classBody(COMMON_ROWS)}]`, "g");
-/** The units whose presence calls for {@linkcode STRIP_GLOBAL}: each starts a member it lacks. */
+/** The units whose presence calls for {@link STRIP_GLOBAL}: each starts a member it lacks. */
 export const STRIP_GUARD_UNITS: readonly string[] = Object.freeze([
   ...BMP_ROWS.filter((row) => !COMMON_ROWS.includes(row)).flatMap((row) => {
     const units: string[] = [];

@@ -2,24 +2,7 @@ import { resolveJsonLimits } from "./_json.ts";
 import { JsonDepthLimitError, JsonNodeLimitError } from "./errors.ts";
 import type { JsonLimits } from "./json_limits.ts";
 
-/**
- * Result of {@linkcode checkJsonBounds}.
- *
- * @example Narrowing on `valid`
- * ```ts
- * import { checkJsonBounds, type JsonBoundsResult } from "@adcp-wire/security";
- * import { strictEqual } from "node:assert/strict";
- *
- * const summary = (result: JsonBoundsResult): string =>
- *   result.valid ? `${result.nodes} values, depth ${result.depth}` : result.error.message;
- *
- * strictEqual(summary(checkJsonBounds({ tags: ["a", "b"] })), "4 values, depth 2");
- * strictEqual(
- *   summary(checkJsonBounds([[[]]], { maxDepth: 2 })),
- *   "Cannot accept JSON: nesting depth exceeded 2 (observed 3)",
- * );
- * ```
- */
+/** Result of {@link checkJsonBounds}. */
 export type JsonBoundsResult =
   | {
     /** The value is within both limits. */
@@ -38,24 +21,19 @@ export type JsonBoundsResult =
 
 /**
  * Checks a parsed JSON value against nesting-depth and node-count limits, without recursion, so a
- * 100,000-deep value cannot overflow the stack.
+ * 100,000-deep value cannot overflow the stack. The walk stops at the first exceeded limit; what
+ * counts as depth and as a node, and how odd values are walked, is in
+ * [docs/security.md](../../docs/security.md#json-limits). To stop a depth bomb before
+ * `JSON.parse` builds it, scan the text first with {@link scanJsonDepth}.
  *
- * Implements "bound JSON depth and node count after the cap passes" (MCP Response Extraction
- * 3.3.0-beta.0, Security Considerations, Size Limits). Depth counts nested containers (a scalar
- * has depth 0, `[]` depth 1); nodes count every value, the root and each array element and
- * object member value. The walk stops at the first exceeded limit. Arrays are walked by index
- * and objects by their own enumerable string keys; anything that is not an array or an object
- * counts as a leaf. A cyclic value fails on the node limit. Checking a value from `JSON.parse`
- * has no side effects (accessor properties of other objects would be invoked).
- *
- * To stop a depth bomb before `JSON.parse` builds it, scan the text first with
- * {@linkcode scanJsonDepth}.
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
  *
  * @param value The value to check, typically the result of `JSON.parse`.
- * @param limits The limits; defaults {@linkcode DEFAULT_JSON_MAX_DEPTH} and
- * {@linkcode DEFAULT_JSON_MAX_NODES}.
+ * @param limits The limits; defaults {@link DEFAULT_MAX_JSON_DEPTH} and
+ * {@link DEFAULT_MAX_JSON_NODES}.
  * @returns `{ valid: true, depth, nodes }`, or `{ valid: false, error }`.
- * @throws {TypeError} When `limits` is not an object or a limit is not a number.
+ * @throws {TypeError} When `limits` is not an object, a limit is not a number, or a limit has its
+ * 0.1 name (`maxDepth`, `maxNodes`).
  * @throws {RangeError} When a limit is not a non-negative safe integer.
  *
  * @example Accepting and rejecting
@@ -65,14 +43,18 @@ export type JsonBoundsResult =
  *
  * deepStrictEqual(checkJsonBounds({ a: [1, 2] }), { valid: true, depth: 2, nodes: 4 });
  *
- * const result = checkJsonBounds([1, 2, 3], { maxNodes: 3 });
+ * const result = checkJsonBounds([1, 2, 3], { maxJsonNodes: 3 });
  * ok(!result.valid);
  * strictEqual(result.error.code, "JSON_NODE_LIMIT");
  * strictEqual(result.error.observed, 4);
  * ```
  */
 export function checkJsonBounds(value: unknown, limits?: JsonLimits): JsonBoundsResult {
-  const { maxDepth, maxNodes } = resolveJsonLimits(limits, "limits");
+  const { maxJsonDepth: maxDepth, maxJsonNodes: maxNodes } = resolveJsonLimits(
+    limits,
+    "check JSON bounds",
+    "limits",
+  );
   let nodes = 1;
   if (nodes > maxNodes) return { valid: false, error: new JsonNodeLimitError(maxNodes, nodes) };
   if (typeof value !== "object" || value === null) return { valid: true, depth: 0, nodes };

@@ -2,7 +2,12 @@ import fc from "fast-check";
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { checkJsonBounds } from "./check_json_bounds.ts";
 import { JsonDepthLimitError, JsonNodeLimitError } from "./errors.ts";
-import { DEFAULT_JSON_MAX_DEPTH, DEFAULT_JSON_MAX_NODES } from "./json_limits.ts";
+import {
+  DEFAULT_JSON_MAX_DEPTH,
+  DEFAULT_JSON_MAX_NODES,
+  DEFAULT_MAX_JSON_DEPTH,
+  DEFAULT_MAX_JSON_NODES,
+} from "./json_limits.ts";
 
 function nest(depth: number): unknown {
   let value: unknown = 0;
@@ -20,7 +25,7 @@ Deno.test("checkJsonBounds() counts depth as nested containers and nodes as valu
   });
 });
 
-Deno.test("checkJsonBounds() accepts exactly maxDepth and rejects maxDepth + 1", () => {
+Deno.test("checkJsonBounds() accepts exactly maxJsonDepth and rejects maxJsonDepth + 1", () => {
   deepStrictEqual(checkJsonBounds(nest(64)), { valid: true, depth: 64, nodes: 65 });
   const result = checkJsonBounds(nest(65));
   ok(!result.valid);
@@ -34,26 +39,32 @@ Deno.test("checkJsonBounds() handles a 100,000-deep value without recursion", ()
   ok(!result.valid);
   strictEqual(result.error.code, "JSON_DEPTH_LIMIT");
   deepStrictEqual(
-    checkJsonBounds(nest(100_000), { maxDepth: 100_000, maxNodes: 200_000 }),
+    checkJsonBounds(nest(100_000), { maxJsonDepth: 100_000, maxJsonNodes: 200_000 }),
     { valid: true, depth: 100_000, nodes: 100_001 },
   );
 });
 
-Deno.test("checkJsonBounds() accepts exactly maxNodes and rejects one more", () => {
-  deepStrictEqual(checkJsonBounds([1, 2], { maxNodes: 3 }), { valid: true, depth: 1, nodes: 3 });
-  const result = checkJsonBounds([1, 2, 3], { maxNodes: 3 });
+Deno.test("checkJsonBounds() accepts exactly maxJsonNodes and rejects one more", () => {
+  deepStrictEqual(checkJsonBounds([1, 2], { maxJsonNodes: 3 }), {
+    valid: true,
+    depth: 1,
+    nodes: 3,
+  });
+  const result = checkJsonBounds([1, 2, 3], { maxJsonNodes: 3 });
   ok(!result.valid);
   ok(result.error instanceof JsonNodeLimitError);
   strictEqual(result.error.limit, 3);
   strictEqual(result.error.observed, 4);
-  const root = checkJsonBounds(1, { maxNodes: 0 });
+  const root = checkJsonBounds(1, { maxJsonNodes: 0 });
   ok(!root.valid);
   strictEqual(root.error.code, "JSON_NODE_LIMIT");
 });
 
 Deno.test("checkJsonBounds() default node limit admits the densest 4 MiB JSON text", () => {
-  strictEqual(DEFAULT_JSON_MAX_DEPTH, 64);
-  strictEqual(DEFAULT_JSON_MAX_NODES, 2_097_152);
+  strictEqual(DEFAULT_MAX_JSON_DEPTH, 64);
+  strictEqual(DEFAULT_MAX_JSON_NODES, 2_097_152);
+  strictEqual(DEFAULT_JSON_MAX_DEPTH, DEFAULT_MAX_JSON_DEPTH); // the deprecated names
+  strictEqual(DEFAULT_JSON_MAX_NODES, DEFAULT_MAX_JSON_NODES);
   // "[0,0,…,0]" with 2,097,151 elements is 4,194,303 bytes: the most values 4 MiB can hold.
   const text = `[${new Array(2_097_151).fill("0").join(",")}]`;
   ok(text.length <= 4 * 1024 * 1024);
@@ -66,7 +77,7 @@ Deno.test("checkJsonBounds() default node limit admits the densest 4 MiB JSON te
 Deno.test("checkJsonBounds() terminates on a cyclic value through the node limit", () => {
   const cyclic: unknown[] = [];
   cyclic.push(cyclic);
-  const result = checkJsonBounds(cyclic, { maxDepth: 1_000_000, maxNodes: 1000 });
+  const result = checkJsonBounds(cyclic, { maxJsonDepth: 1_000_000, maxJsonNodes: 1000 });
   ok(!result.valid);
   strictEqual(result.error.code, "JSON_NODE_LIMIT");
 });
@@ -74,16 +85,33 @@ Deno.test("checkJsonBounds() terminates on a cyclic value through the node limit
 Deno.test("checkJsonBounds() rejects malformed limits", () => {
   throws(() => checkJsonBounds(1, null as never), {
     name: "TypeError",
-    message: "Expected limits to be an object, got null",
+    message: "Cannot check JSON bounds as 'limits' must be an object: current value is null",
   });
-  throws(() => checkJsonBounds(1, { maxDepth: -1 }), {
+  throws(() => checkJsonBounds(1, { maxJsonDepth: -1 }), {
     name: "RangeError",
-    message: "Expected limits.maxDepth to be a non-negative safe integer, got -1",
+    message: "Cannot check JSON bounds as 'limits.maxJsonDepth' must be a non-negative safe " +
+      "integer: current value is -1",
   });
-  throws(() => checkJsonBounds(1, { maxNodes: "9" as never }), {
+  throws(() => checkJsonBounds(1, { maxJsonNodes: "9" as never }), {
     name: "TypeError",
-    message: "Expected limits.maxNodes to be a number, got string",
+    message: "Cannot check JSON bounds as 'limits.maxJsonNodes' must be a non-negative safe " +
+      'integer: current value is "9"',
   });
+});
+
+Deno.test("checkJsonBounds() refuses the 0.1 limit names rather than ignore them", () => {
+  throws(() => checkJsonBounds([[1]], { maxDepth: 1 } as never), {
+    name: "TypeError",
+    message: "Cannot check JSON bounds as 'limits.maxDepth' must be absent (renamed " +
+      "'maxJsonDepth'): current value is 1",
+  });
+  throws(() => checkJsonBounds([1], { maxJsonNodes: 9, maxNodes: 1 } as never), {
+    name: "TypeError",
+    message: "Cannot check JSON bounds as 'limits.maxNodes' must be absent (renamed " +
+      "'maxJsonNodes'): current value is 1",
+  });
+  // Explicitly undefined old names are as good as absent.
+  strictEqual(checkJsonBounds([1], { maxDepth: undefined } as never).valid, true);
 });
 
 Deno.test("checkJsonBounds() agrees with a recursive count on arbitrary JSON", () => {
@@ -102,10 +130,10 @@ Deno.test("checkJsonBounds() agrees with a recursive count on arbitrary JSON", (
     fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
       const [depth, nodes] = measure(value);
       deepStrictEqual(checkJsonBounds(value), { valid: true, depth, nodes });
-      const tight = checkJsonBounds(value, { maxDepth: depth, maxNodes: nodes });
+      const tight = checkJsonBounds(value, { maxJsonDepth: depth, maxJsonNodes: nodes });
       strictEqual(tight.valid, true);
-      if (depth > 0) strictEqual(checkJsonBounds(value, { maxDepth: depth - 1 }).valid, false);
-      strictEqual(checkJsonBounds(value, { maxNodes: nodes - 1 }).valid, false);
+      if (depth > 0) strictEqual(checkJsonBounds(value, { maxJsonDepth: depth - 1 }).valid, false);
+      strictEqual(checkJsonBounds(value, { maxJsonNodes: nodes - 1 }).valid, false);
     }),
   );
 });

@@ -1,20 +1,12 @@
 import type { DangerousKey } from "./errors.ts";
 
 /**
- * The keys that are dropped by {@linkcode toSafeJson} and {@linkcode sanitizeAdcpError} and
- * refused by {@linkcode mergeSafe}: `__proto__`, `constructor` and `prototype`. Assigning or
- * merging them can reach an object's prototype chain ("Seller-controlled keys like `__proto__`
- * or `constructor` can trigger prototype pollution", MCP Response Extraction 3.3.0-beta.0,
- * Security Considerations, Prototype Pollution). Matching is exact and case-sensitive, as
- * property lookup is.
+ * The keys that are dropped by {@link toSafeJson} and {@link sanitizeAdcpError} and refused by
+ * {@link mergeSafe}: `__proto__`, `constructor` and `prototype`, which can reach an object's
+ * prototype chain when assigned or merged. Matching is exact and case-sensitive, as property
+ * lookup is.
  *
- * @example Listing the keys
- * ```ts
- * import { DANGEROUS_KEYS } from "@adcp-wire/security";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * deepStrictEqual([...DANGEROUS_KEYS], ["__proto__", "constructor", "prototype"]);
- * ```
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Prototype Pollution.
  */
 export const DANGEROUS_KEYS: readonly DangerousKey[] = Object.freeze(
   [
@@ -25,7 +17,7 @@ export const DANGEROUS_KEYS: readonly DangerousKey[] = Object.freeze(
 );
 
 /**
- * Tells whether a key is one of {@linkcode DANGEROUS_KEYS}.
+ * Tells whether a key is one of {@link DANGEROUS_KEYS}.
  *
  * @param key The object key to test.
  * @returns `true` for `__proto__`, `constructor` and `prototype`.

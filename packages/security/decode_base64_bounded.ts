@@ -1,24 +1,7 @@
-import { assertByteCount, describe } from "./_strings.ts";
+import { assertByteCount, assertOptionsObject, assertString } from "./_strings.ts";
 import { Base64SizeLimitError, InvalidBase64Error } from "./errors.ts";
 
-/**
- * Options for {@linkcode decodeBase64Bounded}.
- *
- * @example A 1 MiB cap for file parts
- * ```ts
- * import {
- *   Base64SizeLimitError,
- *   decodeBase64Bounded,
- *   type DecodeBase64BoundedOptions,
- * } from "@adcp-wire/security";
- * import { strictEqual, throws } from "node:assert/strict";
- *
- * const options: DecodeBase64BoundedOptions = { maxBytes: 1_048_576 };
- * strictEqual(new TextDecoder().decode(decodeBase64Bounded("SGVsbG8=", options)), "Hello");
- * // 1,400,000 characters imply 1,050,000 bytes: refused before decoding.
- * throws(() => decodeBase64Bounded("A".repeat(1_400_000), options), Base64SizeLimitError);
- * ```
- */
+/** Options for {@link decodeBase64Bounded}. */
 export interface DecodeBase64BoundedOptions {
   /**
    * Maximum decoded size in bytes, a non-negative safe integer. No default: the spec asks for
@@ -40,31 +23,22 @@ SEXTETS[0x2d] = 62; // -
 SEXTETS[0x5f] = 63; // _
 
 const EQUALS = 0x3d;
+const ACTION = "decode base64";
 
 /**
- * Decodes the base64 `raw` bytes of an A2A file part, refusing oversize payloads before any
- * decoding work.
+ * Decodes the base64 `raw` bytes of an A2A file part, refusing an oversize payload before any
+ * decoding work: the decoded size comes from the encoded length and padding alone (O(1)). The
+ * syntax is strict: the standard or the URL-safe alphabet (not both), padding optional but
+ * complete, no whitespace, canonical trailing bits; the rules and their reasons are in
+ * [docs/security.md](../../docs/security.md#base64-file-parts).
  *
- * Implements "For `raw` parts, enforce a maximum decoded size before accepting" (A2A Response
- * Extraction, Security Considerations, FilePart URI validation). The decoded size is computed
- * from the encoded length and trailing padding alone (O(1)); a payload implying more than
- * `maxBytes` throws {@linkcode Base64SizeLimitError} without reading the characters.
- *
- * Accepted syntax, chosen to match the proto3 JSON mapping of `bytes` that A2A 1.0 `raw`
- * uses ("standard or URL-safe base64 encoding, with or without paddings"), and strict otherwise:
- * - the standard alphabet (`+`, `/`) or the URL-safe alphabet (`-`, `_`), but not both in one
- *   payload (a mix is ambiguous and a sign of tampering: `mixed_alphabets`);
- * - padding optional, but when present it must be complete (`=` or `==` making the length a
- *   multiple of 4) and only at the end;
- * - no whitespace, line breaks or other characters (`invalid_character`);
- * - canonical only: the unused low bits of the last character must be zero (`non_canonical`),
- *   so each byte string has exactly one accepted encoding per alphabet and padding choice.
+ * Spec: A2A Response Extraction, Security Considerations, FilePart URI validation.
  *
  * @param raw The base64 text.
  * @param options The decoded size cap.
  * @returns The decoded bytes (a fresh `Uint8Array` of exactly the decoded length).
  * @throws {Base64SizeLimitError} When the encoded length implies more than `maxBytes` bytes.
- * @throws {InvalidBase64Error} When `raw` is not valid base64 as described above.
+ * @throws {InvalidBase64Error} When `raw` is not valid strict base64.
  * @throws {TypeError} When `raw` is not a string or `options.maxBytes` is not a number.
  * @throws {RangeError} When `options.maxBytes` is not a non-negative safe integer.
  *
@@ -79,14 +53,10 @@ const EQUALS = 0x3d;
  * ```
  */
 export function decodeBase64Bounded(raw: string, options: DecodeBase64BoundedOptions): Uint8Array {
-  if (typeof raw !== "string") {
-    throw new TypeError(`Expected raw to be a string, got ${describe(raw)}`);
-  }
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(`Expected options to be an object, got ${describe(options)}`);
-  }
+  assertString(ACTION, "raw", raw);
+  assertOptionsObject(ACTION, options);
   const maxBytes = options.maxBytes;
-  assertByteCount("options.maxBytes", maxBytes);
+  assertByteCount(ACTION, "options.maxBytes", maxBytes);
 
   // Size first, from the length alone.
   const total = raw.length;

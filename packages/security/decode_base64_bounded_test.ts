@@ -90,15 +90,16 @@ Deno.test("decodeBase64Bounded() rejects non-canonical encodings", () => {
 Deno.test("decodeBase64Bounded() rejects malformed arguments", () => {
   throws(() => decodeBase64Bounded(1 as never, { maxBytes: 1 }), {
     name: "TypeError",
-    message: "Expected raw to be a string, got number",
+    message: "Cannot decode base64 as 'raw' must be a string: current value is 1",
   });
   throws(() => decodeBase64Bounded("", undefined as never), {
     name: "TypeError",
-    message: "Expected options to be an object, got undefined",
+    message: "Cannot decode base64 as 'options' must be an object: current value is undefined",
   });
   throws(() => decodeBase64Bounded("", { maxBytes: -5 }), {
     name: "RangeError",
-    message: "Expected options.maxBytes to be a non-negative safe integer, got -5",
+    message: "Cannot decode base64 as 'options.maxBytes' must be a non-negative safe integer: " +
+      "current value is -5",
   });
 });
 

@@ -1,27 +1,10 @@
 // The error family of @adcp-wire/security: conditions a caller is expected to catch when untrusted
-// seller data breaks a safety limit or rule. Programmer errors (bad options) are TypeError/RangeError.
+// seller data breaks a safety limit or rule. Programmer errors (bad options) are
+// TypeError/RangeError. JsonDepthLimitError and JsonNodeLimitError are declared here only: every
+// package that bounds JSON (@adcp-wire/transports included) throws these classes.
+import { AdcpWireError } from "@adcp-wire/internal";
 
-/**
- * The literal `code` of every error in the `@adcp-wire/security` family.
- *
- * @example Reading the code of a caught error
- * ```ts
- * import {
- *   AdcpSecurityError,
- *   type AdcpSecurityErrorCode,
- *   decodeBase64Bounded,
- * } from "@adcp-wire/security";
- * import { strictEqual } from "node:assert/strict";
- *
- * let code: AdcpSecurityErrorCode | undefined;
- * try {
- *   decodeBase64Bounded("aGk*", { maxBytes: 16 });
- * } catch (error) {
- *   if (error instanceof AdcpSecurityError) code = error.code;
- * }
- * strictEqual(code, "INVALID_BASE64");
- * ```
- */
+/** The literal `code` of every error in the `@adcp-wire/security` family. */
 export type AdcpSecurityErrorCode =
   | "JSON_DEPTH_LIMIT"
   | "JSON_NODE_LIMIT"
@@ -30,39 +13,27 @@ export type AdcpSecurityErrorCode =
   | "INVALID_BASE64";
 
 /**
- * Base class of the `@adcp-wire/security` error family. Catch it to handle every security
- * rejection at once, or narrow on {@linkcode AdcpSecurityError.code}.
+ * Base class of the `@adcp-wire/security` error family, under the workspace root
+ * `AdcpWireError` of `@adcp-wire/internal`. Catch it to handle every security rejection at once,
+ * or narrow on {@link AdcpSecurityError.code}.
  *
  * @example Narrowing on the code
  * ```ts
  * import { AdcpSecurityError, checkJsonBounds } from "@adcp-wire/security";
  * import { ok, strictEqual } from "node:assert/strict";
  *
- * const result = checkJsonBounds([[[]]], { maxDepth: 2 });
+ * const result = checkJsonBounds([[[]]], { maxJsonDepth: 2 });
  * ok(!result.valid);
  * ok(result.error instanceof AdcpSecurityError);
  * strictEqual(result.error.code, "JSON_DEPTH_LIMIT");
  * ```
  */
-export abstract class AdcpSecurityError extends Error {
+export abstract class AdcpSecurityError extends AdcpWireError {
   /** Stable machine-readable identifier of the condition. */
-  abstract readonly code: AdcpSecurityErrorCode;
+  abstract override readonly code: AdcpSecurityErrorCode;
 }
 
-/**
- * Structured fields shared by the limit errors, also set as their `cause`.
- *
- * @example The structured cause of a limit error
- * ```ts
- * import { checkJsonBounds, type LimitErrorDetails } from "@adcp-wire/security";
- * import { deepStrictEqual, ok } from "node:assert/strict";
- *
- * const result = checkJsonBounds([1, 2, 3], { maxNodes: 2 });
- * ok(!result.valid);
- * const expected: LimitErrorDetails = { limit: 2, observed: 3 };
- * deepStrictEqual(result.error.cause, expected);
- * ```
- */
+/** Structured fields shared by the limit errors, also set as their `cause`. */
 export interface LimitErrorDetails {
   /** The configured limit. */
   readonly limit: number;
@@ -72,22 +43,21 @@ export interface LimitErrorDetails {
 
 /**
  * JSON nesting depth exceeded the limit. Depth counts nested containers: a scalar has depth 0,
- * `[]` has depth 1, `[[1]]` has depth 2.
+ * `[]` has depth 1, `[[1]]` has depth 2. `observed` is the depth at which checking stopped (the
+ * first level beyond the limit); the input may nest deeper, since checking stops early. Thrown by
+ * this package's JSON checks and by the readers of `@adcp-wire/transports`.
  *
- * Implements the client obligation to "bound JSON depth and node count after the cap passes"
- * (MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits).
- *
- * `observed` is the depth at which checking stopped (the first level beyond the limit); the
- * real depth of the input may be greater, since checking stops early to stay cheap.
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
  *
  * @example Reading the limit and the observed depth
  * ```ts
  * import { JsonDepthLimitError } from "@adcp-wire/security";
- * import { strictEqual } from "node:assert/strict";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  *
  * const error = new JsonDepthLimitError(64, 65);
- * strictEqual(error.message, "Cannot accept JSON: nesting depth exceeded 64 (observed 65)");
+ * strictEqual(error.message, "Cannot accept JSON: nesting exceeded 64 levels (observed 65)");
  * strictEqual(error.observed, 65);
+ * deepStrictEqual(error.cause, { limit: 64, observed: 65 });
  * ```
  */
 export class JsonDepthLimitError extends AdcpSecurityError {
@@ -105,9 +75,17 @@ export class JsonDepthLimitError extends AdcpSecurityError {
    *
    * @param limit The configured maximum depth.
    * @param observed The depth at which checking stopped.
+   *
+   * @example Usage
+   * ```ts
+   * import { JsonDepthLimitError } from "@adcp-wire/security";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(new JsonDepthLimitError(2, 3).limit, 2);
+   * ```
    */
   constructor(limit: number, observed: number) {
-    super(`Cannot accept JSON: nesting depth exceeded ${limit} (observed ${observed})`, {
+    super(`Cannot accept JSON: nesting exceeded ${limit} levels (observed ${observed})`, {
       cause: { limit, observed } satisfies LimitErrorDetails,
     });
     this.limit = limit;
@@ -117,12 +95,11 @@ export class JsonDepthLimitError extends AdcpSecurityError {
 
 /**
  * JSON node count exceeded the limit. Every JSON value counts as one node (the root, each array
- * element, each object member value); object keys are not counted separately.
+ * element, each object member value); object keys are not counted separately. `observed` is the
+ * count at which checking stopped (`limit + 1`); the input may hold more. Thrown by this
+ * package's JSON checks and by the readers of `@adcp-wire/transports`.
  *
- * Implements the client obligation to "bound JSON depth and node count after the cap passes"
- * (MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits).
- *
- * `observed` is the count at which checking stopped (`limit + 1`); the input may hold more.
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
  *
  * @example Reading the limit and the observed count
  * ```ts
@@ -130,7 +107,7 @@ export class JsonDepthLimitError extends AdcpSecurityError {
  * import { strictEqual } from "node:assert/strict";
  *
  * const error = new JsonNodeLimitError(10, 11);
- * strictEqual(error.message, "Cannot accept JSON: node count exceeded 10 (observed 11)");
+ * strictEqual(error.message, "Cannot accept JSON: size exceeded 10 values (observed 11)");
  * strictEqual(error.code, "JSON_NODE_LIMIT");
  * ```
  */
@@ -149,9 +126,17 @@ export class JsonNodeLimitError extends AdcpSecurityError {
    *
    * @param limit The configured maximum node count.
    * @param observed The count at which checking stopped.
+   *
+   * @example Usage
+   * ```ts
+   * import { JsonNodeLimitError } from "@adcp-wire/security";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(new JsonNodeLimitError(3, 4).observed, 4);
+   * ```
    */
   constructor(limit: number, observed: number) {
-    super(`Cannot accept JSON: node count exceeded ${limit} (observed ${observed})`, {
+    super(`Cannot accept JSON: size exceeded ${limit} values (observed ${observed})`, {
       cause: { limit, observed } satisfies LimitErrorDetails,
     });
     this.limit = limit;
@@ -159,32 +144,16 @@ export class JsonNodeLimitError extends AdcpSecurityError {
   }
 }
 
-/**
- * The keys that can reach an object's prototype chain when merged or assigned.
- *
- * @example Finding dangerous keys in seller data
- * ```ts
- * import { type DangerousKey, isDangerousKey } from "@adcp-wire/security";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const seller = JSON.parse('{"name":"Acme","__proto__":{"admin":true},"prototype":1}');
- * const found: DangerousKey[] = Object.keys(seller).filter(isDangerousKey);
- * deepStrictEqual(found, ["__proto__", "prototype"]);
- * ```
- */
+/** The keys that can reach an object's prototype chain when merged or assigned. */
 export type DangerousKey = "__proto__" | "constructor" | "prototype";
 
 /**
  * A seller-controlled object carried a key (`__proto__`, `constructor` or `prototype`) that
- * {@linkcode mergeSafe} refuses to merge.
+ * {@link mergeSafe} refuses to merge. `pointer` is an RFC 6901 JSON Pointer to the key; its
+ * seller-controlled segments are sanitized with {@link sanitizeSellerString} and capped at 64
+ * bytes, so it is safe to log but may not resolve in the original value.
  *
- * Implements "Clients MUST NOT merge extracted response objects into application state via
- * `Object.assign` or spread without filtering keys" (MCP Response Extraction 3.3.0-beta.0,
- * Security Considerations, Prototype Pollution).
- *
- * `pointer` is an RFC 6901 JSON Pointer to the key. Its segments are seller-controlled, so each
- * one is sanitized with {@linkcode sanitizeSellerString} and capped at 64 bytes before it is
- * stored: the pointer is safe to log, but may not resolve in the original value.
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Prototype Pollution.
  *
  * @example Reading where the key was found
  * ```ts
@@ -192,7 +161,10 @@ export type DangerousKey = "__proto__" | "constructor" | "prototype";
  * import { strictEqual } from "node:assert/strict";
  *
  * const error = new DangerousKeyError("__proto__", "/a/__proto__");
- * strictEqual(error.message, 'Cannot merge seller data: key "__proto__" is not allowed (at /a/__proto__)');
+ * strictEqual(
+ *   error.message,
+ *   'Cannot merge seller data: key "__proto__" is not allowed (at /a/__proto__)',
+ * );
  * ```
  */
 export class DangerousKeyError extends AdcpSecurityError {
@@ -210,6 +182,14 @@ export class DangerousKeyError extends AdcpSecurityError {
    *
    * @param key The refused key.
    * @param pointer RFC 6901 pointer to the key (segments already sanitized by the caller).
+   *
+   * @example Usage
+   * ```ts
+   * import { DangerousKeyError } from "@adcp-wire/security";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(new DangerousKeyError("prototype", "/prototype").key, "prototype");
+   * ```
    */
   constructor(key: DangerousKey, pointer: string) {
     super(`Cannot merge seller data: key "${key}" is not allowed (at ${pointer})`, {
@@ -224,8 +204,7 @@ export class DangerousKeyError extends AdcpSecurityError {
  * A base64 payload would decode to more bytes than allowed. Raised from the encoded length alone,
  * before any decoding work.
  *
- * Implements "For `raw` parts, enforce a maximum decoded size before accepting" (A2A Response
- * Extraction, Security Considerations, FilePart URI validation).
+ * Spec: A2A Response Extraction, Security Considerations, FilePart URI validation.
  *
  * @example Reading the limit and the implied size
  * ```ts
@@ -233,7 +212,10 @@ export class DangerousKeyError extends AdcpSecurityError {
  * import { strictEqual } from "node:assert/strict";
  *
  * const error = new Base64SizeLimitError(1024, 3000);
- * strictEqual(error.message, "Cannot decode base64: decoded size would exceed 1024 bytes (implied 3000)");
+ * strictEqual(
+ *   error.message,
+ *   "Cannot decode base64: decoded size would exceed 1024 bytes (implied 3000)",
+ * );
  * ```
  */
 export class Base64SizeLimitError extends AdcpSecurityError {
@@ -251,6 +233,14 @@ export class Base64SizeLimitError extends AdcpSecurityError {
    *
    * @param limit The configured maximum decoded size in bytes.
    * @param observed The decoded size implied by the encoded length.
+   *
+   * @example Usage
+   * ```ts
+   * import { Base64SizeLimitError } from "@adcp-wire/security";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(new Base64SizeLimitError(4, 6).observed, 6);
+   * ```
    */
   constructor(limit: number, observed: number) {
     super(
@@ -262,31 +252,7 @@ export class Base64SizeLimitError extends AdcpSecurityError {
   }
 }
 
-/**
- * Why a base64 payload was rejected by {@linkcode decodeBase64Bounded}.
- *
- * @example Why a payload was rejected
- * ```ts
- * import {
- *   decodeBase64Bounded,
- *   InvalidBase64Error,
- *   type InvalidBase64Reason,
- * } from "@adcp-wire/security";
- * import { strictEqual } from "node:assert/strict";
- *
- * const reasonOf = (raw: string): InvalidBase64Reason | undefined => {
- *   try {
- *     decodeBase64Bounded(raw, { maxBytes: 64 });
- *   } catch (error) {
- *     if (error instanceof InvalidBase64Error) return error.reason;
- *   }
- *   return undefined;
- * };
- * strictEqual(reasonOf("aGk"), undefined); // valid, unpadded
- * strictEqual(reasonOf("a+b_"), "mixed_alphabets");
- * strictEqual(reasonOf("aGl="), "non_canonical");
- * ```
- */
+/** Why a base64 payload was rejected by {@link decodeBase64Bounded}. */
 export type InvalidBase64Reason =
   | "invalid_character"
   | "invalid_length"
@@ -295,7 +261,7 @@ export type InvalidBase64Reason =
   | "non_canonical";
 
 /**
- * A base64 payload is not valid strict base64 (see {@linkcode decodeBase64Bounded} for the
+ * A base64 payload is not valid strict base64 (see {@link decodeBase64Bounded} for the
  * accepted syntax).
  *
  * @example Reading the reason and the position
@@ -322,6 +288,14 @@ export class InvalidBase64Error extends AdcpSecurityError {
    *
    * @param reason What is wrong with the payload.
    * @param position UTF-16 index where the problem was detected.
+   *
+   * @example Usage
+   * ```ts
+   * import { InvalidBase64Error } from "@adcp-wire/security";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(new InvalidBase64Error("invalid_length", 5).position, 5);
+   * ```
    */
   constructor(reason: InvalidBase64Reason, position: number) {
     super(`Cannot decode base64: ${reason} at index ${position}`, {
@@ -332,37 +306,7 @@ export class InvalidBase64Error extends AdcpSecurityError {
   }
 }
 
-/**
- * Any error of the `@adcp-wire/security` family, discriminated by `code`.
- *
- * @example Logging any security error by its code
- * ```ts
- * import {
- *   type AnySecurityError,
- *   checkJsonBounds,
- *   DangerousKeyError,
- *   mergeSafe,
- * } from "@adcp-wire/security";
- * import { ok, strictEqual } from "node:assert/strict";
- *
- * const logEntry = (error: AnySecurityError): string =>
- *   error.code === "DANGEROUS_KEY" ? `${error.code} at ${error.pointer}` : error.code;
- *
- * const bounds = checkJsonBounds([[[]]], { maxDepth: 2 });
- * ok(!bounds.valid);
- * strictEqual(logEntry(bounds.error), "JSON_DEPTH_LIMIT");
- * const hostile = JSON.parse('{"a":{"constructor":{}}}');
- * const caught = (() => {
- *   try {
- *     mergeSafe({}, hostile);
- *   } catch (error) {
- *     return error;
- *   }
- * })();
- * ok(caught instanceof DangerousKeyError);
- * strictEqual(logEntry(caught), "DANGEROUS_KEY at /a/constructor");
- * ```
- */
+/** Any error of the `@adcp-wire/security` family, discriminated by `code`. */
 export type AnySecurityError =
   | JsonDepthLimitError
   | JsonNodeLimitError

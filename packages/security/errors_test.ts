@@ -1,3 +1,4 @@
+import { AdcpWireError } from "@adcp-wire/internal";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import {
   AdcpSecurityError,
@@ -26,6 +27,7 @@ Deno.test("security errors carry literal codes and names, fields, and a cause", 
   ]);
   for (const error of errors) {
     ok(error instanceof AdcpSecurityError);
+    ok(error instanceof AdcpWireError);
     ok(error instanceof Error);
     ok(!error.message.endsWith("."));
   }
@@ -36,4 +38,15 @@ Deno.test("security errors carry literal codes and names, fields, and a cause", 
     errors[3]!.message,
     "Cannot decode base64: decoded size would exceed 4 bytes (implied 6)",
   );
+});
+
+Deno.test("JSON limit errors state the limit and the value seen, in message and fields", () => {
+  const depth = new JsonDepthLimitError(64, 65);
+  strictEqual(depth.message, "Cannot accept JSON: nesting exceeded 64 levels (observed 65)");
+  deepStrictEqual([depth.limit, depth.observed], [64, 65]);
+  deepStrictEqual(depth.cause, { limit: 64, observed: 65 });
+  const nodes = new JsonNodeLimitError(9, 10);
+  strictEqual(nodes.message, "Cannot accept JSON: size exceeded 9 values (observed 10)");
+  deepStrictEqual([nodes.limit, nodes.observed], [9, 10]);
+  deepStrictEqual(nodes.cause, { limit: 9, observed: 10 });
 });

@@ -10,17 +10,12 @@ const HTML_ENTITIES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Escapes a seller-controlled string for HTML text content and quoted attribute values:
- * `&`, `<`, `>`, `"` and `'` become character references.
+ * Escapes a seller-controlled string for HTML text content and quoted attribute values: `&`, `<`,
+ * `>`, `"` and `'` become character references. Not enough for unquoted attributes, URLs (check
+ * those with {@link validateSellerUrl}), `<script>` or `<style>` content, or event handlers. It
+ * removes no control or bidi characters: run {@link sanitizeSellerString} first, then escape.
  *
- * Implements "Clients that render these in a UI MUST escape for the target context (HTML,
- * Slack, CLI)" (A2A Response Extraction, Security Considerations, Seller-controlled string
- * hygiene).
- *
- * Not sufficient for unquoted attribute values, URLs (`href`, `src`: validate those with
- * {@linkcode validateSellerUrl}), `<script>` or `<style>` content, or event handler attributes.
- * Escaping does not remove control or bidi characters: run {@linkcode sanitizeSellerString}
- * first, then escape.
+ * Spec: A2A Response Extraction, Security Considerations, Seller-controlled string hygiene.
  *
  * @param value The string to escape.
  * @returns The escaped string.
@@ -38,6 +33,6 @@ const HTML_ENTITIES: Readonly<Record<string, string>> = {
  * ```
  */
 export function escapeHtml(value: string): string {
-  assertString(value);
+  assertString("escape HTML", "value", value);
   return value.replace(HTML_SPECIAL, (char) => HTML_ENTITIES[char] ?? char);
 }

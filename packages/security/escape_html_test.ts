@@ -21,7 +21,7 @@ Deno.test("escapeHtml() escapes the five HTML-special characters", () => {
 Deno.test("escapeHtml() rejects a non-string with TypeError", () => {
   throws(() => escapeHtml(null as never), {
     name: "TypeError",
-    message: "Expected value to be a string, got null",
+    message: "Cannot escape HTML as 'value' must be a string: current value is null",
   });
 });
 

@@ -36,7 +36,7 @@ Deno.test("escapeSlackMrkdwn() neutralizes link syntax and escapes &, <, >", () 
 Deno.test("escapeSlackMrkdwn() rejects a non-string with TypeError", () => {
   throws(() => escapeSlackMrkdwn(7 as never), {
     name: "TypeError",
-    message: "Expected value to be a string, got number",
+    message: "Cannot escape Slack mrkdwn as 'value' must be a string: current value is 7",
   });
 });
 

@@ -52,7 +52,7 @@ Deno.test("escapeTerminal() doubles backslashes so escapes cannot be forged", ()
 Deno.test("escapeTerminal() rejects a non-string with TypeError", () => {
   throws(() => escapeTerminal(undefined as never), {
     name: "TypeError",
-    message: "Expected value to be a string, got undefined",
+    message: "Cannot escape for a terminal as 'value' must be a string: current value is undefined",
   });
 });
 

@@ -1,40 +1,18 @@
-import { describe } from "./_strings.ts";
+import { assertString } from "./_strings.ts";
 
 /**
  * Returns true when a URL hostname is one a fetcher must never connect to for a
- * counterparty-controlled URL: a `localhost` name, or an IPv4 or IPv6 literal in a reserved range.
+ * counterparty-controlled URL: a `localhost` name, or an IPv4 or IPv6 literal in a reserved range
+ * (private, loopback, link-local and cloud metadata, CGNAT, multicast, documentation, every IPv6
+ * outside global unicast, and the tunnels that embed IPv4). It fails closed on malformed or
+ * non-canonical literals and runs in linear time. The ranges, and what a caller must still do
+ * about names that resolve to such addresses, are in
+ * [docs/security.md](../../docs/security.md#reserved-addresses).
  *
- * Implements Security, "Webhook URL validation (SSRF)", step 2.
+ * Spec: security.mdx, Webhook URL validation (SSRF), step 2.
  *
- * The input is a hostname as the WHATWG URL parser gives it (`new URL(url).hostname`): IPv4 in
- * canonical dotted decimal (the parser turns `0x7f.1`, `2130706433` and `127.1` into
- * `127.0.0.1`), IPv6 in brackets, names in lowercase ASCII. Reserved are:
- *
- * - names: `localhost` and every name ending in `.localhost`, with or without trailing dots;
- * - IPv4: `0.0.0.0/8`, `10.0.0.0/8`, `100.64.0.0/10`, `127.0.0.0/8`, `169.254.0.0/16` (cloud
- *   instance metadata at `169.254.169.254`), `172.16.0.0/12`, `192.0.0.0/24`, `192.0.2.0/24`,
- *   `192.88.99.0/24`, `192.168.0.0/16`, `198.18.0.0/15`, `198.51.100.0/24`, `203.0.113.0/24`,
- *   `224.0.0.0/4` and `240.0.0.0/4` (which holds `255.255.255.255`);
- * - IPv6: everything outside global unicast `2000::/3` (so `::`, `::1`, IPv4-mapped
- *   `::ffff:0:0/96`, NAT64 `64:ff9b::/96`, `fc00::/7` with AWS IMDS `fd00:ec2::254`,
- *   `fe80::/10`, `ff00::/8`), and inside it Teredo `2001::/32`, benchmarking `2001:2::/48`,
- *   ORCHID `2001:10::/28`, documentation `2001:db8::/32` and `3fff::/20`, and 6to4 `2002::/16`
- *   (Teredo and 6to4 addresses carry an IPv4 address).
- *
- * It fails closed: a malformed IPv6 literal, an empty hostname, and a name whose last label is
- * a number but which is not canonical dotted decimal (`127.1`, `0x7f000001`: never the
- * parser's output for an `https:` URL, and other resolvers read them as IPv4) are reserved.
- * Letters compare ASCII case-insensitively, and an IPv6 address without brackets (as a resolver
- * returns it) is accepted too, so the same check applies to the resolved addresses.
- *
- * A name that resolves to a reserved address (`metadata.google.internal`, or a public name an
- * attacker points at `127.0.0.1`) cannot be detected without DNS: callers that fetch such URLs
- * must resolve the name, check every resolved address, and pin the connection to it (step 3),
- * or better, bind to known origins.
- *
- * Runs in time linear in the length of `hostname` (one scan, no regular expressions).
- *
- * @param hostname The hostname to check, usually `new URL(url).hostname`.
+ * @param hostname The hostname to check, as the WHATWG URL parser outputs it (usually
+ * `new URL(url).hostname`), or a resolved address with or without brackets.
  * @returns True when the host is reserved and must not be fetched; false for any other name and
  * for public IPv4 and IPv6 addresses.
  * @throws {TypeError} When `hostname` is not a string.
@@ -48,18 +26,12 @@ import { describe } from "./_strings.ts";
  * strictEqual(isReservedAddress(hostOf("https://169.254.169.254/latest/meta-data/")), true);
  * strictEqual(isReservedAddress(hostOf("https://0x7f.1/hook")), true); // 127.0.0.1
  * strictEqual(isReservedAddress(hostOf("https://[::ffff:10.0.0.1]/hook")), true);
- * strictEqual(isReservedAddress(hostOf("https://localhost.:8443/hook")), true);
  * strictEqual(isReservedAddress(hostOf("https://93.184.216.34/hook")), false);
- * strictEqual(isReservedAddress(hostOf("https://[2606:4700::1111]/hook")), false);
  * strictEqual(isReservedAddress(hostOf("https://buyer.example/hook")), false);
  * ```
  */
 export function isReservedAddress(hostname: string): boolean {
-  if (typeof hostname !== "string") {
-    throw new TypeError(
-      `Cannot check address as hostname is not a string: ${describe(hostname)}`,
-    );
-  }
+  assertString("check the address", "hostname", hostname);
   const length = hostname.length;
   if (hostname.charCodeAt(0) === LEFT_BRACKET) {
     return hostname.charCodeAt(length - 1) !== RIGHT_BRACKET ||

@@ -278,16 +278,16 @@ Deno.test("isReservedAddress() judges URL-normalized IPv4 spellings by the addre
   ]);
 });
 
-Deno.test("isReservedAddress() rejects a non-string with TypeError naming its type", () => {
+Deno.test("isReservedAddress() rejects a non-string with TypeError naming its kind", () => {
   for (
-    const [value, type] of [[null, "null"], [undefined, "undefined"], [42, "number"], [
+    const [value, shown] of [[null, "null"], [undefined, "undefined"], [42, "42"], [
       ["a"],
-      "array",
-    ], [new URL("https://a.example/"), "object"]] as const
+      "an array",
+    ], [new URL("https://a.example/"), "an object"]] as const
   ) {
     throws(() => isReservedAddress(value as never), {
       name: "TypeError",
-      message: `Cannot check address as hostname is not a string: ${type}`,
+      message: `Cannot check the address as 'hostname' must be a string: current value is ${shown}`,
     });
   }
 });

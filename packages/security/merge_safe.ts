@@ -1,28 +1,18 @@
+import { isJsonObject, isPlainObject, optionError } from "@adcp-wire/internal";
 import { copyJson } from "./_copy_json.ts";
 import { resolveJsonLimits } from "./_json.ts";
-import { describe, isPlainObject } from "./_strings.ts";
 import type { JsonLimits, JsonObject } from "./json_limits.ts";
+
+const MERGE = { action: "merge seller data", argument: "source" } as const;
 
 /**
  * Deep-merges seller-controlled JSON data into an application object, refusing the whole merge
- * if the source holds a `__proto__`, `constructor` or `prototype` key at any depth.
+ * (where {@link toSafeJson} drops the key) if the source holds a `__proto__`, `constructor` or
+ * `prototype` key at any depth. The source is checked and copied first, so the merge is all or
+ * nothing; plain objects merge recursively, anything else replaces. The full semantics are in
+ * [docs/security.md](../../docs/security.md#safe-copies-and-merges).
  *
- * Implements "Clients MUST NOT merge extracted response objects into application state via
- * `Object.assign` or spread without filtering keys" (MCP Response Extraction 3.3.0-beta.0,
- * Security Considerations, Prototype Pollution). Refusing, rather than dropping as
- * {@linkcode toSafeJson} does, suits merges: a payload that tries it is hostile, and a partial
- * merge would leave application state half-updated.
- *
- * Semantics:
- * - The source is first copied with the checks of {@linkcode toSafeJson} (JSON data only,
- *   bounded by {@linkcode JsonLimits}); any error is thrown before the target is touched, so the
- *   merge is all or nothing.
- * - For each source key: when both the target's own value and the source value are plain
- *   objects, they merge recursively; otherwise the target's value is replaced by the copied
- *   source value (arrays are replaced, not concatenated). Only the target's own properties are
- *   merged into, never inherited ones, so a merge cannot write into a shared prototype object.
- * - Merged values are fresh copies: later changes to the target never reach the source.
- * - The merge is iterative; its depth is bounded by `limits.maxDepth`.
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Prototype Pollution.
  *
  * @typeParam T The target's type. Validate the source against the expected schema first, so the
  * merged result still has that type.
@@ -32,8 +22,8 @@ import type { JsonLimits, JsonObject } from "./json_limits.ts";
  * @returns `target`.
  * @throws {DangerousKeyError} When the source holds a dangerous key at any depth; `pointer`
  * says where.
- * @throws {JsonDepthLimitError} When the source nests deeper than `limits.maxDepth`.
- * @throws {JsonNodeLimitError} When the source holds more than `limits.maxNodes` values.
+ * @throws {JsonDepthLimitError} When the source nests deeper than `limits.maxJsonDepth`.
+ * @throws {JsonNodeLimitError} When the source holds more than `limits.maxJsonNodes` values.
  * @throws {TypeError} When `target` is not a non-array object, `source` is not a plain object,
  * the source holds non-JSON data, or `limits` is malformed.
  * @throws {RangeError} When a limit is not a non-negative safe integer.
@@ -53,13 +43,14 @@ import type { JsonLimits, JsonObject } from "./json_limits.ts";
  * ```
  */
 export function mergeSafe<T extends object>(target: T, source: unknown, limits?: JsonLimits): T {
-  if (typeof target !== "object" || target === null || Array.isArray(target)) {
-    throw new TypeError(`Expected target to be a non-array object, got ${describe(target)}`);
+  if (!isJsonObject(target)) {
+    throw optionError(TypeError, MERGE.action, "target", "a non-array object", target);
   }
   if (!isPlainObject(source)) {
-    throw new TypeError(`Expected source to be a plain object, got ${describe(source)}`);
+    throw optionError(TypeError, MERGE.action, "source", "a plain object", source);
   }
-  const copy = copyJson(source, resolveJsonLimits(limits, "limits"), "throw") as JsonObject;
+  const resolved = resolveJsonLimits(limits, MERGE.action, "limits");
+  const copy = copyJson(source, resolved, "throw", MERGE) as JsonObject;
 
   const pending: [Record<string, unknown>, JsonObject][] = [[
     target as Record<string, unknown>,

@@ -67,17 +67,24 @@ Deno.test("mergeSafe() copies merged values, so later target edits never reach t
 Deno.test("mergeSafe() rejects bad arguments and enforces limits", () => {
   throws(() => mergeSafe([], {}), {
     name: "TypeError",
-    message: "Expected target to be a non-array object, got array",
+    message:
+      "Cannot merge seller data as 'target' must be a non-array object: current value is an array",
   });
   throws(() => mergeSafe({}, [1]), {
     name: "TypeError",
-    message: "Expected source to be a plain object, got array",
+    message:
+      "Cannot merge seller data as 'source' must be a plain object: current value is an array",
   });
   throws(() => mergeSafe({}, "x"), {
     name: "TypeError",
-    message: "Expected source to be a plain object, got string",
+    message: "Cannot merge seller data as 'source' must be a plain object: current value is \"x\"",
   });
-  throws(() => mergeSafe({}, { a: { b: {} } }, { maxDepth: 2 }), JsonDepthLimitError);
+  throws(() => mergeSafe({}, { a: [() => 1] }), {
+    name: "TypeError",
+    message:
+      "Cannot merge seller data as 'source/a/0' must be JSON data: current value is a function",
+  });
+  throws(() => mergeSafe({}, { a: { b: {} } }, { maxJsonDepth: 2 }), JsonDepthLimitError);
 });
 
 Deno.test("mergeSafe() result equals a naive deep merge whenever no dangerous key is present", () => {

@@ -2,49 +2,34 @@
  * Safety tools for data an AdCP seller agent sends to a buyer: everything a seller sends is
  * untrusted, and it flows into UIs, logs and LLM context.
  *
- * - Strings: {@linkcode sanitizeSellerString} (strip controls, zero-width, bidi, other invisible
- *   format and tag characters, cap in UTF-8 bytes), {@linkcode sanitizeAdcpError} (a whole
- *   `adcp_error`), {@linkcode wrapUntrustedSellerData} (data delimiters for LLM prompts).
- * - Escaping for the target context: {@linkcode escapeHtml}, {@linkcode escapeSlackMrkdwn},
- *   {@linkcode escapeTerminal}, {@linkcode sanitizeLogLine}.
- * - URLs: {@linkcode validateSellerUrl} (https only, no userinfo, allow-listed hosts, ports
- *   unrestricted unless an entry or the opt-in {@linkcode HARDENED_ALLOWED_PORTS} profile says so,
- *   redirect parameters stripped from auth challenges).
- * - JSON: {@linkcode scanJsonDepth} before parsing, {@linkcode checkJsonBounds} after,
- *   {@linkcode toSafeJson} and {@linkcode mergeSafe} against prototype pollution.
- * - Files: {@linkcode decodeBase64Bounded} for A2A `raw` file parts.
+ * - Strings: {@link sanitizeSellerString}, {@link sanitizeAdcpError} (a whole `adcp_error`),
+ *   {@link wrapUntrustedSellerData} (data delimiters for LLM prompts).
+ * - Escaping for the target: {@link escapeHtml}, {@link escapeSlackMrkdwn},
+ *   {@link escapeTerminal}, {@link sanitizeLogLine}.
+ * - URLs and hosts: {@link validateSellerUrl}, {@link isReservedAddress}.
+ * - JSON: {@link scanJsonDepth} before parsing, {@link checkJsonBounds} after, {@link toSafeJson}
+ *   and {@link mergeSafe} against prototype pollution; {@link decodeBase64Bounded} for A2A files.
  *
- * Normative sources: Transport Error Mapping (Security Considerations), MCP Response Extraction
- * 3.3.0-beta.0 and A2A Response Extraction (Security Considerations), and security.mdx (the
- * logging non-printable set of webhook verifier checklist step 14b).
+ * The rules each tool implements are in [docs/security.md](../../docs/security.md) and
+ * [docs/seller-url-rules.md](../../docs/seller-url-rules.md).
+ *
+ * Spec: Transport Error Mapping, MCP Response Extraction 3.3.0-beta.0 and A2A Response Extraction
+ * (Security Considerations); security.mdx (webhook verifier checklist step 14b, SSRF).
  *
  * @example Showing a seller error safely
  * ```ts
- * import {
- *   escapeHtml,
- *   sanitizeAdcpError,
- *   validateSellerUrl,
- *   wrapUntrustedSellerData,
- * } from "@adcp-wire/security";
+ * import { escapeHtml, sanitizeAdcpError, validateSellerUrl } from "@adcp-wire/security";
  * import { strictEqual } from "node:assert/strict";
  *
  * const error = sanitizeAdcpError({
  *   code: "ACCOUNT_SETUP_REQUIRED",
- *   recovery: "correctable",
  *   message: "Finish setup <b>now</b>\u200B",
  *   details: { setup_url: "https://seller.example/setup" },
  * });
  * strictEqual(escapeHtml(error.message!), "Finish setup &lt;b&gt;now&lt;/b&gt;");
- *
- * const details = error.details as { setup_url: string };
- * const link = validateSellerUrl(details.setup_url, {
- *   purpose: "setup_url",
- *   allowedHosts: ["seller.example"],
- * });
- * strictEqual(link.valid, true);
- *
- * const prompt = wrapUntrustedSellerData({ message: error.message }, { nonce: "0123456789abcdef" });
- * strictEqual(prompt.startsWith('<seller_data nonce="0123456789abcdef">'), true);
+ * const { setup_url } = error.details as { setup_url: string };
+ * const options = { purpose: "setup_url", allowedHosts: ["seller.example"] } as const;
+ * strictEqual(validateSellerUrl(setup_url, options).valid, true);
  * ```
  *
  * @module
@@ -56,6 +41,7 @@ export * from "./errors.ts";
 export * from "./escape_html.ts";
 export * from "./escape_slack_mrkdwn.ts";
 export * from "./escape_terminal.ts";
+export * from "./external_types.ts";
 export * from "./is_reserved_address.ts";
 export * from "./json_limits.ts";
 export * from "./merge_safe.ts";

@@ -107,8 +107,8 @@ Deno.test("sanitizeAdcpError() caps detail strings at 512 bytes and keys at 64 b
 });
 
 Deno.test("sanitizeAdcpError() replaces details past each bound with the marker", () => {
-  strictEqual(ADCP_ERROR_DETAILS_LIMITS.maxDepth, 8);
-  strictEqual(ADCP_ERROR_DETAILS_LIMITS.maxNodes, 512);
+  strictEqual(ADCP_ERROR_DETAILS_LIMITS.maxJsonDepth, 8);
+  strictEqual(ADCP_ERROR_DETAILS_LIMITS.maxJsonNodes, 512);
   strictEqual(ADCP_ERROR_DETAILS_LIMITS.maxTotalBytes, 4096);
   // Depth: details itself is depth 1.
   deepStrictEqual(sanitizeAdcpError({ details: nestObjects(8) }).details, nestObjects(8));

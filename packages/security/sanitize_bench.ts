@@ -12,6 +12,7 @@
 // Deno 2.9.6, 2 shared cores (loaded): every case within 1.47x of the baseline; strings without
 // U+00AD or tag characters take the fast path, within about 1.2x of the sanitizer before the
 // strip set grew.
+import { utf8Length } from "@adcp-wire/internal";
 import { sanitizeSellerString } from "./sanitize_seller_string.ts";
 
 // The whole strip set (the table in _strip_set.ts), written out independently: one class for the
@@ -20,7 +21,6 @@ const STRIP_REGEX =
   // deno-lint-ignore no-control-regex -- the baseline removes control characters on purpose
   /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDC7F]/g;
 const SIZE = 4096;
-const encoder = new TextEncoder();
 const VARIANTS = 64;
 
 function build(seed: string, sprinkle: string): string[] {
@@ -74,9 +74,7 @@ for (const [kind, strings] of Object.entries(inputs)) {
     },
   });
   const smallest = Math.min(
-    ...strings.map((text) =>
-      encoder.encode(sanitizeSellerString(text, { maxBytes: 3 * SIZE })).length
-    ),
+    ...strings.map((text) => utf8Length(sanitizeSellerString(text, { maxBytes: 3 * SIZE }))),
   );
   for (
     const [label, maxBytes] of [["near the end", smallest - 64], [

@@ -36,11 +36,13 @@ Deno.test("sanitizeLogLine() truncates to maxBytes, 4096 by default", () => {
 Deno.test("sanitizeLogLine() rejects malformed arguments", () => {
   throws(() => sanitizeLogLine(1 as never), {
     name: "TypeError",
-    message: "Expected value to be a string, got number",
+    message: "Cannot sanitize a log line as 'value' must be a string: current value is 1",
   });
   throws(() => sanitizeLogLine("a", { maxBytes: -1 }), {
     name: "RangeError",
-    message: "Expected options.maxBytes to be a non-negative safe integer, got -1",
+    message:
+      "Cannot sanitize a log line as 'options.maxBytes' must be a non-negative safe integer: " +
+      "current value is -1",
   });
 });
 

@@ -146,20 +146,24 @@ Deno.test("sanitizeSellerString() rejects malformed arguments with TypeError or 
     sanitizeSellerString(value as never, options as never);
   throws(call(1, { maxBytes: 1 }), {
     name: "TypeError",
-    message: "Expected value to be a string, got number",
+    message: "Cannot sanitize a seller string as 'value' must be a string: current value is 1",
   });
   throws(call("a", null), {
     name: "TypeError",
-    message: "Expected options to be an object, got null",
+    message:
+      "Cannot sanitize a seller string as 'options' must be an object: current value is null",
   });
   throws(call("a", {}), {
     name: "TypeError",
-    message: "Expected options.maxBytes to be a number, got undefined",
+    message: "Cannot sanitize a seller string as 'options.maxBytes' must be a non-negative safe " +
+      "integer: current value is undefined",
   });
   for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
     throws(call("a", { maxBytes: bad }), {
       name: "RangeError",
-      message: `Expected options.maxBytes to be a non-negative safe integer, got ${bad}`,
+      message:
+        "Cannot sanitize a seller string as 'options.maxBytes' must be a non-negative safe " +
+        `integer: current value is ${bad}`,
     });
   }
 });

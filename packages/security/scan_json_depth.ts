@@ -1,25 +1,8 @@
-import { assertCount } from "./_json.ts";
+import { assertByteCount, assertString } from "./_strings.ts";
 import { JsonDepthLimitError } from "./errors.ts";
-import { DEFAULT_JSON_MAX_DEPTH } from "./json_limits.ts";
+import { DEFAULT_MAX_JSON_DEPTH } from "./json_limits.ts";
 
-/**
- * Result of {@linkcode scanJsonDepth}.
- *
- * @example Scanning, then parsing
- * ```ts
- * import { type JsonDepthScanResult, scanJsonDepth } from "@adcp-wire/security";
- * import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
- *
- * const text = '{"a":[[1]]}';
- * const scan: JsonDepthScanResult = scanJsonDepth(text, 3);
- * ok(scan.valid);
- * strictEqual(scan.depth, 3);
- * deepStrictEqual(JSON.parse(text), { a: [[1]] }); // safe to parse now
- * const tooDeep = scanJsonDepth(text, 2);
- * ok(!tooDeep.valid);
- * strictEqual(tooDeep.error.observed, 3);
- * ```
- */
+/** Result of {@link scanJsonDepth}. */
 export type JsonDepthScanResult =
   | {
     /** The text nests no deeper than the limit. */
@@ -42,24 +25,20 @@ const OPEN_CURLY = 0x7b;
 const CLOSE_CURLY = 0x7d;
 
 /**
- * Scans JSON text for bracket nesting deeper than `maxDepth` before `JSON.parse` builds it, so a
- * depth bomb (`[[[[…`) is rejected in one linear pass without allocating the nested value.
+ * Scans JSON text for bracket nesting deeper than `maxJsonDepth` before `JSON.parse` builds it, so
+ * a depth bomb (`[[[[…`) is rejected in one linear pass without allocating the nested value.
+ * Brackets inside string literals do not count; the scan does not validate JSON (`JSON.parse`
+ * still does). Depth is the measure of {@link checkJsonBounds}; the scanning rules are in
+ * [docs/security.md](../../docs/security.md#json-limits). Run it after the byte cap passes.
  *
- * String-aware: brackets inside string literals do not count, and a quote preceded by an odd
- * number of backslashes does not end a string. The scan does not validate JSON; `JSON.parse`
- * still does that. Unbalanced closing brackets never make the depth negative. Depth counts open
- * containers, the same measure as {@linkcode checkJsonBounds}.
- *
- * Part of "bound JSON depth and node count" (MCP Response Extraction 3.3.0-beta.0, Security
- * Considerations, Size Limits): run it after the byte cap passes and before parsing.
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
  *
  * @param text The JSON text.
- * @param maxDepth Maximum nesting depth, a non-negative safe integer; the usual value is
- * {@linkcode DEFAULT_JSON_MAX_DEPTH}.
+ * @param maxJsonDepth Maximum nesting depth, a non-negative safe integer.
  * @returns `{ valid: true, depth }`, or `{ valid: false, error }` at the first bracket beyond the
  * limit.
- * @throws {TypeError} When `text` is not a string or `maxDepth` is not a number.
- * @throws {RangeError} When `maxDepth` is not a non-negative safe integer.
+ * @throws {TypeError} When `text` is not a string or `maxJsonDepth` is not a number.
+ * @throws {RangeError} When `maxJsonDepth` is not a non-negative safe integer.
  *
  * @example Rejecting a depth bomb, ignoring brackets in strings
  * ```ts
@@ -73,14 +52,10 @@ const CLOSE_CURLY = 0x7d;
  */
 export function scanJsonDepth(
   text: string,
-  maxDepth: number = DEFAULT_JSON_MAX_DEPTH,
+  maxJsonDepth: number = DEFAULT_MAX_JSON_DEPTH,
 ): JsonDepthScanResult {
-  if (typeof text !== "string") {
-    throw new TypeError(
-      `Expected text to be a string, got ${text === null ? "null" : typeof text}`,
-    );
-  }
-  assertCount("maxDepth", maxDepth);
+  assertString("scan JSON depth", "text", text);
+  assertByteCount("scan JSON depth", "maxJsonDepth", maxJsonDepth);
   const length = text.length;
   let depth = 0;
   let deepest = 0;
@@ -102,8 +77,8 @@ export function scanJsonDepth(
     }
     if (unit === OPEN_SQUARE || unit === OPEN_CURLY) {
       depth++;
-      if (depth > maxDepth) {
-        return { valid: false, error: new JsonDepthLimitError(maxDepth, depth) };
+      if (depth > maxJsonDepth) {
+        return { valid: false, error: new JsonDepthLimitError(maxJsonDepth, depth) };
       }
       if (depth > deepest) deepest = depth;
     } else if ((unit === CLOSE_SQUARE || unit === CLOSE_CURLY) && depth > 0) {

@@ -36,11 +36,12 @@ Deno.test("scanJsonDepth() defaults to depth 64 and tolerates malformed text", (
 Deno.test("scanJsonDepth() rejects malformed arguments", () => {
   throws(() => scanJsonDepth(1 as never, 2), {
     name: "TypeError",
-    message: "Expected text to be a string, got number",
+    message: "Cannot scan JSON depth as 'text' must be a string: current value is 1",
   });
   throws(() => scanJsonDepth("[]", 1.5), {
     name: "RangeError",
-    message: "Expected maxDepth to be a non-negative safe integer, got 1.5",
+    message: "Cannot scan JSON depth as 'maxJsonDepth' must be a non-negative safe integer: " +
+      "current value is 1.5",
   });
 });
 
@@ -52,7 +53,7 @@ Deno.test("scanJsonDepth() agrees with checkJsonBounds() on serialized JSON", ()
       (value, maxDepth) => {
         const text = JSON.stringify(value);
         const scanned = scanJsonDepth(text, maxDepth);
-        const checked = checkJsonBounds(value, { maxDepth });
+        const checked = checkJsonBounds(value, { maxJsonDepth: maxDepth });
         strictEqual(scanned.valid, checked.valid);
         if (scanned.valid && checked.valid) strictEqual(scanned.depth, checked.depth);
       },

@@ -2,29 +2,24 @@ import { copyJson } from "./_copy_json.ts";
 import { resolveJsonLimits } from "./_json.ts";
 import type { JsonLimits, JsonValue } from "./json_limits.ts";
 
+const COPY = { action: "copy JSON", argument: "value" } as const;
+
 /**
  * Copies seller-controlled JSON data into fresh arrays and plain objects, dropping every
- * `__proto__`, `constructor` and `prototype` key at any depth, including the own `__proto__`
- * keys that `JSON.parse` creates. The copy is safe to spread or `Object.assign` into application
- * state, and never aliases the input.
+ * `__proto__`, `constructor` and `prototype` key at any depth (the own `__proto__` keys that
+ * `JSON.parse` creates included). The copy is safe to spread or `Object.assign` into application
+ * state and never aliases the input. It is iterative and bounded by {@link JsonLimits}; what input
+ * it accepts is in [docs/security.md](../../docs/security.md#safe-copies-and-merges). It does not
+ * replace validating against the task's schema, which the spec also asks for.
  *
- * Implements "Clients MUST NOT merge extracted response objects into application state via
- * `Object.assign` or spread without filtering keys" (MCP Response Extraction 3.3.0-beta.0,
- * Security Considerations, Prototype Pollution; A2A Response Extraction, Security
- * Considerations, Prototype pollution). The spec also asks to validate against the expected
- * task response schema before merging; this function does not replace that.
- *
- * The copy is iterative and bounded by {@linkcode JsonLimits} (depth 64 and 2,097,152 values by
- * default). Input must be JSON data, as `JSON.parse` produces: strings, finite numbers,
- * booleans, `null`, arrays without holes, and objects whose prototype is `Object.prototype` or
- * `null`. Object properties whose value is `undefined` are omitted, as `JSON.stringify` does.
- * Own enumerable properties are read directly, so a getter on a hand-built object would run.
+ * Spec: MCP Response Extraction 3.3.0-beta.0 and A2A Response Extraction, Security Considerations,
+ * Prototype Pollution.
  *
  * @param value The data to copy.
  * @param limits Depth and node limits.
  * @returns A fresh copy without dangerous keys.
- * @throws {JsonDepthLimitError} When nesting exceeds `limits.maxDepth`.
- * @throws {JsonNodeLimitError} When the number of values exceeds `limits.maxNodes`.
+ * @throws {JsonDepthLimitError} When nesting exceeds `limits.maxJsonDepth`.
+ * @throws {JsonNodeLimitError} When the number of values exceeds `limits.maxJsonNodes`.
  * @throws {TypeError} When the value holds something JSON cannot (a function, symbol, bigint,
  * non-finite number, array hole, or an object such as a `Date` or `Map`), or `limits` is
  * malformed.
@@ -43,5 +38,5 @@ import type { JsonLimits, JsonValue } from "./json_limits.ts";
  * ```
  */
 export function toSafeJson(value: unknown, limits?: JsonLimits): JsonValue {
-  return copyJson(value, resolveJsonLimits(limits, "limits"), "drop");
+  return copyJson(value, resolveJsonLimits(limits, COPY.action, "limits"), "drop", COPY);
 }

@@ -57,28 +57,32 @@ Deno.test("toSafeJson() omits undefined properties and rejects non-JSON values w
   deepStrictEqual(toSafeJson({ a: undefined, b: 1 }), { b: 1 });
   throws(() => toSafeJson({ a: { b: () => 1 } }), {
     name: "TypeError",
-    message: "Expected JSON data at /a/b, got function",
+    message: "Cannot copy JSON as 'value/a/b' must be JSON data: current value is a function",
   });
   throws(() => toSafeJson([1, Number.NaN]), {
     name: "TypeError",
-    message: "Expected JSON data at /1, got NaN",
+    message: "Cannot copy JSON as 'value/1' must be a finite number: current value is NaN",
   });
   throws(() => toSafeJson({ d: new Date(0) }), {
     name: "TypeError",
-    message: "Expected JSON data at /d, got an object that is not a plain object",
+    message:
+      "Cannot copy JSON as 'value/d' must be an array or a plain object: current value is an " +
+      "object",
   });
   throws(() => toSafeJson(10n), {
     name: "TypeError",
-    message: "Expected JSON data at the root, got bigint",
+    message: "Cannot copy JSON as 'value' must be JSON data: current value is 10n",
   });
   // deno-lint-ignore no-sparse-arrays
   throws(() => toSafeJson([1, , 3]), {
     name: "TypeError",
-    message: "Expected JSON data at /1, got a hole",
+    message:
+      "Cannot copy JSON as 'value/1' must be JSON data, not an array hole: current value is " +
+      "undefined",
   });
   throws(() => toSafeJson([undefined]), {
     name: "TypeError",
-    message: "Expected JSON data at /0, got undefined",
+    message: "Cannot copy JSON as 'value/0' must be JSON data: current value is undefined",
   });
 });
 
@@ -91,23 +95,23 @@ Deno.test("toSafeJson() enforces depth and node limits with typed errors", () =>
     strictEqual(error.observed, 65);
     return true;
   });
-  throws(() => toSafeJson([1, 2, 3], { maxNodes: 3 }), (error: unknown) => {
+  throws(() => toSafeJson([1, 2, 3], { maxJsonNodes: 3 }), (error: unknown) => {
     ok(error instanceof JsonNodeLimitError);
     strictEqual(error.limit, 3);
     strictEqual(error.observed, 4);
     return true;
   });
-  deepStrictEqual(toSafeJson([[1]], { maxDepth: 2, maxNodes: 3 }), [[1]]);
+  deepStrictEqual(toSafeJson([[1]], { maxJsonDepth: 2, maxJsonNodes: 3 }), [[1]]);
   // Deep but within a raised limit: iterative, so no stack overflow.
   let chain: unknown = 0;
   for (let i = 0; i < 100_000; i++) chain = [chain];
-  ok(Array.isArray(toSafeJson(chain, { maxDepth: 100_000 })));
+  ok(Array.isArray(toSafeJson(chain, { maxJsonDepth: 100_000 })));
 });
 
 Deno.test("toSafeJson() sanitizes seller keys that appear in its error pointers", () => {
   throws(() => toSafeJson({ "a\u202E\n/b~": { c: Symbol("s") } }), {
     name: "TypeError",
-    message: "Expected JSON data at /a~1b~0/c, got symbol",
+    message: "Cannot copy JSON as 'value/a~1b~0/c' must be JSON data: current value is a symbol",
   });
 });
 

@@ -1,53 +1,23 @@
-import { assertByteCount, describe } from "./_strings.ts";
+import { optionError } from "@adcp-wire/internal";
+import { assertByteCount, assertOptionsObject } from "./_strings.ts";
 
-/**
- * What a seller-provided URL is for; each purpose maps to a spec rule.
- *
- * @example Only `challenge_url` strips redirects
- * ```ts
- * import { type SellerUrlPurpose, validateSellerUrl } from "@adcp-wire/security";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const url = "https://auth.seller.example/login?next=https://evil.example&lang=en";
- * const check = (purpose: SellerUrlPurpose) =>
- *   validateSellerUrl(url, { purpose, allowedHosts: ["auth.seller.example"] });
- * deepStrictEqual(check("challenge_url"), {
- *   valid: true,
- *   url: "https://auth.seller.example/login?lang=en",
- * });
- * deepStrictEqual(check("setup_url"), { valid: true, url });
- * ```
- */
+/** What a seller-provided URL is for; each purpose maps to a spec rule. */
 export type SellerUrlPurpose =
   /** `details.setup_url` of `ACCOUNT_SETUP_REQUIRED` (Transport Error Mapping, URL validation). */
   | "setup_url"
   /** `details.policy_url` of `CREATIVE_REJECTED` / `POLICY_VIOLATION` (same section). */
   | "policy_url"
-  /** A2A FilePart `url` (1.0) or `uri` (v0.3) (A2A Response Extraction, FilePart URI validation). */
+  /**
+   * A2A FilePart `url` (1.0) or `uri` (v0.3) (A2A Response Extraction, FilePart URI validation).
+   */
   | "file_url"
-  /** `challenge_url` of an `auth-required` challenge (A2A Response Extraction, Auth challenge URL validation). */
+  /**
+   * `challenge_url` of an `auth-required` challenge (A2A Response Extraction, Auth challenge URL
+   * validation).
+   */
   | "challenge_url";
 
-/**
- * Options for {@linkcode validateSellerUrl}.
- *
- * @example A wildcard allow-list and a length cap
- * ```ts
- * import { validateSellerUrl, type ValidateSellerUrlOptions } from "@adcp-wire/security";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * const options: ValidateSellerUrlOptions = {
- *   purpose: "file_url",
- *   allowedHosts: ["cdn.seller.example", "*.assets.seller.example"],
- *   maxLength: 256,
- * };
- * strictEqual(validateSellerUrl("https://eu.assets.seller.example/a.png", options).valid, true);
- * const apex = validateSellerUrl("https://assets.seller.example/a.png", options); // not covered
- * deepStrictEqual(apex, { valid: false, reason: "host_not_allowed" });
- * const long = validateSellerUrl(`https://cdn.seller.example/${"a".repeat(300)}`, options);
- * deepStrictEqual(long, { valid: false, reason: "too_long" });
- * ```
- */
+/** Options for {@link validateSellerUrl}. */
 export interface ValidateSellerUrlOptions {
   /** What the URL is for. Required. `challenge_url` also strips redirect parameters. */
   readonly purpose: SellerUrlPurpose;
@@ -58,7 +28,7 @@ export interface ValidateSellerUrlOptions {
    * payload", A2A Response Extraction, Auth challenge URL validation). Required, non-empty.
    *
    * Each entry is `host` or `host:port`, or `*.domain` / `*.domain:port` for any strict
-   * subdomain (see {@linkcode validateSellerUrl}); IPv6 in brackets (`[2001:db8::1]`,
+   * subdomain (see {@link validateSellerUrl}); IPv6 in brackets (`[2001:db8::1]`,
    * `[2001:db8::1]:8443`). An entry without a port allows any port ("the protocol does not
    * constrain ports", Security, Webhook URL validation, "Destination port: permissive by
    * default"); an entry with a port allows only that port, `:443` included. Entries are
@@ -68,7 +38,7 @@ export interface ValidateSellerUrlOptions {
   /**
    * A port allow-list applied to every URL on top of `allowedHosts`: the URL's port (443 when it
    * has none) must be listed here and allowed by the matching entry. For the spec's opt-in
-   * hardened profile pass {@linkcode HARDENED_ALLOWED_PORTS} (443 and 8443). Each an integer
+   * hardened profile pass {@link HARDENED_ALLOWED_PORTS} (443 and 8443). Each an integer
    * from 1 to 65535; non-empty. Absent, ports are not restricted beyond the entries' own:
    * "SDKs that ship a DEFAULT_ALLOWED_PORTS constant MUST default it to 'no restriction' and
    * surface {443, 8443} as an opt-in profile, never as a default" (Security, Webhook URL
@@ -83,25 +53,7 @@ export interface ValidateSellerUrlOptions {
   readonly maxLength?: number;
 }
 
-/**
- * Why {@linkcode validateSellerUrl} rejected a URL; stable values for logs and tests.
- *
- * @example One reason per failed check
- * ```ts
- * import { type SellerUrlRejection, validateSellerUrl } from "@adcp-wire/security";
- * import { strictEqual } from "node:assert/strict";
- *
- * const options = { purpose: "policy_url", allowedHosts: ["seller.example"] } as const;
- * const reasonOf = (url: string): SellerUrlRejection | undefined => {
- *   const result = validateSellerUrl(url, options);
- *   return result.valid ? undefined : result.reason;
- * };
- * strictEqual(reasonOf("/policy"), "invalid_url");
- * strictEqual(reasonOf("http://seller.example/policy"), "not_https");
- * strictEqual(reasonOf("https://user@seller.example/policy"), "userinfo");
- * strictEqual(reasonOf("https://seller.example./policy"), "host_not_allowed");
- * ```
- */
+/** Why {@link validateSellerUrl} rejected a URL; stable values for logs and tests. */
 export type SellerUrlRejection =
   /** Not a string, contains ASCII controls or spaces, or not an absolute URL. */
   | "invalid_url"
@@ -116,27 +68,15 @@ export type SellerUrlRejection =
   /** The host (with port) is not on the allow-list, or ends with a dot. */
   | "host_not_allowed";
 
-/**
- * Result of {@linkcode validateSellerUrl}.
- *
- * @example Using the normalized URL, not the input
- * ```ts
- * import { type SellerUrlValidation, validateSellerUrl } from "@adcp-wire/security";
- * import { ok, strictEqual } from "node:assert/strict";
- *
- * const result: SellerUrlValidation = validateSellerUrl(
- *   "https://SELLER.EXAMPLE:443/a/../policy#top",
- *   { purpose: "policy_url", allowedHosts: ["seller.example"] },
- * );
- * ok(result.valid);
- * strictEqual(result.url, "https://seller.example/policy#top");
- * ```
- */
+/** Result of {@link validateSellerUrl}. */
 export type SellerUrlValidation =
   | {
     /** The URL passed every check. */
     readonly valid: true;
-    /** The URL to use: the parser's normalized `href`, with redirect parameters removed for `challenge_url`. */
+    /**
+     * The URL to use: the parser's normalized `href`, with redirect parameters removed for
+     * `challenge_url`.
+     */
     readonly url: string;
   }
   | {
@@ -146,65 +86,27 @@ export type SellerUrlValidation =
     readonly reason: SellerUrlRejection;
   };
 
-/**
- * The default `maxLength` of {@linkcode validateSellerUrl}: 2048 code units.
- *
- * @example The default length cap
- * ```ts
- * import { DEFAULT_SELLER_URL_MAX_LENGTH, validateSellerUrl } from "@adcp-wire/security";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * strictEqual(DEFAULT_SELLER_URL_MAX_LENGTH, 2048);
- * const url = `https://seller.example/${"a".repeat(DEFAULT_SELLER_URL_MAX_LENGTH)}`;
- * const options = { purpose: "setup_url", allowedHosts: ["seller.example"] } as const;
- * deepStrictEqual(validateSellerUrl(url, options), { valid: false, reason: "too_long" });
- * ```
- */
+/** The default `maxLength` of {@link validateSellerUrl}: 2048 code units. */
 export const DEFAULT_SELLER_URL_MAX_LENGTH = 2048;
 
 /**
- * The hardened port profile for {@linkcode ValidateSellerUrlOptions.allowedPorts}: 443 and 8443.
- * Opt-in, never a default: "SDKs that ship a DEFAULT_ALLOWED_PORTS constant MUST default it to
- * 'no restriction' and surface {443, 8443} as an opt-in profile, never as a default" (Security,
- * Webhook URL validation, "Destination port: permissive by default"). This package ships no
- * `DEFAULT_ALLOWED_PORTS`: leaving `allowedPorts` out is the unrestricted default. A seller that
- * turns the profile on "MUST document the allowed-port set" for its buyers (same section).
+ * The hardened port profile for {@link ValidateSellerUrlOptions.allowedPorts}: 443 and 8443.
+ * Opt-in, never a default: the spec requires SDKs to leave ports unrestricted by default and to
+ * offer {443, 8443} only as a profile to turn on, so this package ships no `DEFAULT_ALLOWED_PORTS`.
+ * A seller that turns it on must document the allowed ports for its buyers.
  *
- * @example Opting in to the hardened profile
- * ```ts
- * import { HARDENED_ALLOWED_PORTS, validateSellerUrl } from "@adcp-wire/security";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * const open = { purpose: "file_url", allowedHosts: ["cdn.seller.example"] } as const;
- * const hardened = { ...open, allowedPorts: HARDENED_ALLOWED_PORTS };
- * const tomcat = "https://cdn.seller.example:9443/a.png";
- * strictEqual(validateSellerUrl(tomcat, open).valid, true); // the default: ports unrestricted
- * deepStrictEqual(validateSellerUrl(tomcat, hardened), {
- *   valid: false,
- *   reason: "port_not_allowed",
- * });
- * strictEqual(validateSellerUrl("https://cdn.seller.example:8443/a.png", hardened).valid, true);
- * strictEqual(validateSellerUrl("https://cdn.seller.example/a.png", hardened).valid, true);
- * ```
+ * Spec: security.mdx, Webhook URL validation, Destination port: permissive by default.
  */
 export const HARDENED_ALLOWED_PORTS: readonly number[] = Object.freeze([443, 8443]);
 
 /**
  * Query parameter names removed from a `challenge_url`, compared after form-decoding, lowercasing
- * and removing everything but letters and digits, so `redirect_uri`, `Redirect-URI`,
- * `redirectUri` and `redirect%5Furi` are all caught. The list holds the names the spec gives
- * (`redirect_uri`, `return_url`), `redirect_url`, `return_to`, `next`, `continue` and
- * `callback_url`, and other common names for the same thing, since the spec covers "`redirect_uri`,
- * `return_url`, or similar query parameters" (A2A Response Extraction, Auth challenge URL
- * validation).
+ * and removing everything but letters and digits (so `redirect_uri`, `Redirect-URI`,
+ * `redirectUri` and `redirect%5Furi` are one name): the names the spec gives and other common
+ * names for a redirect target. Other parameters are removed too (see
+ * [docs/seller-url-rules.md](../../docs/seller-url-rules.md#auth-challenge-urls)).
  *
- * @example Listing the normalized names
- * ```ts
- * import { CHALLENGE_REDIRECT_PARAMETERS } from "@adcp-wire/security";
- * import { ok } from "node:assert/strict";
- *
- * ok(CHALLENGE_REDIRECT_PARAMETERS.includes("redirecturi"));
- * ```
+ * Spec: A2A Response Extraction, Security Considerations, Auth challenge URL validation.
  */
 export const CHALLENGE_REDIRECT_PARAMETERS: readonly string[] = Object.freeze([
   "redirecturi",
@@ -283,100 +185,45 @@ const ENTRY_PORT = /:(\d*)$/;
 
 /**
  * Validates a seller-provided URL before it is opened, fetched, or rendered as a link, and
- * returns the exact URL to use.
+ * returns the exact URL to use: `https:` only, no userinfo, a host on the caller's allow-list
+ * (exact, `*.domain` wildcard or IP literal, each optionally with a port), ports unrestricted
+ * unless an entry or `allowedPorts` says so, and, for `challenge_url`, the fragment and every
+ * redirect-like query parameter removed. The checks, in order, with the reason each one returns
+ * and the exact matching rules, are in [docs/seller-url-rules.md](../../docs/seller-url-rules.md).
  *
- * Implements, for every purpose, Transport Error Mapping, Security Considerations, URL
- * validation ("uses the `https` scheme, contains no userinfo component …, and the domain
- * matches the seller's known domain"; "All seller-provided URLs MUST be rejected if they use
- * non-`https` schemes (`http`, `javascript`, `data`, `file`)") and A2A Response Extraction,
+ * Spec: Transport Error Mapping, Security Considerations, URL validation; A2A Response Extraction,
  * Security Considerations, FilePart URI validation and Auth challenge URL validation.
- *
- * Checks, in order (the first failure is the `reason`):
- * 1. `invalid_url` when the value is not a string; then `too_long` when it is longer than
- *    `maxLength` code units (checked before parsing).
- * 2. `invalid_url`: no ASCII controls or spaces (the parser would silently drop or trim them, so
- *    the string shown and the URL used could differ), and `new URL(url)` parses it as an
- *    absolute URL (WHATWG URL Standard; no base, so relative URLs fail).
- * 3. `not_https`: the scheme is `https:`.
- * 4. `userinfo`: no username or password, and no `@` in the raw authority either: the parser
- *    normalizes an empty userinfo (`https://@host/`, `https://:@host/`) away, but its presence
- *    means someone tried, so it fails closed.
- * 5. `port_not_allowed`, only when `allowedPorts` is set: the URL's port (443 when it has none)
- *    is in `allowedPorts`. An opt-in hardened profile ({@linkcode HARDENED_ALLOWED_PORTS}); by
- *    default no port is refused for itself, as "the protocol does not constrain ports"
- *    (Security, Webhook URL validation, "Destination port: permissive by default").
- * 6. `host_not_allowed`: the parsed host must match an allow-list entry, and the entry's port, if
- *    it names one, must be the URL's port (443 when it has none). An entry without a port allows
- *    any port. With `allowedPorts` too, both must allow the port: an entry `host:9443` never
- *    matches under the hardened profile (the safer reading of an entry that contradicts it).
- *    - Exact: the hostname equals the entry's normalized hostname.
- *    - Wildcard `*.domain`: the hostname is a strict subdomain of `domain`, at any depth:
- *      `a.domain` and `a.b.domain` match, `domain` itself never does (nor `xdomain`, which only
- *      ends with the same letters). List the apex separately when it is allowed too.
- *    - IP literals (IPv4 in any form the parser accepts, and `[IPv6]`) match only an exact entry
- *      for the same address, never a wildcard.
- *    - A hostname ending in a dot (`example.com.`) is rejected: it names the same DNS host but
- *      can be treated as a different site by cookies, TLS and allow-lists downstream. So is a
- *      hostname with an empty label (`a..seller.example`, `.a.seller.example`).
- *
- * For `challenge_url`, the returned URL also has its fragment removed (an OAuth authorization
- * endpoint URL "MUST NOT include a fragment component", RFC 6749 §3.1) and every query parameter
- * that is or may be a redirect ("Any `redirect_uri`, `return_url`, or similar query parameters
- * MUST be dropped or overwritten by the client before navigation. Never forward a
- * seller-supplied redirect."), the safer reading of "similar": a parameter whose name, after
- * form-decoding, lowercasing and keeping only letters and digits, is in
- * {@linkcode CHALLENGE_REDIRECT_PARAMETERS} or contains `redir`, `callback`, `return`, `reply`,
- * `continue`, `goto`, `relaystate`, `target` or `forward`; or whose value is an absolute http(s)
- * URL or starts with `//` or `\\`, whatever its name. Since some servers also split a query on
- * `;`, an `&`-separated segment is dropped whole when any of its `;` parts is such a parameter.
- * Other parameters keep their original encoding and order; empty `&&` segments are dropped.
- *
- * Also `too_long` when the normalized URL to return is longer than `maxLength` (the parser
- * percent-encodes non-ASCII characters, so it can be several times longer than the input).
  *
  * @param url The untrusted URL.
  * @param options Purpose, allow-list (from configuration, never from the payload), and the
  * optional port allow-list and length cap.
  * @returns `{ valid: true, url }` with the parser's `href` (use it, not the input), or
- * `{ valid: false, reason }`.
+ * `{ valid: false, reason }` with the first check that failed.
  * @throws {TypeError} When `options` is malformed: `purpose` not one of the four values,
- * `allowedHosts` not a non-empty array, an entry that is not a valid host pattern, or
- * `allowedPorts` not a non-empty array of numbers.
+ * `allowedHosts` not a non-empty array of host patterns, or `allowedPorts` not a non-empty array
+ * of numbers.
  * @throws {RangeError} When `options.maxLength` is not a non-negative safe integer, or a port in
  * `options.allowedPorts` is not an integer from 1 to 65535.
  *
- * @example Accepting a setup URL and rejecting look-alikes
+ * @example Accepting a setup URL, rejecting look-alikes, stripping a challenge's redirect
  * ```ts
  * import { validateSellerUrl } from "@adcp-wire/security";
  * import { deepStrictEqual } from "node:assert/strict";
  *
- * const options = { purpose: "setup_url", allowedHosts: ["seller.example"] } as const;
- * deepStrictEqual(validateSellerUrl("https://SELLER.example/setup?a=1", options), {
+ * const setup = { purpose: "setup_url", allowedHosts: ["seller.example"] } as const;
+ * deepStrictEqual(validateSellerUrl("https://SELLER.example/setup?a=1", setup), {
  *   valid: true,
  *   url: "https://seller.example/setup?a=1",
  * });
- * deepStrictEqual(validateSellerUrl("https://seller.example@evil.example/", options), {
+ * deepStrictEqual(validateSellerUrl("https://seller.example@evil.example/", setup), {
  *   valid: false,
  *   reason: "userinfo",
  * });
- * deepStrictEqual(validateSellerUrl("javascript:alert(1)", options), {
- *   valid: false,
- *   reason: "not_https",
- * });
- * ```
- *
- * @example Stripping a seller-supplied redirect from an auth challenge
- * ```ts
- * import { validateSellerUrl } from "@adcp-wire/security";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const result = validateSellerUrl(
- *   "https://auth.seller.example/authorize?client_id=abc&redirect_uri=https%3A%2F%2Fevil.example&scope=read",
- *   { purpose: "challenge_url", allowedHosts: ["*.seller.example"] },
- * );
- * deepStrictEqual(result, {
+ * const challenge = { purpose: "challenge_url", allowedHosts: ["*.seller.example"] } as const;
+ * const login = "https://auth.seller.example/a?redirect_uri=https%3A%2F%2Fevil.example&x=1";
+ * deepStrictEqual(validateSellerUrl(login, challenge), {
  *   valid: true,
- *   url: "https://auth.seller.example/authorize?client_id=abc&scope=read",
+ *   url: "https://auth.seller.example/a?x=1",
  * });
  * ```
  */
@@ -486,32 +333,36 @@ function isRedirectParameter(part: string): boolean {
   return equals !== -1 && URL_LIKE_VALUE.test(value);
 }
 
+const ACTION = "validate a seller URL";
+
 function resolveOptions(options: ValidateSellerUrlOptions): {
   purpose: SellerUrlPurpose;
   allowed: AllowedHost[];
   ports: ReadonlySet<number> | undefined;
   maxLength: number;
 } {
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(`Expected options to be an object, got ${describe(options)}`);
-  }
+  assertOptionsObject(ACTION, options);
   const { purpose, allowedHosts } = options;
   if (typeof purpose !== "string" || !PURPOSES.has(purpose)) {
-    throw new TypeError(
-      `Expected options.purpose to be one of setup_url, policy_url, file_url, challenge_url, got ${
-        typeof purpose === "string" ? JSON.stringify(purpose) : describe(purpose)
-      }`,
+    throw optionError(
+      TypeError,
+      ACTION,
+      "options.purpose",
+      "one of setup_url, policy_url, file_url, challenge_url",
+      purpose,
     );
   }
   if (!Array.isArray(allowedHosts) || allowedHosts.length === 0) {
-    throw new TypeError(
-      `Expected options.allowedHosts to be a non-empty array of hosts, got ${
-        Array.isArray(allowedHosts) ? "an empty array" : describe(allowedHosts)
-      }`,
+    throw optionError(
+      TypeError,
+      ACTION,
+      "options.allowedHosts",
+      "a non-empty array of hosts",
+      allowedHosts,
     );
   }
   const maxLength = options.maxLength ?? DEFAULT_SELLER_URL_MAX_LENGTH;
-  assertByteCount("options.maxLength", maxLength);
+  assertByteCount(ACTION, "options.maxLength", maxLength);
   const allowed = allowedHosts.map((entry: unknown, index: number) => parseEntry(entry, index));
   const ports = parsePorts(options.allowedPorts);
   return { purpose: purpose as SellerUrlPurpose, allowed, ports, maxLength };
@@ -520,22 +371,20 @@ function resolveOptions(options: ValidateSellerUrlOptions): {
 function parsePorts(allowedPorts: unknown): ReadonlySet<number> | undefined {
   if (allowedPorts === undefined) return undefined;
   if (!Array.isArray(allowedPorts) || allowedPorts.length === 0) {
-    throw new TypeError(
-      `Expected options.allowedPorts to be a non-empty array of ports, got ${
-        Array.isArray(allowedPorts) ? "an empty array" : describe(allowedPorts)
-      }`,
+    throw optionError(
+      TypeError,
+      ACTION,
+      "options.allowedPorts",
+      "a non-empty array of ports",
+      allowedPorts,
     );
   }
   allowedPorts.forEach((port: unknown, index: number) => {
-    if (typeof port !== "number") {
-      throw new TypeError(
-        `Expected options.allowedPorts[${index}] to be a number, got ${describe(port)}`,
-      );
-    }
+    const name = `options.allowedPorts[${index}]`;
+    const requirement = "an integer from 1 to 65535";
+    if (typeof port !== "number") throw optionError(TypeError, ACTION, name, requirement, port);
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
-      throw new RangeError(
-        `Expected options.allowedPorts[${index}] to be an integer from 1 to 65535, got ${port}`,
-      );
+      throw optionError(RangeError, ACTION, name, requirement, port);
     }
   });
   return new Set(allowedPorts as number[]);
@@ -544,15 +393,17 @@ function parsePorts(allowedPorts: unknown): ReadonlySet<number> | undefined {
 function parseEntry(entry: unknown, index: number): AllowedHost {
   const name = `options.allowedHosts[${index}]`;
   if (typeof entry !== "string") {
-    throw new TypeError(`Expected ${name} to be a string, got ${describe(entry)}`);
+    throw optionError(TypeError, ACTION, name, "a string", entry);
   }
   const wildcard = entry.startsWith("*.");
   const host = wildcard ? entry.slice(2) : entry;
   const fail = (why: string): never => {
-    throw new TypeError(
-      `Expected ${name} to be a host, host:port or *.domain pattern, got ${
-        JSON.stringify(entry)
-      } (${why})`,
+    throw optionError(
+      TypeError,
+      ACTION,
+      name,
+      `a host, host:port or *.domain pattern (${why})`,
+      entry,
     );
   };
   if (host === "" || ENTRY_FORBIDDEN.test(host)) {

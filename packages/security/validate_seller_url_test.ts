@@ -86,22 +86,26 @@ Deno.test("validateSellerUrl() strips every listed redirect parameter spelling f
 
 Deno.test("validateSellerUrl() rejects malformed options with TypeError", () => {
   const cases: [unknown, string][] = [
-    [null, "Expected options to be an object, got null"],
+    [null, "Cannot validate a seller URL as 'options' must be an object: current value is null"],
     [
       { purpose: "logo_url", allowedHosts: ["a.example"] },
-      'Expected options.purpose to be one of setup_url, policy_url, file_url, challenge_url, got "logo_url"',
+      "Cannot validate a seller URL as 'options.purpose' must be one of setup_url, policy_url, " +
+      `file_url, challenge_url: current value is "logo_url"`,
     ],
     [
       { purpose: "setup_url", allowedHosts: [] },
-      "Expected options.allowedHosts to be a non-empty array of hosts, got an empty array",
+      "Cannot validate a seller URL as 'options.allowedHosts' must be a non-empty array of " +
+      "hosts: current value is an array",
     ],
     [
       { purpose: "setup_url", allowedHosts: "a.example" },
-      "Expected options.allowedHosts to be a non-empty array of hosts, got string",
+      "Cannot validate a seller URL as 'options.allowedHosts' must be a non-empty array of " +
+      `hosts: current value is "a.example"`,
     ],
     [
       { purpose: "setup_url", allowedHosts: [1] },
-      "Expected options.allowedHosts[0] to be a string, got number",
+      "Cannot validate a seller URL as 'options.allowedHosts[0]' must be a string: current value " +
+      "is 1",
     ],
   ];
   for (const [options, message] of cases) {
@@ -408,24 +412,34 @@ Deno.test("validateSellerUrl() rejects a malformed allowedPorts or an entry with
     });
   throws(call([]), {
     name: "TypeError",
-    message: "Expected options.allowedPorts to be a non-empty array of ports, got an empty array",
+    message:
+      "Cannot validate a seller URL as 'options.allowedPorts' must be a non-empty array of " +
+      "ports: current value is an array",
   });
   throws(call(null), {
     name: "TypeError",
-    message: "Expected options.allowedPorts to be a non-empty array of ports, got null",
+    message:
+      "Cannot validate a seller URL as 'options.allowedPorts' must be a non-empty array of " +
+      "ports: current value is null",
   });
   throws(call(443), {
     name: "TypeError",
-    message: "Expected options.allowedPorts to be a non-empty array of ports, got number",
+    message:
+      "Cannot validate a seller URL as 'options.allowedPorts' must be a non-empty array of " +
+      "ports: current value is 443",
   });
   throws(call([443, "8443"]), {
     name: "TypeError",
-    message: "Expected options.allowedPorts[1] to be a number, got string",
+    message:
+      "Cannot validate a seller URL as 'options.allowedPorts[1]' must be an integer from 1 to " +
+      `65535: current value is "8443"`,
   });
   for (const bad of [0, -1, 65536, 443.5, Number.NaN, Number.POSITIVE_INFINITY]) {
     throws(call([443, bad]), {
       name: "RangeError",
-      message: `Expected options.allowedPorts[1] to be an integer from 1 to 65535, got ${bad}`,
+      message:
+        "Cannot validate a seller URL as 'options.allowedPorts[1]' must be an integer from 1 to " +
+        `65535: current value is ${bad}`,
     });
   }
   strictEqual(call([1, 65535, 443])().valid, true);

@@ -1,33 +1,12 @@
 import { readOwnData, sanitizeJsonBounded, type SanitizeJsonBounds } from "./_sanitize_json.ts";
-import { describe, sanitizeUnchecked } from "./_strings.ts";
+import { isJsonObject, optionError } from "@adcp-wire/internal";
+import { assertOptionsObject, sanitizeUnchecked } from "./_strings.ts";
 import { isDangerousKey } from "./dangerous_keys.ts";
 import type { JsonObject } from "./json_limits.ts";
 import { ADCP_ERROR_DETAILS_LIMITS, OMITTED_MARKER } from "./sanitize_adcp_error.ts";
 import { SELLER_STRING_LIMITS } from "./sanitize_seller_string.ts";
 
-/**
- * Options for {@linkcode wrapUntrustedSellerData}.
- *
- * @example A custom tag, a fixed nonce for a test, and the random default
- * ```ts
- * import {
- *   wrapUntrustedSellerData,
- *   type WrapUntrustedSellerDataOptions,
- * } from "@adcp-wire/security";
- * import { match, strictEqual } from "node:assert/strict";
- *
- * const options: WrapUntrustedSellerDataOptions = {
- *   tag: "seller_error",
- *   nonce: "fixed-nonce-for-tests", // tests only: the default is random per call
- * };
- * strictEqual(
- *   wrapUntrustedSellerData({ code: "RATE_LIMITED" }, options),
- *   '<seller_error nonce="fixed-nonce-for-tests">\n{"code":"RATE_LIMITED"}\n' +
- *     '</seller_error nonce="fixed-nonce-for-tests">',
- * );
- * match(wrapUntrustedSellerData({}), /^<seller_data nonce="[0-9a-f]{32}">\n\{\}\n/);
- * ```
- */
+/** Options for {@link wrapUntrustedSellerData}. */
 export interface WrapUntrustedSellerDataOptions {
   /**
    * Delimiter tag name: a letter, then up to 63 letters, digits, `_` or `-`.
@@ -42,6 +21,7 @@ export interface WrapUntrustedSellerDataOptions {
   readonly nonce?: string;
 }
 
+const ACTION = "wrap seller data";
 const TAG_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 const PROMPT_UNSAFE = /[<>&]/g;
@@ -63,36 +43,16 @@ const VALUE_BOUNDS: SanitizeJsonBounds = {
 };
 
 /**
- * Renders seller-controlled values as a data block for an LLM prompt, inside explicit delimiters
- * that no seller content can close or forge:
+ * Renders seller-controlled values as a data block for an LLM prompt, inside delimiters that no
+ * seller content can close or forge: `<seller_data nonce="…">`, one line of JSON, and the
+ * matching closing tag. The JSON writes every `<`, `>` and `&` as a `\u` escape, so no seller text
+ * can form a tag, and the nonce is random per call, so a closing tag cannot be guessed. Values
+ * are sanitized first, as {@link sanitizeSellerString} and {@link sanitizeAdcpError} do. What to
+ * say in the system prompt, and how each value is capped, is in
+ * [docs/security.md](../../docs/security.md#llm-prompt-data-blocks). Put the block in user or
+ * tool-result content, never in a system prompt.
  *
- * ```text
- * <seller_data nonce="9f…">
- * {"message":"…","details":{…}}
- * </seller_data nonce="9f…">
- * ```
- *
- * Implements "Use data boundaries for seller-provided strings… place them inside explicit data
- * delimiters (e.g., … XML-style tags) that the system prompt designates as untrusted seller
- * data. Do not interpolate seller-provided strings into prose or instructions" (Transport Error
- * Mapping, Security Considerations, Buyer Agent Requirements). Your system prompt should say
- * that text inside the tag is data from an untrusted seller, never instructions, and that the
- * block ends only at the closing tag with the same nonce.
- *
- * Two independent defenses keep the delimiters intact:
- * 1. The body is JSON in which every `<`, `>` and `&` is written as `\u003c`, `\u003e`,
- *    `\u0026` (still valid JSON, same values), so no seller text can contain a tag at all.
- * 2. The nonce is random per call (unless injected), so a closing tag cannot be guessed.
- *
- * Values are sanitized first, every string with {@linkcode sanitizeSellerString}'s strip set
- * removed (controls, bidi, zero-width and other invisible format characters, and tag characters,
- * which people cannot see but a model reads): a `message`, `suggestion` or `field` string with
- * its cap from {@linkcode SELLER_STRING_LIMITS} (256, 512, 256 bytes), any other string at 512 bytes, and
- * objects and arrays as `details` are by {@linkcode sanitizeAdcpError} (bounded, dangerous keys
- * dropped, {@linkcode OMITTED_MARKER} past a bound). Keys are sanitized and capped at 64 bytes;
- * dangerous keys, keys colliding after sanitizing (first wins) and values JSON cannot hold
- * (`undefined`, functions) are omitted. Per the spec, never pass raw `details` into system
- * prompts or tool descriptions; this block belongs in user or tool-result content.
+ * Spec: Transport Error Mapping, Security Considerations, Buyer Agent Requirements.
  *
  * @param fields Named seller values, e.g. `{ message, suggestion, details }` of an error.
  * @param options Tag name and nonce.
@@ -121,28 +81,24 @@ export function wrapUntrustedSellerData(
   fields: Record<string, unknown>,
   options: WrapUntrustedSellerDataOptions = {},
 ): string {
-  if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
-    throw new TypeError(`Expected fields to be a non-array object, got ${describe(fields)}`);
+  if (!isJsonObject(fields)) {
+    throw optionError(TypeError, ACTION, "fields", "a non-array object", fields);
   }
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(`Expected options to be an object, got ${describe(options)}`);
-  }
+  assertOptionsObject(ACTION, options);
   const tag = options.tag ?? "seller_data";
   if (typeof tag !== "string" || !TAG_PATTERN.test(tag)) {
-    throw new TypeError(
-      `Expected options.tag to match ${TAG_PATTERN}, got ${
-        typeof tag === "string" ? JSON.stringify(tag) : describe(tag)
-      }`,
-    );
+    throw optionError(TypeError, ACTION, "options.tag", `a string matching ${TAG_PATTERN}`, tag);
   }
   const nonce = options.nonce ?? randomNonce();
   if (typeof nonce !== "string" || !NONCE_PATTERN.test(nonce)) {
+    const requirement = `a string matching ${NONCE_PATTERN}`;
+    if (typeof nonce !== "string") {
+      throw optionError(TypeError, ACTION, "options.nonce", requirement, nonce);
+    }
+    // The message style of optionError, without the value: a nonce is a secret, never shown.
+    const shown = `a ${nonce.length}-character string (not shown)`;
     throw new TypeError(
-      `Expected options.nonce to match ${NONCE_PATTERN}, got ${
-        typeof nonce === "string"
-          ? `a ${nonce.length}-character string that does not`
-          : describe(nonce)
-      }`,
+      `Cannot ${ACTION} as 'options.nonce' must be ${requirement}: current value is ${shown}`,
     );
   }
 

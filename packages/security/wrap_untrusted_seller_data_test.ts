@@ -137,18 +137,25 @@ Deno.test("wrapUntrustedSellerData() drops dangerous and colliding keys", () => 
 Deno.test("wrapUntrustedSellerData() rejects malformed arguments with TypeError", () => {
   throws(() => wrapUntrustedSellerData(null as never), {
     name: "TypeError",
-    message: "Expected fields to be a non-array object, got null",
+    message:
+      "Cannot wrap seller data as 'fields' must be a non-array object: current value is null",
   });
   throws(() => wrapUntrustedSellerData({}, { tag: 'x" onload="' }), {
     name: "TypeError",
-    message: 'Expected options.tag to match /^[A-Za-z][A-Za-z0-9_-]{0,63}$/, got "x\\" onload=\\""',
+    message: "Cannot wrap seller data as 'options.tag' must be a string matching " +
+      `/^[A-Za-z][A-Za-z0-9_-]{0,63}$/: current value is "x\\" onload=\\""`,
   });
   throws(() => wrapUntrustedSellerData({}, { nonce: "short" }), {
     name: "TypeError",
-    message:
-      "Expected options.nonce to match /^[A-Za-z0-9_-]{16,128}$/, got a 5-character string that does not",
+    message: "Cannot wrap seller data as 'options.nonce' must be a string matching " +
+      "/^[A-Za-z0-9_-]{16,128}$/: current value is a 5-character string (not shown)",
   });
   throws(() => wrapUntrustedSellerData({}, { nonce: '0123456789abcdef">' }), TypeError);
+  throws(() => wrapUntrustedSellerData({}, { nonce: 42 as never }), {
+    name: "TypeError",
+    message: "Cannot wrap seller data as 'options.nonce' must be a string matching " +
+      "/^[A-Za-z0-9_-]{16,128}$/: current value is 42",
+  });
 });
 
 Deno.test("wrapUntrustedSellerData() keeps the block intact and values sanitized for any strings", () => {

@@ -1,7 +1,10 @@
 // Private: what validate_bench.ts and its worker share.
 import { TASK_VALIDATORS, VALIDATORS_ADCP_VERSION } from "@adcp-wire/schemas/validators";
 
-/** The options scripts/gen_validators.ts compiles with, minus code generation: same schema, same checks. */
+/**
+ * The options scripts/gen_validators.ts compiles with, minus code generation: same schema, same
+ * checks.
+ */
 export const AJV_OPTIONS = {
   strict: false,
   allErrors: false,

@@ -1,6 +1,6 @@
-// Private: one cold validation in a fresh worker (a fresh module map), for validate_bench.ts. The worker receives
-// `{ mode, data }`, validates once (loading the precompiled module, or reading the schemas and compiling them with
-// Ajv), and posts back whether the data was valid.
+// Private: one cold validation in a fresh worker (a fresh module map), for validate_bench.ts. The
+// worker receives `{ mode, data }`, validates once (loading the precompiled module, or reading the
+// schemas and compiling them with Ajv), and posts back whether the data was valid.
 import { Ajv } from "ajv";
 import ajvFormats, { type FormatsPlugin } from "ajv-formats";
 import { TASK_VALIDATORS } from "@adcp-wire/schemas/validators";

@@ -1,4 +1,5 @@
-// Private: turns the failures of a precompiled validator into AdCP issues with bounded, data-free messages.
+// Private: turns the failures of a precompiled validator into AdCP issues with bounded, data-free
+// messages.
 import type { CompiledValidatorError } from "@adcp-wire/schemas/validators";
 import {
   ISSUE_MESSAGE_MAX_LENGTH,
@@ -34,8 +35,8 @@ export function escapeToken(token: string): string {
 }
 
 /**
- * The message of one failure, from its keyword and its schema-side params only. Params that hold data (the name of an
- * additional property, a property name, the values compared) are never quoted.
+ * The message of one failure, from its keyword and its schema-side params only. Params that hold
+ * data (the name of an additional property, a property name, the values compared) are never quoted.
  */
 function message(keyword: string, p: Readonly<Record<string, unknown>>): string {
   switch (keyword) {
@@ -96,7 +97,8 @@ function message(keyword: string, p: Readonly<Record<string, unknown>>): string 
       return "Expected a value matching at least one of the allowed shapes";
     case "oneOf":
       return Array.isArray(p.passingSchemas)
-        ? `Expected a value matching exactly one of the allowed shapes (it matches ${p.passingSchemas.length})`
+        ? "Expected a value matching exactly one of the allowed shapes " +
+          `(it matches ${p.passingSchemas.length})`
         : "Expected a value matching exactly one of the allowed shapes";
     case "not":
       return "Expected a value not matching a shape the schema forbids";
@@ -109,7 +111,10 @@ function message(keyword: string, p: Readonly<Record<string, unknown>>): string 
   }
 }
 
-/** The pointer of one failure: the instance path, plus the property the keyword names (see ValidationIssue). */
+/**
+ * The pointer of one failure: the instance path, plus the property the keyword names (see
+ * ValidationIssue).
+ */
 function pointerOf(e: CompiledValidatorError): string {
   const p = e.params;
   const child = e.keyword === "required" || e.keyword === "dependencies" ||
@@ -151,7 +156,8 @@ export function toIssues(
       keyword: "schema",
     }];
   }
-  // Keep the last failure, the one that stopped validation (the enclosing keyword of the branch failures before it).
+  // Keep the last failure, the one that stopped validation (the enclosing keyword of the branch
+  // failures before it).
   const kept = list.length <= maxIssues
     ? list
     : [...list.slice(0, maxIssues - 1), list[list.length - 1]!];

@@ -1,4 +1,5 @@
 // Private: option checks, the safe copy, and one validator run.
+import { optionError } from "@adcp-wire/internal";
 import type { CompiledValidator } from "@adcp-wire/schemas/validators";
 import { type JsonLimits, type JsonValue, toSafeJson } from "@adcp-wire/security";
 import { toIssues } from "./_issues.ts";
@@ -14,39 +15,38 @@ export interface ResolvedOptions {
   readonly maxIssues: number;
 }
 
-/** Describes a bad option value without echoing much of it. */
-export function show(v: unknown): string {
-  if (typeof v === "string") {
-    const json = JSON.stringify(v.length > 64 ? `${v.slice(0, 63)}…` : v);
-    return json;
-  }
-  if (v === null || typeof v !== "object") return String(v);
-  return Array.isArray(v) ? "an array" : "an object";
-}
-
 /**
- * Checks the options shared by every validation function.
+ * Checks the options shared by every validation function; `action` names the call in messages
+ * (`"validate a task response"`).
  *
  * @throws {TypeError} When `options` is not an object or `undefined`.
  * @throws {RangeError} When `maxIssues` is not a positive safe integer.
  */
-export function resolveOptions(options: ValidateOptions | undefined, fn: string): ResolvedOptions {
+export function resolveOptions(
+  options: ValidateOptions | undefined,
+  action: string,
+): ResolvedOptions {
   if (options === undefined) return { limits: undefined, maxIssues: DEFAULT_MAX_ISSUES };
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new TypeError(`${fn}: expected options to be an object, got ${show(options)}`);
+    throw optionError(TypeError, action, "options", "an object", options);
   }
   // `undefined` only: `null` is a malformed value, not an omitted option.
   const maxIssues = options.maxIssues === undefined ? DEFAULT_MAX_ISSUES : options.maxIssues;
   if (!Number.isSafeInteger(maxIssues) || maxIssues < 1) {
-    throw new RangeError(
-      `${fn}: expected options.maxIssues to be a positive safe integer, got ${show(maxIssues)}`,
+    throw optionError(
+      RangeError,
+      action,
+      "options.maxIssues",
+      "a positive safe integer",
+      maxIssues,
     );
   }
   return { limits: options.limits, maxIssues };
 }
 
 /**
- * The pollution-safe copy that is validated and returned (so the value returned is exactly the value checked).
+ * The pollution-safe copy that is validated and returned (so the value returned is exactly the
+ * value checked).
  *
  * @throws {JsonDepthLimitError | JsonNodeLimitError} When the data exceeds the limits.
  * @throws {TypeError} When the data is not JSON data.

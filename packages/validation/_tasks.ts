@@ -8,13 +8,14 @@ import {
   type TaskValidatorModule,
   VALIDATORS_ADCP_VERSION,
 } from "@adcp-wire/schemas/validators";
-import { show } from "./_run.ts";
+import { optionError } from "@adcp-wire/internal";
 
 /**
- * How each task status chooses its schema. Terminal results use the task's response schema, interim payloads the
- * status-specific schema (mcp-guide.mdx and a2a-guide.mdx, "Data Schema Validation"; a2a-response-format.mdx,
- * "Rule 3: Schema Validation"; `manifest.json` `task_result_resolution`). `unknown` has no payload schema. Typed
- * by the generated `TaskStatus`, so a version that adds a status fails to compile here until it is classified.
+ * How each task status chooses its schema. Terminal results use the task's response schema, interim
+ * payloads the status-specific schema (mcp-guide.mdx and a2a-guide.mdx, "Data Schema Validation";
+ * a2a-response-format.mdx, "Rule 3: Schema Validation"; `manifest.json` `task_result_resolution`).
+ * `unknown` has no payload schema. Typed by the generated `TaskStatus`, so a version that adds a
+ * status fails to compile here until it is classified.
  */
 export const STATUS_KIND: Readonly<Record<TaskStatus, "terminal" | "interim" | "none">> = Object
   .freeze({
@@ -34,7 +35,10 @@ export function isTaskStatus(v: unknown): v is TaskStatus {
   return typeof v === "string" && Object.hasOwn(STATUS_KIND, v);
 }
 
-/** Chooses the validator of a status from a task's module; `undefined` when the status has no schema. */
+/**
+ * Chooses the validator of a status from a task's module; `undefined` when the status has no
+ * schema.
+ */
 export function chooseValidator(
   entry: TaskValidatorEntry,
   module: TaskValidatorModule,
@@ -55,21 +59,17 @@ export function taskNames(): string[] {
 }
 
 /**
- * Looks up a task's index entry.
+ * Looks up a task's index entry; `action` names the call in messages.
  *
  * @throws {TypeError} When the task is not a string or has no validators.
  */
-export function taskEntry(task: unknown, fn: string): TaskValidatorEntry {
-  if (typeof task !== "string") {
-    throw new TypeError(`${fn}: expected task to be a string, got ${show(task)}`);
-  }
-  const entry = TASK_VALIDATORS.get(task);
+export function taskEntry(task: unknown, action: string): TaskValidatorEntry {
+  const entry = typeof task === "string" ? TASK_VALIDATORS.get(task) : undefined;
   if (entry === undefined) {
-    throw new TypeError(
-      `${fn}: expected a task of AdCP ${VALIDATORS_ADCP_VERSION} (${taskNames().join(", ")}), got ${
-        show(task)
-      }`,
-    );
+    const requirement = typeof task === "string"
+      ? `a task of AdCP ${VALIDATORS_ADCP_VERSION} (${taskNames().join(", ")})`
+      : "a string";
+    throw optionError(TypeError, action, "task", requirement, task);
   }
   return entry;
 }

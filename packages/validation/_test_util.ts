@@ -8,8 +8,8 @@ export async function readSchema(rel: string): Promise<Record<string, unknown>> 
 }
 
 /**
- * A schema's `examples[index]`: its `data` when upstream wraps it as `{ description, data }` (task and core
- * schemas), else the example itself (error-details schemas).
+ * A schema's `examples[index]`: its `data` when upstream wraps it as `{ description, data }` (task
+ * and core schemas), else the example itself (error-details schemas).
  */
 export async function schemaExample(rel: string, index = 0): Promise<Record<string, unknown>> {
   const doc = await readSchema(rel);

@@ -6,18 +6,15 @@ import type { ValidateOptions, ValidationResult } from "./validation_result.ts";
 export type { AdcpError } from "@adcp-wire/schemas";
 
 /**
- * Validates an error object strictly against the pinned version's `core/error.json`, on a pollution-safe copy.
+ * Validates an error object strictly against the pinned version's `core/error.json`, on a
+ * pollution-safe copy (`toSafeJson` of `@adcp-wire/security`) that is returned when it conforms.
+ * This is the full schema check, separate from the lenient structural check extraction applies
+ * (`validateAdcpError` of `@adcp-wire/core`): do not make it a precondition for classifying
+ * errors; use it to decide whether to trust the optional fields. Unknown codes pass. Why the two
+ * checks differ is in [docs/validation.md](../../docs/validation.md#error-objects).
  *
- * This is the full schema check (types, `minLength`/`maxLength` of `code`, `retry_after` within 1…3600, the
- * `recovery` and `source` enums, the shape of `issues[]`…), separate from the lenient structural check the
- * extraction algorithms apply before they accept an `adcp_error` (`validateAdcpError` of `@adcp-wire/core`,
- * Transport Error Mapping, "Client Detection Order"; the extraction layer keeps field values as-is, even an
- * out-of-range `retry_after`): a receiver that must keep classifying errors from newer or sloppy sellers should not make this
- * check a precondition, and can use it to decide whether to trust the optional fields. Error-handling.mdx
- * ("Forward-compatible decoding") keeps `code` an open string, and so does the schema: unknown codes pass.
- *
- * The value is copied by `toSafeJson` of `@adcp-wire/security` and the copy is validated and returned. The
- * validator module is loaded by dynamic import on first use.
+ * Spec: Transport Error Mapping, Client Detection Order; error-handling.mdx, Forward-compatible
+ * decoding.
  *
  * @param value The error object, such as an extracted `adcp_error` or an entry of `errors[]`.
  * @param options Limits.
@@ -34,9 +31,8 @@ export type { AdcpError } from "@adcp-wire/schemas";
  *
  * const good = await validateAdcpErrorSchema({ code: "X_ACME_FLOOR", message: "Below floor" });
  * ok(good.valid);
- * deepStrictEqual(good.value, { code: "X_ACME_FLOOR", message: "Below floor" });
- *
- * const bad = await validateAdcpErrorSchema({ code: "RATE_LIMITED", message: "Wait", retry_after: 0 });
+ * const late = { code: "RATE_LIMITED", message: "Wait", retry_after: 0 };
+ * const bad = await validateAdcpErrorSchema(late);
  * ok(!bad.valid);
  * deepStrictEqual(bad.issues, [
  *   { pointer: "/retry_after", message: "Expected a number >= 1", keyword: "minimum" },
@@ -47,7 +43,7 @@ export async function validateAdcpErrorSchema(
   value: unknown,
   options?: ValidateOptions,
 ): Promise<ValidationResult<AdcpError>> {
-  const resolved = resolveOptions(options, "validateAdcpErrorSchema()");
+  const resolved = resolveOptions(options, "validate an AdCP error");
   const { validate } = await ERROR_SCHEMA_VALIDATOR.load();
   const copy = safeCopy(value, resolved);
   const schemas = [ERROR_SCHEMA_VALIDATOR.schema];

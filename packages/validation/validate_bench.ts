@@ -1,9 +1,9 @@
 // deno bench --allow-read packages/validation/validate_bench.ts
 //
-// A realistic get_products response (20 products) validated by the precompiled validator and by Ajv compiling the
-// same schema, with the same options, at run time: steady state (validator ready) and first call (a fresh worker
-// loads or compiles, then validates once; an empty worker is the floor). Not published (deno.json publish.exclude):
-// it imports Ajv, which the package itself never does.
+// A realistic get_products response (20 products) validated by the precompiled validator and by Ajv
+// compiling the same schema, with the same options, at run time: steady state (validator ready) and
+// first call (a fresh worker loads or compiles, then validates once; an empty worker is the floor).
+// Not published (deno.json publish.exclude): it imports Ajv, which the package itself never does.
 import { Ajv } from "ajv";
 import ajvFormats, { type FormatsPlugin } from "ajv-formats";
 import { TASK_VALIDATORS } from "@adcp-wire/schemas/validators";

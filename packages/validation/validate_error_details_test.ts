@@ -108,11 +108,16 @@ Deno.test("validateErrorDetails() checks its arguments", async () => {
     validateErrorDetails("CREATIVE_REJECTED", {}, { schema: "error-details/nope.json" }),
     (e: unknown) =>
       e instanceof TypeError &&
-      e.message.includes("expected options.schema to be an error-details schema of AdCP") &&
+      e.message.startsWith(
+        "Cannot validate error details as 'options.schema' must be an error-details schema of AdCP",
+      ) &&
       e.message.includes("error-details/accessibility-violation.json, ") &&
-      e.message.endsWith('got "error-details/nope.json"'),
+      e.message.endsWith('): current value is "error-details/nope.json"'),
   );
-  await rejects(validateErrorDetails(5 as never, {}), /expected code to be a string, got 5/);
+  await rejects(
+    validateErrorDetails(5 as never, {}),
+    /^TypeError: Cannot validate error details as 'code' must be a string: current value is 5$/,
+  );
   await rejects(validateErrorDetails("C", {}, { maxIssues: -1 }), RangeError);
 });
 

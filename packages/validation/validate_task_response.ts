@@ -5,56 +5,29 @@ import type {
   TaskValidatorModule,
 } from "@adcp-wire/schemas/validators";
 import type { JsonValue } from "@adcp-wire/security";
-import { check, type ResolvedOptions, resolveOptions, safeCopy, show } from "./_run.ts";
+import { optionError } from "@adcp-wire/internal";
+import { check, type ResolvedOptions, resolveOptions, safeCopy } from "./_run.ts";
 import { chooseValidator, isTaskStatus, STATUS_KIND, taskEntry, taskNames } from "./_tasks.ts";
 import type { ValidateOptions, ValidationResult } from "./validation_result.ts";
 
 export type { TaskStatus } from "@adcp-wire/schemas";
 export type { InterimStatus } from "@adcp-wire/schemas/validators";
 
-/**
- * Options of {@linkcode validateTaskResponse} and {@linkcode TaskValidator.validate}.
- *
- * @example The status chooses the schema
- * ```ts
- * import { validateTaskResponse, type ValidateTaskResponseOptions } from "@adcp-wire/validation";
- * import { deepStrictEqual, ok } from "node:assert/strict";
- *
- * const progress = { percentage: 10 };
- * const working: ValidateTaskResponseOptions = { status: "working" };
- * const interim = await validateTaskResponse("get_products", progress, working);
- * ok(interim.valid);
- * deepStrictEqual(interim.schemas, ["media-buy/get-products-async-response-working.json"]);
- * const final = await validateTaskResponse("get_products", progress); // status "completed"
- * ok(!final.valid);
- * deepStrictEqual(final.schemas, ["media-buy/get-products-response.json"]);
- * ```
- */
+/** Options of {@link validateTaskResponse} and {@link TaskValidator.validate}. */
 export interface ValidateTaskResponseOptions extends ValidateOptions {
   /**
-   * The task status the payload was delivered with, as the transport reported it (the MCP or webhook `status`, the
-   * A2A task state). It chooses the schema: the task's response schema for a terminal status (`completed`,
-   * `failed`, `canceled`, `rejected`), the task's `*-async-response-<status>.json` schema for an interim one
-   * (`submitted`, `working`, `input-required`, `auth-required`), none for `unknown`. Pass the status your code acts
-   * on; the payload's own `status` field is never used to choose, so a seller cannot pick a looser schema.
+   * The task status the payload was delivered with, as the transport reported it (the MCP or
+   * webhook `status`, the A2A task state). It chooses the schema: the task's response schema for a
+   * terminal status (`completed`, `failed`, `canceled`, `rejected`), the task's
+   * `*-async-response-<status>.json` schema for an interim one (`submitted`, `working`,
+   * `input-required`, `auth-required`), none for `unknown`. Pass the status your code acts on; the
+   * payload's own `status` field is never used to choose, so a seller cannot pick a looser schema.
    * @default {"completed"}
    */
   readonly status?: TaskStatus;
 }
 
-/**
- * A task's validators, loaded: {@linkcode TaskValidator.validate} is synchronous.
- *
- * @example Validating synchronously after loading
- * ```ts
- * import { loadTaskValidator } from "@adcp-wire/validation";
- * import { ok, strictEqual } from "node:assert/strict";
- *
- * const validator = await loadTaskValidator("get_products");
- * strictEqual(validator.task, "get_products");
- * ok(validator.validate({ percentage: 40 }, { status: "working" }).valid);
- * ```
- */
+/** A task's validators, loaded: {@link TaskValidator.validate} is synchronous. */
 export interface TaskValidator {
   /** The task name. */
   readonly task: string;
@@ -63,7 +36,7 @@ export interface TaskValidator {
   /** The schemas of interim payloads by status; a status without one passes unchecked. */
   readonly interimSchemas: Readonly<Partial<Record<InterimStatus, string>>>;
   /**
-   * Validates a payload of the task; see {@linkcode validateTaskResponse}.
+   * Validates a payload of the task; see {@link validateTaskResponse}.
    *
    * @param data The payload.
    * @param options The status and limits.
@@ -72,19 +45,18 @@ export interface TaskValidator {
   validate(data: unknown, options?: ValidateTaskResponseOptions): ValidationResult<JsonValue>;
 }
 
+const VALIDATE_TASK_RESPONSE = "validate a task response";
+
 function resolveTaskOptions(
   options: ValidateTaskResponseOptions | undefined,
-  fn: string,
+  action: string,
 ): ResolvedOptions & { status: TaskStatus } {
-  const base = resolveOptions(options, fn);
+  const base = resolveOptions(options, action);
   // `undefined` only: `null` is a malformed status, not an omitted one.
   const status = options?.status === undefined ? "completed" : options.status;
   if (!isTaskStatus(status)) {
-    throw new TypeError(
-      `${fn}: expected options.status to be a task status (${
-        Object.keys(STATUS_KIND).join(", ")
-      }), got ${show(status)}`,
-    );
+    const statuses = Object.keys(STATUS_KIND).join(", ");
+    throw optionError(TypeError, action, "options.status", `a task status (${statuses})`, status);
   }
   return { ...base, status };
 }
@@ -105,8 +77,9 @@ function runTask(
 }
 
 /**
- * The task names that have validators: the tools of the pinned version's `manifest.json` and the task types that
- * only its `task_result_resolution.terminal_schema_overrides` names (such as `media_buy_delivery`).
+ * The task names that have validators: the tools of the pinned version's `manifest.json` and the
+ * task types that only its `task_result_resolution.terminal_schema_overrides` names (such as
+ * `media_buy_delivery`).
  *
  * @returns The names, sorted.
  *
@@ -123,10 +96,10 @@ export function knownTasks(): string[] {
 }
 
 /**
- * Loads a task's validators (a dynamic import of its precompiled module), so that the payloads of that task can then
- * be validated synchronously.
+ * Loads a task's validators (a dynamic import of its precompiled module), so that the payloads of
+ * that task can then be validated synchronously.
  *
- * @param task The task name, such as `get_products` (see {@linkcode knownTasks}).
+ * @param task The task name, such as `get_products` (see {@link knownTasks}).
  * @returns The loaded validator.
  * @throws {TypeError} When the task is unknown; the message lists the known ones.
  *
@@ -142,41 +115,40 @@ export function knownTasks(): string[] {
  * ```
  */
 export async function loadTaskValidator(task: string): Promise<TaskValidator> {
-  const entry = taskEntry(task, "loadTaskValidator()");
+  const entry = taskEntry(task, "load a task validator");
   const module = await entry.load();
   return Object.freeze({
     task: entry.task,
     responseSchema: entry.responseSchema,
     interimSchemas: entry.interimSchemas,
     validate: (data: unknown, options?: ValidateTaskResponseOptions) =>
-      runTask(entry, module, data, resolveTaskOptions(options, "TaskValidator.validate()")),
+      runTask(
+        entry,
+        module,
+        data,
+        resolveTaskOptions(options, "validate with a loaded task validator"),
+      ),
   });
 }
 
 /**
- * Validates a task payload against the pinned AdCP version's schema for that task and status, on a pollution-safe
- * copy, and returns that copy when it conforms.
+ * Validates a task payload against the pinned AdCP version's schema for that task and status, on a
+ * pollution-safe copy (`toSafeJson` of `@adcp-wire/security`: dangerous keys dropped, depth and
+ * size bounded), and returns that copy when it conforms, so the value returned is exactly the value
+ * checked. `options.status` chooses the schema; an interim status without a schema passes with
+ * `schemas: []`. How schemas are chosen and what the validators guarantee (first failure only,
+ * linear `uniqueItems`, nothing compiled at run time) is in
+ * [docs/validation.md](../../docs/validation.md#task-responses).
  *
- * Implements "Validate against the expected task response schema before merging" (MCP Response Extraction
- * 3.3.0-beta.0, Security Considerations, Prototype Pollution; the same rule in A2A Response Extraction). The data is
- * first copied by `toSafeJson` of `@adcp-wire/security` (which drops `__proto__`, `constructor` and `prototype` keys
- * and bounds depth and size); the copy is validated and returned, so the value returned is exactly the value checked.
+ * Spec: MCP Response Extraction 3.3.0-beta.0 and A2A Response Extraction, Security
+ * Considerations, Prototype Pollution.
  *
- * The schema follows `options.status` (see {@linkcode ValidateTaskResponseOptions.status}). Interim schemas are
- * work in progress upstream (a2a-response-format.mdx, "Schema Evolution Note"): an interim payload is checked when
- * its status has a schema, and passes unchecked (with `schemas: []`) when it has none.
- *
- * Validation stops at the first failure (plus the failures of the branches of a failed `anyOf` or `oneOf`), as is
- * advisable for untrusted input, and `uniqueItems` is checked in linear time (Ajv's own check is quadratic on arrays
- * of objects, which a hostile seller could exploit). Validators are precompiled: nothing is compiled or evaluated at run time, so this
- * works under a strict Content Security Policy. The task's module is loaded by dynamic import on first use.
- *
- * @param task The task name, such as `get_products` (see {@linkcode knownTasks}).
+ * @param task The task name, such as `get_products` (see {@link knownTasks}).
  * @param data The extracted payload (the AdCP data, not the transport envelope).
  * @param options The status and limits.
  * @returns `{ valid: true, value, schemas }` or `{ valid: false, issues, schemas }`.
- * @throws {TypeError} When the task is unknown (the message lists the known ones), an option is malformed, or the
- * data is not JSON data.
+ * @throws {TypeError} When the task is unknown (the message lists the known ones), an option is
+ * malformed, or the data is not JSON data.
  * @throws {RangeError} When `maxIssues` or a limit is out of range.
  * @throws {JsonDepthLimitError} When the data nests deeper than the limit.
  * @throws {JsonNodeLimitError} When the data holds more values than the limit.
@@ -186,11 +158,12 @@ export async function loadTaskValidator(task: string): Promise<TaskValidator> {
  * import { validateTaskResponse } from "@adcp-wire/validation";
  * import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
  *
- * const ok1 = await validateTaskResponse("get_products", { percentage: 50 }, { status: "working" });
- * ok(ok1.valid);
- * deepStrictEqual(ok1.value, { percentage: 50 });
+ * const working = { status: "working" } as const;
+ * const good = await validateTaskResponse("get_products", { percentage: 50 }, working);
+ * ok(good.valid);
+ * deepStrictEqual(good.value, { percentage: 50 });
  *
- * const bad = await validateTaskResponse("get_products", { percentage: 150 }, { status: "working" });
+ * const bad = await validateTaskResponse("get_products", { percentage: 150 }, working);
  * ok(!bad.valid);
  * deepStrictEqual(bad.issues, [
  *   { pointer: "/percentage", message: "Expected a number <= 100", keyword: "maximum" },
@@ -203,8 +176,7 @@ export async function validateTaskResponse(
   data: unknown,
   options?: ValidateTaskResponseOptions,
 ): Promise<ValidationResult<JsonValue>> {
-  const fn = "validateTaskResponse()";
-  const entry = taskEntry(task, fn);
-  const resolved = resolveTaskOptions(options, fn);
+  const entry = taskEntry(task, VALIDATE_TASK_RESPONSE);
+  const resolved = resolveTaskOptions(options, VALIDATE_TASK_RESPONSE);
   return runTask(entry, await entry.load(), data, resolved);
 }

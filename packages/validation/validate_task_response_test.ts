@@ -291,11 +291,12 @@ Deno.test("validateTaskResponse() throws a TypeError listing the known tasks for
       ok(e instanceof TypeError);
       ok(
         e.message.startsWith(
-          `validateTaskResponse(): expected a task of AdCP ${VALIDATORS_ADCP_VERSION} (`,
+          "Cannot validate a task response as 'task' must be a task of AdCP " +
+            `${VALIDATORS_ADCP_VERSION} (`,
         ),
       );
       ok(e.message.includes("get_products, get_property_list"));
-      ok(e.message.endsWith('), got "get_prodcuts"'));
+      ok(e.message.endsWith('): current value is "get_prodcuts"'));
       return true;
     },
   );
@@ -304,22 +305,29 @@ Deno.test("validateTaskResponse() throws a TypeError listing the known tasks for
   }
   await rejects(
     validateTaskResponse(42 as unknown as string, {}),
-    /expected task to be a string, got 42/,
+    (e: unknown) =>
+      e instanceof TypeError &&
+      e.message ===
+        "Cannot validate a task response as 'task' must be a string: current value is 42",
   );
-  await rejects(loadTaskValidator("nope"), /loadTaskValidator\(\): expected a task of AdCP/);
+  await rejects(
+    loadTaskValidator("nope"),
+    /^TypeError: Cannot load a task validator as 'task' must be a task of AdCP/,
+  );
 });
 
 Deno.test("validateTaskResponse() checks its options", async () => {
   await rejects(
     validateTaskResponse("get_products", {}, { status: "done" as never }),
-    /expected options\.status to be a task status \(submitted, .*\), got "done"/,
+    /'options\.status' must be a task status \(submitted, .*\): current value is "done"$/,
   );
   await rejects(
     validateTaskResponse("get_products", {}, { maxIssues: 0 }),
     (e: unknown) =>
       e instanceof RangeError &&
       e.message ===
-        "validateTaskResponse(): expected options.maxIssues to be a positive safe integer, got 0",
+        "Cannot validate a task response as 'options.maxIssues' must be a positive safe integer: " +
+          "current value is 0",
   );
   await rejects(validateTaskResponse("get_products", {}, [] as never), TypeError);
 });
@@ -349,6 +357,13 @@ Deno.test("validateTaskResponse() enforces the copy limits before validating", a
     validateTaskResponse("get_products", { when: new Date(0) }, { status: "working" }),
     TypeError,
   );
+  const shallow = { limits: { maxJsonDepth: 1 }, status: "working" } as const;
+  await rejects(validateTaskResponse("get_products", { a: [1] }, shallow), JsonDepthLimitError);
+  ok((await validateTaskResponse("get_products", { percentage: 1 }, shallow)).valid);
+  await rejects(
+    validateTaskResponse("get_products", {}, { limits: { maxDepth: 1 } as never }),
+    /'limits\.maxDepth' must be absent \(renamed 'maxJsonDepth'\)/,
+  );
 });
 
 Deno.test("loadTaskValidator() gives a synchronous validator with the task's schemas", async () => {
@@ -363,7 +378,10 @@ Deno.test("loadTaskValidator() gives a synchronous validator with the task's sch
   const fixture = await readFixture("get_products_response.json");
   const result = v.validate(fixture);
   ok(result.valid);
-  throws(() => v.validate({}, { status: "nope" as never }), /TaskValidator\.validate\(\)/);
+  throws(
+    () => v.validate({}, { status: "nope" as never }),
+    /^TypeError: Cannot validate with a loaded task validator as 'options\.status'/,
+  );
   ok(Object.isFrozen(v));
 });
 
