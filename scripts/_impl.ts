@@ -9,7 +9,7 @@ import {
   detectWebhookFormat,
   extractAdcpErrorFromA2A,
   extractAdcpErrorFromMcp,
-  extractAdcpErrorFromMcpError,
+  extractAdcpErrorFromJsonRpcError,
   extractAdcpResponseFromA2A,
   extractAdcpResponseFromMcp,
   extractAdcpResponseFromWebhook,
@@ -49,7 +49,7 @@ function answer(request: VectorRequest): unknown {
       const transport = field(input, "transport");
       const error = transport === "a2a" ? extractAdcpErrorFromA2A(response) : isObject(response) &&
           (Object.hasOwn(response, "jsonrpc") || Object.hasOwn(response, "error"))
-        ? extractAdcpErrorFromMcpError(response)
+        ? extractAdcpErrorFromJsonRpcError(response)
         : extractAdcpErrorFromMcp(response);
       return { error, ...decisionReply(decideRecovery(error)) };
     }

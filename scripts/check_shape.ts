@@ -44,7 +44,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["@adcp-wire/internal"],
   ["@adcp-wire/schemas"],
   ["@adcp-wire/core"],
-  ["@adcp-wire/recovery", "@adcp-wire/security", "@adcp-wire/validation"],
+  // The issue's middle level (recovery, security, validation), with validation one step up:
+  // it copies validated payloads with security's `toSafeJson`, and security must never need it.
+  ["@adcp-wire/recovery", "@adcp-wire/security"],
+  ["@adcp-wire/validation"],
   ["@adcp-wire/transports"],
 ];
 

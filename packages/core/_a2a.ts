@@ -2,7 +2,7 @@
 
 import {
   isJsonObject,
-  type JsonObject,
+  type JsonRecord,
   optionError,
   own,
   ownArray,
@@ -17,7 +17,7 @@ import { UnexpectedPartCountError } from "./errors.ts";
 export const DATA_PART_BYTES_DEFAULT = 1_048_576;
 
 /** The known, normalized `status.state` of an (unwrapped) task, or `null`. */
-export function taskStateOf(task: JsonObject): A2ATaskState | null {
+export function taskStateOf(task: JsonRecord): A2ATaskState | null {
   const status = ownObject(task, "status");
   return status === undefined ? null : knownA2ATaskState(own(status, "state"));
 }
@@ -39,7 +39,7 @@ const OTHER_CONTENT_FIELDS = ["text", "raw", "url", "file"] as const;
  * it is an own property whose value is neither `undefined` nor `null` (ProtoJSON omits unset
  * fields; `null` is read as unset).
  */
-export function dataOf(part: unknown): JsonObject | undefined {
+export function dataOf(part: unknown): JsonRecord | undefined {
   if (!isJsonObject(part)) return undefined;
   const data = ownObject(part, "data");
   if (data === undefined) return undefined;
@@ -50,7 +50,7 @@ export function dataOf(part: unknown): JsonObject | undefined {
 }
 
 /** The own `parts` array of `artifacts[0]`, or `undefined`. */
-export function firstArtifactParts(task: JsonObject): readonly unknown[] | undefined {
+export function firstArtifactParts(task: JsonRecord): readonly unknown[] | undefined {
   const artifacts = ownArray(task, "artifacts");
   if (artifacts === undefined || artifacts.length === 0) return undefined;
   const first = ownElement(artifacts, 0);
@@ -59,7 +59,7 @@ export function firstArtifactParts(task: JsonObject): readonly unknown[] | undef
 
 /** The own `parts` array of every `artifacts[]` entry, in order. */
 export function* allArtifactParts(
-  task: JsonObject,
+  task: JsonRecord,
 ): Generator<readonly unknown[], void, undefined> {
   const artifacts = ownArray(task, "artifacts");
   if (artifacts === undefined) return;
@@ -72,14 +72,14 @@ export function* allArtifactParts(
 }
 
 /** The own `status.message.parts` array, or `undefined`. */
-export function statusMessageParts(task: JsonObject): readonly unknown[] | undefined {
+export function statusMessageParts(task: JsonRecord): readonly unknown[] | undefined {
   const status = ownObject(task, "status");
   const message = status === undefined ? undefined : ownObject(status, "message");
   return message === undefined ? undefined : ownArray(message, "parts");
 }
 
 /** The `data` of the first DataPart of `status.message.parts`, or `null` (step 3). */
-export function firstStatusMessageData(task: JsonObject): JsonObject | null {
+export function firstStatusMessageData(task: JsonRecord): JsonRecord | null {
   const parts = statusMessageParts(task);
   if (parts === undefined) return null;
   for (let index = 0; index < parts.length; index++) {
@@ -93,7 +93,7 @@ export function firstStatusMessageData(task: JsonObject): JsonObject | null {
  * Whether `data` is a framework wrapper: exactly one own key, `response`, whose value is a
  * non-null, non-array object (A2A Response Extraction, "Wrapper Rejection").
  */
-export function isWrapper(data: JsonObject): boolean {
+export function isWrapper(data: JsonRecord): boolean {
   const keys = Object.keys(data);
   return keys.length === 1 && keys[0] === "response" && isJsonObject(data["response"]);
 }
@@ -133,7 +133,7 @@ function firstErrorIn(parts: readonly unknown[]): { value: unknown } | undefined
  * in order, then `status.message.parts[]` (Transport Error Mapping, "Client Detection Order"
  * steps 2 and 3). The first DataPart carrying an own, truthy `adcp_error` decides, valid or not.
  */
-export function a2aErrorCandidate(task: JsonObject): A2AErrorCandidate | undefined {
+export function a2aErrorCandidate(task: JsonRecord): A2AErrorCandidate | undefined {
   for (const parts of allArtifactParts(task)) {
     const found = firstErrorIn(parts);
     if (found !== undefined) return { value: found.value, path: "artifact" };
@@ -198,7 +198,7 @@ export function resolveA2AExtractOptions(
  *
  * @throws {UnexpectedPartCountError} When the count differs.
  */
-export function checkDataPartCount(task: JsonObject, expected: number): void {
+export function checkDataPartCount(task: JsonRecord, expected: number): void {
   const state = taskStateOf(task);
   let count = 0;
   if (state !== null && isFinalA2ATaskState(state)) {

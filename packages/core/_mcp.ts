@@ -2,7 +2,7 @@
 
 import {
   isJsonObject,
-  type JsonObject,
+  type JsonRecord,
   optionError,
   own,
   ownArray,
@@ -11,7 +11,22 @@ import {
   utf8LengthExceeds,
 } from "@adcp-wire/internal";
 import { carriesAdcpError, isAdcpErrorOnly } from "./_json.ts";
-import type { McpExtractOptions } from "./extract_adcp_response_from_mcp.ts";
+
+/** Options for the MCP extractors that read `content[].text`. */
+export interface McpExtractOptions {
+  /**
+   * Largest `content[].text` item, in UTF-8 bytes, that text fallback passes to `JSON.parse`.
+   * Larger items are skipped, never truncated. Must be a positive safe integer.
+   *
+   * MCP Response Extraction, "Security Considerations" > "Size Limits": the text item is checked
+   * before the inner `JSON.parse` against the same limit as the whole MCP message (4 MiB
+   * recommended, configurable per agent and per call), not a tighter one; the older 1 MB figure
+   * of the previous revision of the page is superseded.
+   *
+   * @default {4194304}
+   */
+  readonly maxResponseBytes?: number | undefined;
+}
 
 /**
  * Default text-fallback size limit: 4 MiB (MCP Response Extraction, "Security Considerations" >
@@ -38,12 +53,12 @@ export function resolveMaxResponseBytes(options: McpExtractOptions | undefined):
 }
 
 /** Whether the tool result's own `isError` is truthy (MCP Response Extraction, step 1). */
-export function isErrorResult(result: JsonObject): boolean {
+export function isErrorResult(result: JsonRecord): boolean {
   return Boolean(own(result, "isError"));
 }
 
 /** The own `structuredContent` when it is a JSON object. */
-export function structuredContentOf(result: JsonObject): JsonObject | undefined {
+export function structuredContentOf(result: JsonRecord): JsonRecord | undefined {
   return ownObject(result, "structuredContent");
 }
 
@@ -51,7 +66,7 @@ export function structuredContentOf(result: JsonObject): JsonObject | undefined 
  * The `text` of every `content[]` item whose `type` is `"text"` and whose `text` is a non-empty
  * string, in array order.
  */
-export function* textItems(result: JsonObject): Generator<string, void, undefined> {
+export function* textItems(result: JsonRecord): Generator<string, void, undefined> {
   const content = ownArray(result, "content");
   if (content === undefined) return;
   for (let index = 0; index < content.length; index++) {
@@ -76,9 +91,9 @@ export const MAX_TEXT_PARSE_FAILURES = 64;
  * are skipped. Parsing stops after {@link MAX_TEXT_PARSE_FAILURES} failures.
  */
 export function* textObjects(
-  result: JsonObject,
+  result: JsonRecord,
   maxBytes: number,
-): Generator<JsonObject, void, undefined> {
+): Generator<JsonRecord, void, undefined> {
   let failures = 0;
   for (const text of textItems(result)) {
     if (!bracedObject(text) || utf8LengthExceeds(text, maxBytes)) continue;
@@ -117,7 +132,7 @@ function opensObject(text: string): boolean {
 /** What success extraction found: the data, or why there is none. */
 export interface McpSuccessLookup {
   /** The extracted AdCP response, or `null`. */
-  readonly data: JsonObject | null;
+  readonly data: JsonRecord | null;
   /** Whether an `adcp_error`-only object was skipped (an error missing its `isError` flag). */
   readonly sawAdcpErrorOnly: boolean;
 }
@@ -126,7 +141,7 @@ export interface McpSuccessLookup {
  * MCP Response Extraction, "Extraction Algorithm" steps 2 to 4, without the `isError` guard of
  * step 1 (callers apply it).
  */
-export function findMcpSuccess(result: JsonObject, maxBytes: number): McpSuccessLookup {
+export function findMcpSuccess(result: JsonRecord, maxBytes: number): McpSuccessLookup {
   const structured = structuredContentOf(result);
   if (structured !== undefined) {
     return isAdcpErrorOnly(structured)
@@ -156,7 +171,7 @@ export interface McpErrorCandidate {
  * The `adcp_error` of `structuredContent` when the result's `isError` is truthy (Transport Error
  * Mapping, "Client Detection Order" step 1).
  */
-export function structuredErrorCandidate(result: JsonObject): McpErrorCandidate | undefined {
+export function structuredErrorCandidate(result: JsonRecord): McpErrorCandidate | undefined {
   if (!isErrorResult(result)) return undefined;
   const structured = structuredContentOf(result);
   if (structured === undefined || !carriesAdcpError(structured)) return undefined;
@@ -169,7 +184,7 @@ export function structuredErrorCandidate(result: JsonObject): McpErrorCandidate 
  * step 5).
  */
 export function textErrorCandidate(
-  result: JsonObject,
+  result: JsonRecord,
   maxBytes: number,
 ): McpErrorCandidate | undefined {
   if (!isErrorResult(result)) return undefined;
@@ -182,6 +197,6 @@ export function textErrorCandidate(
 }
 
 /** All text items joined with a line feed: the plain-text reading of a tool result. */
-export function mcpText(result: JsonObject): string {
+export function mcpText(result: JsonRecord): string {
   return Array.from(textItems(result)).join("\n");
 }

@@ -1,6 +1,6 @@
 import {
   isJsonObject,
-  type JsonObject,
+  type JsonRecord,
   own,
   ownArray,
   ownElement,
@@ -99,7 +99,7 @@ export function detectAdcpError(
   return detectIn(jsonRpcResultOf(response) ?? response, maxBytes);
 }
 
-function detectIn(response: JsonObject, maxBytes: number): AdcpErrorDetection | null {
+function detectIn(response: JsonRecord, maxBytes: number): AdcpErrorDetection | null {
   const task = unwrapA2AStreamEnvelope(response);
   const candidate: Candidate | undefined = structuredErrorCandidate(response) ??
     (isJsonObject(task) ? a2aErrorCandidate(task) : undefined) ??
@@ -115,17 +115,17 @@ function detectIn(response: JsonObject, maxBytes: number): AdcpErrorDetection | 
  * The `result` of a JSON-RPC 2.0 success response (own `jsonrpc: "2.0"`, an object `result`, no
  * own `error`), or `undefined`: the MCP tool result or A2A task that the transport carried.
  */
-function jsonRpcResultOf(response: JsonObject): JsonObject | undefined {
+function jsonRpcResultOf(response: JsonRecord): JsonRecord | undefined {
   if (own(response, "jsonrpc") !== "2.0" || Object.hasOwn(response, "error")) return undefined;
   return ownObject(response, "result");
 }
 
-function jsonRpcCandidate(response: JsonObject): Candidate | undefined {
+function jsonRpcCandidate(response: JsonRecord): Candidate | undefined {
   const found = jsonRpcErrorCandidate(response, false);
   return found === undefined ? undefined : { value: found.value, path: "jsonrpc_error" };
 }
 
-function payloadErrorCandidate(response: JsonObject, maxBytes: number): Candidate | undefined {
+function payloadErrorCandidate(response: JsonRecord, maxBytes: number): Candidate | undefined {
   for (const payload of payloadsOf(response, maxBytes)) {
     const errors = payloadErrorsOf(payload);
     if (errors !== undefined) return { value: ownElement(errors, 0), path: "payload_errors" };
@@ -134,11 +134,11 @@ function payloadErrorCandidate(response: JsonObject, maxBytes: number): Candidat
 }
 
 /** The AdCP task responses a transport response may carry, in detection order. */
-function* payloadsOf(response: JsonObject, maxBytes: number): Generator<JsonObject, void> {
+function* payloadsOf(response: JsonRecord, maxBytes: number): Generator<JsonRecord, void> {
   yield response;
   const mcp = findMcpSuccess(response, maxBytes).data;
   if (mcp !== null && mcp !== response) yield mcp;
-  let a2a: JsonObject | null;
+  let a2a: JsonRecord | null;
   try {
     a2a = extractAdcpResponseFromA2A(response);
   } catch {
@@ -148,7 +148,7 @@ function* payloadsOf(response: JsonObject, maxBytes: number): Generator<JsonObje
 }
 
 /** `payload.errors`, else top-level `errors`: the first one that is a non-empty array. */
-function payloadErrorsOf(payload: JsonObject): readonly unknown[] | undefined {
+function payloadErrorsOf(payload: JsonRecord): readonly unknown[] | undefined {
   const nested = ownObject(payload, "payload");
   const nestedErrors = nested === undefined ? undefined : ownArray(nested, "errors");
   if (nestedErrors !== undefined && nestedErrors.length > 0) return nestedErrors;

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject, ownElement } from "@adcp-wire/internal";
+import { isJsonObject, type JsonRecord, ownElement } from "@adcp-wire/internal";
 import {
   checkDataPartCount,
   DATA_PART_BYTES_DEFAULT,
@@ -109,7 +109,7 @@ export function extractAdcpResponseFromA2A(
 }
 
 /** `data` when it fits `limit`. @throws {DataPartTooLargeError} */
-function bounded(data: JsonObject, limit: number): JsonObject {
+function bounded(data: JsonRecord, limit: number): JsonRecord {
   const over = jsonSizeOver(data, limit);
   if (over !== undefined) throw new DataPartTooLargeError(limit, over);
   return data;

@@ -1,21 +1,7 @@
 import { isJsonObject } from "@adcp-wire/internal";
 import { findMcpSuccess, isErrorResult, resolveMaxResponseBytes } from "./_mcp.ts";
-
-/** Options for the MCP extractors that read `content[].text`. */
-export interface McpExtractOptions {
-  /**
-   * Largest `content[].text` item, in UTF-8 bytes, that text fallback passes to `JSON.parse`.
-   * Larger items are skipped, never truncated. Must be a positive safe integer.
-   *
-   * MCP Response Extraction, "Security Considerations" > "Size Limits": the text item is checked
-   * before the inner `JSON.parse` against the same limit as the whole MCP message (4 MiB
-   * recommended, configurable per agent and per call), not a tighter one; the older 1 MB figure
-   * of the previous revision of the page is superseded.
-   *
-   * @default {4194304}
-   */
-  readonly maxResponseBytes?: number | undefined;
-}
+import type { McpExtractOptions } from "./_mcp.ts";
+export type { McpExtractOptions };
 
 /**
  * Extracts AdCP success data from an MCP tool result (`CallToolResult`) whose `isError` is not

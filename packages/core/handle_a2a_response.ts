@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from "@adcp-wire/internal";
+import { isJsonObject, type JsonRecord } from "@adcp-wire/internal";
 import {
   a2aErrorCandidate,
   checkDataPartCount,
@@ -107,7 +107,7 @@ export function handleA2AResponse(
     const error = validateAdcpError(candidate.value);
     if (error !== null) return { kind: "error", error, path: candidate.path };
   }
-  const data: JsonObject | null = extractAdcpResponseFromA2A(input, options);
+  const data: JsonRecord | null = extractAdcpResponseFromA2A(input, options);
   const text = [...textsOf(firstArtifactParts(task)), ...textsOf(statusMessageParts(task))]
     .join("\n");
   if (data !== null) {

@@ -6,7 +6,7 @@
 // against proxies or accessors, which are not JSON.
 
 /** A JSON object: non-null, not an array. */
-export type JsonObject = Record<string, unknown>;
+export type JsonRecord = Record<string, unknown>;
 
 /**
  * Whether `value` is a non-null, non-array object.
@@ -24,7 +24,7 @@ export type JsonObject = Record<string, unknown>;
  * strictEqual(isJsonObject(null), false);
  * ```
  */
-export function isJsonObject(value: unknown): value is JsonObject {
+export function isJsonObject(value: unknown): value is JsonRecord {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
@@ -43,7 +43,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
  * strictEqual(isPlainObject(new Date()), false);
  * ```
  */
-export function isPlainObject(value: unknown): value is JsonObject {
+export function isPlainObject(value: unknown): value is JsonRecord {
   if (!isJsonObject(value)) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
@@ -65,7 +65,7 @@ export function isPlainObject(value: unknown): value is JsonObject {
  * strictEqual(own({}, "toString"), undefined);
  * ```
  */
-export function own(object: JsonObject, key: string): unknown {
+export function own(object: JsonRecord, key: string): unknown {
   return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
@@ -85,7 +85,7 @@ export function own(object: JsonObject, key: string): unknown {
  * strictEqual(ownObject({ a: [1] }, "a"), undefined);
  * ```
  */
-export function ownObject(object: JsonObject, key: string): JsonObject | undefined {
+export function ownObject(object: JsonRecord, key: string): JsonRecord | undefined {
   const value = own(object, key);
   return isJsonObject(value) ? value : undefined;
 }
@@ -106,7 +106,7 @@ export function ownObject(object: JsonObject, key: string): JsonObject | undefin
  * strictEqual(ownArray({ a: {} }, "a"), undefined);
  * ```
  */
-export function ownArray(object: JsonObject, key: string): readonly unknown[] | undefined {
+export function ownArray(object: JsonRecord, key: string): readonly unknown[] | undefined {
   const value = own(object, key);
   return Array.isArray(value) ? value : undefined;
 }

@@ -1,6 +1,6 @@
 // Accumulation of a streamed A2A task: the latest snapshot and status, and every artifact with its
 // parts, under the call's item caps.
-import { isJsonObject as isObject, type JsonObject, own } from "@adcp-wire/internal";
+import { isJsonObject as isObject, type JsonRecord, own } from "@adcp-wire/internal";
 import type { ResolvedClientLimits } from "../client/limits.ts";
 import { AgentProtocolError, ItemLimitError } from "../errors.ts";
 
@@ -9,12 +9,12 @@ import { AgentProtocolError, ItemLimitError } from "../errors.ts";
  * parts (appended in place, so many small chunks cost linear time).
  */
 export class Accumulator {
-  #task: JsonObject | undefined;
+  #task: JsonRecord | undefined;
   #status: unknown;
-  #message: JsonObject | undefined;
+  #message: JsonRecord | undefined;
   /** Artifacts in arrival order, and by `artifactId` (O(1) per frame whatever the count). */
-  readonly #artifacts: { base: JsonObject; parts: unknown[] }[] = [];
-  readonly #byId = new Map<unknown, { base: JsonObject; parts: unknown[] }>();
+  readonly #artifacts: { base: JsonRecord; parts: unknown[] }[] = [];
+  readonly #byId = new Map<unknown, { base: JsonRecord; parts: unknown[] }>();
   readonly #maxArtifacts: number;
   readonly #maxParts: number;
   #parts = 0;
@@ -25,18 +25,18 @@ export class Accumulator {
   }
 
   /** Records an out-of-band Message. */
-  message(frame: JsonObject): void {
+  message(frame: JsonRecord): void {
     this.#message = frame;
   }
 
   /** The last Message, when no task frame of any kind has arrived; else `undefined`. */
-  messageOnly(): JsonObject | undefined {
+  messageOnly(): JsonRecord | undefined {
     return this.#task === undefined && this.#status === undefined && this.#artifacts.length === 0
       ? this.#message
       : undefined;
   }
 
-  task(frame: JsonObject): void {
+  task(frame: JsonRecord): void {
     this.#task = frame;
     this.#status = own(frame, "status");
     const artifacts = own(frame, "artifacts");
@@ -48,7 +48,7 @@ export class Accumulator {
     }
   }
 
-  status(frame: JsonObject): void {
+  status(frame: JsonRecord): void {
     this.#status = own(frame, "status");
     this.#task ??= {
       id: own(frame, "taskId"),
@@ -56,7 +56,7 @@ export class Accumulator {
     };
   }
 
-  artifact(frame: JsonObject): void {
+  artifact(frame: JsonRecord): void {
     const artifact = own(frame, "artifact");
     if (!isObject(artifact)) {
       throw new AgentProtocolError("invalid_message", "an artifactUpdate with an artifact", "none");
@@ -83,8 +83,8 @@ export class Accumulator {
   }
 
   /** The accumulated task: the latest snapshot, the latest status, the accumulated artifacts. */
-  build(): JsonObject {
-    const task: JsonObject = { ...this.#task };
+  build(): JsonRecord {
+    const task: JsonRecord = { ...this.#task };
     if (this.#status !== undefined) task.status = this.#status;
     if (this.#artifacts.length > 0) {
       task.artifacts = this.#artifacts.map((entry) => ({ ...entry.base, parts: entry.parts }));
@@ -92,7 +92,7 @@ export class Accumulator {
     return task;
   }
 
-  #add(artifact: JsonObject): void {
+  #add(artifact: JsonRecord): void {
     if (this.#artifacts.length >= this.#maxArtifacts) {
       throw new ItemLimitError("artifacts", this.#maxArtifacts, this.#artifacts.length + 1);
     }
@@ -112,7 +112,7 @@ export class Accumulator {
   }
 }
 
-function partsOf(artifact: JsonObject): unknown[] {
+function partsOf(artifact: JsonRecord): unknown[] {
   const parts = own(artifact, "parts");
   return Array.isArray(parts) ? [...parts] : [];
 }

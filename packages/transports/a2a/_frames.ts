@@ -11,7 +11,7 @@ import {
   unwrapA2AStreamEnvelope,
   WrapperDetectedError,
 } from "@adcp-wire/core";
-import { describe, isJsonObject as isObject, type JsonObject, own } from "@adcp-wire/internal";
+import { describe, isJsonObject as isObject, type JsonRecord, own } from "@adcp-wire/internal";
 import { decideRecovery } from "@adcp-wire/recovery";
 import { ownString, type RpcErrorObject, safeRpcMessage } from "../client/_rpc.ts";
 import { checkAuthChallenge } from "../client/auth_challenge.ts";
@@ -25,7 +25,7 @@ import type {
 } from "./types.ts";
 
 /** One result object of a send or stream answer, by its branch. */
-export type Frame = { readonly type: A2AStreamEvent["type"]; readonly value: JsonObject };
+export type Frame = { readonly type: A2AStreamEvent["type"]; readonly value: JsonRecord };
 
 export const NO_TASK: A2ATaskContext = {
   task: undefined,
@@ -39,7 +39,7 @@ export const NO_TASK: A2ATaskContext = {
  * `null` without a string state. Unknown values are returned as normalized, so callers can log
  * them.
  */
-export function stateOf(value: JsonObject): string | null {
+export function stateOf(value: JsonRecord): string | null {
   const status = own(value, "status");
   return normalizeA2ATaskState(isObject(status) ? own(status, "state") : undefined);
 }
@@ -104,7 +104,7 @@ export function readFrame(
 
 /** Classifies a task: handleA2AResponse, the auth challenge, and the recovery decision. */
 export function classifyTask(
-  task: JsonObject,
+  task: JsonRecord,
   extract: A2AExtractOptions,
   authHosts: readonly string[],
 ): A2ACallResult {
@@ -131,7 +131,7 @@ export function classifyTask(
   return { ...context, ...outcome };
 }
 
-export function messageResult(message: JsonObject): A2ACallResult {
+export function messageResult(message: JsonRecord): A2ACallResult {
   const parts = own(message, "parts");
   const texts = Array.isArray(parts)
     ? parts.flatMap((part) => {

@@ -4,7 +4,7 @@ import { type A2AExtractOptions, isA2AStreamEnvelope } from "@adcp-wire/core";
 import {
   describe,
   isJsonObject as isObject,
-  type JsonObject,
+  type JsonRecord,
   optionError,
   own,
 } from "@adcp-wire/internal";
@@ -68,43 +68,26 @@ function isExtensionUri(value: unknown): boolean {
 }
 
 /**
- * A thin A2A client over JSON-RPC that keeps the wire objects as they are: A2A 1.0 (ProtoJSON,
- * `SendMessage`, `SendStreamingMessage`, `GetTask`, `TASK_STATE_*`, parts without `kind`), or v0.3
- * (`message/send`, `message/stream`, `tasks/get`, `kind` fields) when the agent card offers only
- * that. No SDK is involved; the methods and shapes are those `@a2a-js/sdk` 1.3.0 serves.
+ * An A2A client over JSON-RPC (1.0 ProtoJSON, or v0.3 when the card offers only that), bound to
+ * the origin its agent card came from. It sends AdCP profile invocations, accumulates streamed
+ * artifacts, and returns an {@link A2ACallResult} to branch on; the full contract is in
+ * `docs/clients.md`.
  *
- * - Interface: the card's JSON-RPC interface for the preferred version (1.0 by default), from
- *   `supportedInterfaces[]`, or the v0.3 root `url` / `additionalInterfaces[]`, bound to the
- *   origin the card came from or an `https:` host in `allowedHosts` that is not a reserved address
- *   (Security, "Webhook URL validation (SSRF)", steps 1 and 2). Every request carries
- *   `A2A-Version` and the AdCP profile in `A2A-Extensions` (A2A Guide, "A2A Client Setup").
- * - Extraction (A2A Response Extraction): a task is classified by `handleA2AResponse` of
- *   `@adcp-wire/core`, so interim states read the first DataPart of `status.message.parts` and
- *   final states the last DataPart of `artifacts[0]`.
- * - Streaming: `artifactUpdate` frames are accumulated into their artifact (`append: true`
- *   concatenates parts, otherwise the artifact is replaced), and extraction runs only once a
- *   `task` or `statusUpdate` frame brings a final (`completed`, `failed`, `canceled`,
- *   `rejected`) or interrupted (`input-required`, `auth-required`) state; the stream is then
- *   closed. A final `task` frame with artifacts is taken as it is; one without gets the
- *   accumulated artifacts (A2A Guide, "Envelope semantics").
- * - Auth challenges: the allow-list is seeded from the card ({@linkcode agentCardAuthHosts}) and
- *   the `authHosts` option, never from the payload; see {@linkcode A2ACallResult}.
- * - Bounds: every response is read under the call over the agent over the client limits
- *   ({@linkcode ClientLimits}); one deadline and one byte budget per call, over every frame of a
- *   stream; `maxEvents`, `maxArtifacts` and `maxParts` cap what a stream accumulates; redirects
- *   are refused ({@linkcode RedirectRefusedError}). Requests ask for
- *   `Accept-Encoding: identity` (unless `headers` sets it), so the bytes counted are the bytes
- *   received; a compressed answer anyway is refused ({@linkcode ContentEncodingError},
- *   `"not_requested"`).
- * - Errors: JSON-RPC errors are result members; transport failures throw the
- *   {@linkcode AdcpTransportError} family.
+ * Spec: A2A Guide, "A2A Client Setup"; A2A Response Extraction; Security, "Webhook URL
+ * validation (SSRF)".
  *
- * @example Sending an AdCP invocation
- * ```ts ignore
- * const card = await fetchAgentCard("https://sales.example.com/.well-known/agent-card.json");
- * const client = new A2AClient(card); // bound to https://sales.example.com
+ * @example Sending an invocation
+ * ```ts
+ * import { A2AClient, fetchAgentCard } from "@adcp-wire/transports/a2a";
+ * import { fakeA2AAgent } from "@adcp-wire/transports/testing";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const agent = fakeA2AAgent({ skills: { get_products: () => ({ data: { products: [] } }) } });
+ * const client = new A2AClient(await fetchAgentCard(agent.cardUrl, { fetch: agent.fetch }), {
+ *   fetch: agent.fetch,
+ * });
  * const result = await client.sendMessage(client.invocation("get_products", { brief: "CTV" }));
- * if (result.kind === "success") console.log(result.data);
+ * deepStrictEqual(result.kind === "success" && result.data, { products: [] });
  * ```
  */
 export class A2AClient {
@@ -431,7 +414,7 @@ export class A2AClient {
   }
 
   /** Serializes one JSON-RPC request with a fresh id. */
-  #request(method: string, params: JsonObject): RpcRequest {
+  #request(method: string, params: JsonRecord): RpcRequest {
     const id = this.#nextId++;
     return { id, body: JSON.stringify({ jsonrpc: "2.0", id, method, params }) };
   }
@@ -519,13 +502,13 @@ function extractOptions(
 }
 
 /** The `messageId`s given to messages that had none, per message object. */
-const mintedIds = new WeakMap<JsonObject, string>();
+const mintedIds = new WeakMap<JsonRecord, string>();
 
 /**
  * The message with a `messageId`: its own, or one minted once per message object, so that sending
  * the same object again (a retry by `withRetry` around the call) resends the same bytes.
  */
-function withId(message: JsonObject): JsonObject {
+function withId(message: JsonRecord): JsonRecord {
   if (typeof own(message, "messageId") === "string") return message;
   let messageId = mintedIds.get(message);
   if (messageId === undefined) {

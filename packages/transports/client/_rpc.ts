@@ -1,7 +1,7 @@
 // The HTTP and JSON-RPC plumbing shared by McpClient and A2AClient: one deadline per call that
 // covers the request and every body read (reconnects included), bounded JSON and SSE bodies, and
 // strict checks of the JSON-RPC responses an agent sends back.
-import { AdcpWireError, isJsonObject, type JsonObject, own } from "@adcp-wire/internal";
+import { AdcpWireError, isJsonObject, type JsonRecord, own } from "@adcp-wire/internal";
 import { sanitizeSellerString } from "@adcp-wire/security";
 import { extractAdcpErrorFromJsonRpcError } from "@adcp-wire/core";
 import { normalizeRetryAfter } from "@adcp-wire/recovery";
@@ -31,7 +31,7 @@ import { SseBudget } from "../read/sse.ts";
 import { describe } from "@adcp-wire/internal";
 
 /** An own string property, or `undefined`. */
-export function ownString(object: JsonObject, key: string): string | undefined {
+export function ownString(object: JsonRecord, key: string): string | undefined {
   const value = own(object, key);
   return typeof value === "string" ? value : undefined;
 }

@@ -4,7 +4,7 @@ import {
   validateSellerUrl,
 } from "@adcp-wire/security";
 import { checkCardLists } from "../a2a/_agent_card.ts";
-import { describe, isJsonObject as isObject, type JsonObject, own } from "@adcp-wire/internal";
+import { describe, isJsonObject as isObject, type JsonRecord, own } from "@adcp-wire/internal";
 
 /** Most scopes {@linkcode checkAuthChallenge} passes on; the rest are dropped. */
 const MAX_SCOPES = 64;
@@ -105,7 +105,7 @@ export function checkAuthChallenge(
     allowedHosts: options.allowedHosts,
   });
   if (!checked.valid) return { valid: false, reason: checked.reason };
-  const record = data as JsonObject;
+  const record = data as JsonRecord;
   const scheme = own(record, "auth_scheme");
   const scopes = own(record, "scopes");
   return {

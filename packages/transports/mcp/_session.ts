@@ -1,7 +1,7 @@
 // The wire side of an MCP session over Streamable HTTP: JSON-RPC framing, the session and
 // protocol-version headers, JSON or SSE answers, resuming a dropped stream with Last-Event-ID, and
 // answering the server's own requests. `McpClient` (client.ts) owns the AdCP side.
-import type { JsonObject } from "@adcp-wire/internal";
+import type { JsonRecord } from "@adcp-wire/internal";
 import {
   asRpcInbound,
   asRpcResponse,
@@ -128,7 +128,7 @@ export class McpSession {
 
   /** Serializes one message (a request with a fresh id, or a notification). */
   message(method: string, params: unknown, isRequest = true): Exchange {
-    const message: JsonObject = { jsonrpc: "2.0" };
+    const message: JsonRecord = { jsonrpc: "2.0" };
     const id = isRequest ? this.#nextId++ : undefined;
     if (id !== undefined) message.id = id;
     message.method = method;
@@ -297,7 +297,7 @@ export class McpSession {
     }
     // A server may ask for little: a flood of requests is not answered past a few per call.
     if (++call.answered > MAX_ANSWERED_REQUESTS) return;
-    const answer: JsonObject = inbound.method === "ping"
+    const answer: JsonRecord = inbound.method === "ping"
       ? { jsonrpc: "2.0", id: inbound.id, result: {} }
       : {
         jsonrpc: "2.0",

@@ -34,64 +34,26 @@ const MAX_POLL_MS = 30_000;
 const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
 
 /**
- * A thin MCP client for the Streamable HTTP transport, written for AdCP: every response is
- * bounded, every AdCP error comes back typed, and no SDK is involved.
+ * An MCP client for the Streamable HTTP transport, written for AdCP: sessions, `tools/list`
+ * pagination, `tools/call`, MCP tasks, JSON and SSE answers with `Last-Event-ID` resumption.
+ * Every operation is bounded as a whole, redirects are refused, and a call returns an
+ * {@link McpCallResult} to branch on; the full contract is in `docs/clients.md`.
  *
- * - `initialize`, then the `notifications/initialized` notification (done lazily by the first call,
- *   or by {@linkcode McpClient.connect}); the `Mcp-Session-Id` the server assigns and the
- *   negotiated `MCP-Protocol-Version` are sent on every later request (MCP 2025-11-25, Streamable
- *   HTTP, Session Management and Protocol Version Header).
- * - Requests are POSTed with `Accept: application/json, text/event-stream`; the server may answer
- *   either way. On the SSE path the server's requests are answered (`ping` with `{}`, anything else
- *   with `-32601`), notifications go to `onNotification`, and a stream that ends before the
- *   response is resumed with a GET carrying `Last-Event-ID`, after the server's `retry` delay (500
- *   ms when it sent none), at most `maxReconnects` times.
- * - Bounds (MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits): every
- *   response of every request, `initialize`, `tools/list`, `tools/call`, `tasks/get` and
- *   `tasks/result` included, is read under the limits of the call over the agent over the client
- *   defaults ({@linkcode resolveLimits}, {@linkcode ClientLimits}): `maxResponseBytes` per JSON
- *   body, per SSE event and cumulatively for everything one operation reads (the lazy
- *   `initialize`, every `tools/list` page, every SSE reconnect); one deadline (`timeoutMs`) covers
- *   the whole operation; `maxTools` and `maxEvents` cap what it collects; `waitForTask` ends within
- *   `maxWaitMs`; JSON depth and node bounds apply to every body and SSE event. Redirects are
- *   refused ({@linkcode RedirectRefusedError}). A `content[].text` item is also held to
- *   `maxResponseBytes` before `JSON.parse` (the same limit, not a tighter one), and the value
- *   extracted from it to the depth and node bounds (for a text-only server, that item is the whole
- *   response). Requests ask for `Accept-Encoding: identity`, so the bytes counted are the bytes
- *   received, and an answer in a content coding anyway is refused
- *   ({@linkcode ContentEncodingError}, `"not_requested"`); set an `accept-encoding` header in
- *   `headers` to let the runtime decompress instead (then only decoded bytes are bounded;
- *   `maxDecodedBytes` still caps them).
- * - Results: {@linkcode McpCallResult}. JSON-RPC errors of `tools/call`, the reserved `-32029`,
- *   `-32028`, `-32027` included, are result members, never thrown; other methods throw them as
- *   {@linkcode JsonRpcError} (with the `adcpError` they carry). Transport failures throw the
- *   {@linkcode AdcpTransportError} family: size, deadline, malformed JSON, and
- *   {@linkcode AgentProtocolError} for answers the protocol does not allow.
+ * Spec: MCP 2025-11-25, Streamable HTTP; MCP Response Extraction, Security Considerations.
  *
- * Not supported: server-to-client sampling, elicitation and roots (answered `-32601`), the
- * standalone GET stream, and batching of requests.
- *
- * @example Calling a tool on an in-process agent
+ * @example Calling a tool
  * ```ts
- * import { McpClient } from "@adcp-wire/transports";
+ * import { McpClient } from "@adcp-wire/transports/mcp";
+ * import { adcpSuccessResult } from "@adcp-wire/transports/seller";
+ * import { fakeMcpAgent } from "@adcp-wire/transports/testing";
  * import { deepStrictEqual } from "node:assert/strict";
  *
- * // A tiny agent: answers initialize, the initialized notification, and one tool call, in JSON.
- * const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
- *   const message = await request.json();
- *   if (message.id === undefined) return new Response(null, { status: 202 });
- *   const result = message.method === "initialize"
- *     ? { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "demo", version: "1" } }
- *     : { content: [{ type: "text", text: "Found 1 product" }], structuredContent: { products: [{ product_id: "p1" }] } };
- *   return Response.json({ jsonrpc: "2.0", id: message.id, result });
+ * const fetch = fakeMcpAgent({ tools: { get_products: () => adcpSuccessResult({ products: [] }) } });
+ * const client = new McpClient("https://agent.example/mcp", { fetch });
+ * deepStrictEqual(await client.callTool("get_products", { brief: "CTV" }), {
+ *   kind: "success",
+ *   data: { products: [] },
  * });
- * try {
- *   const client = new McpClient(`http://127.0.0.1:${server.addr.port}/mcp`);
- *   const result = await client.callTool("get_products", { brief: "CTV" });
- *   deepStrictEqual(result, { kind: "success", data: { products: [{ product_id: "p1" }] } });
- * } finally {
- *   await server.shutdown();
- * }
  * ```
  */
 export class McpClient {

@@ -5,8 +5,70 @@ import { ContentEncodingError, ResponseTooLargeError } from "../errors.ts";
 import { type Deadline, networkFailure } from "./_deadline.ts";
 import type { SseEventSizer } from "./_sse_sizer.ts";
 import type { ResolvedLimits } from "./limits.ts";
-import type { ContentDecoding, ReadProgress } from "./read_response.ts";
-import { AdcpWireError, describe } from "@adcp-wire/internal";
+import { notShown } from "./_not_shown.ts";
+import { AdcpWireError, optionError } from "@adcp-wire/internal";
+
+/**
+ * Who decodes a body sent with a `Content-Encoding` (gzip, deflate, br):
+ *
+ * - `"runtime"`: the runtime already did. `fetch()` in Deno, browsers and Node decodes such bodies
+ *   transparently and leaves the header in place, so the reader sees decoded bytes only: it caps
+ *   them at `maxDecodedBytes`, and raw bytes are bounded by the `Content-Length` pre-check when one
+ *   is declared and otherwise only by the deadline (deflate and brotli cannot make data much larger
+ *   than its decoded size, but a hostile stream of empty compressed blocks decodes to nothing).
+ * - `"manual"`: the body is still encoded (for example a Deno `fetch()` sent with
+ *   `Accept-Encoding: identity`, which Deno then leaves undecoded even if the server compresses, or
+ *   a body from a raw HTTP stack). The reader counts raw bytes against `maxResponseBytes`, decodes
+ *   with `DecompressionStream` (gzip, x-gzip, deflate; br where the runtime supports "brotli"; one
+ *   coding only) and counts decoded bytes against `maxDecodedBytes`. Any other coding is a
+ *   {@linkcode ContentEncodingError}.
+ *
+ * Without a `Content-Encoding` (or with `identity`) both are the same: raw bytes are decoded bytes.
+ *
+ * @example Decoding a gzip body here, with the decoded bytes bounded
+ * ```ts
+ * import { type ContentDecoding, readTextResponse } from "@adcp-wire/transports";
+ * import { rejects, strictEqual } from "node:assert/strict";
+ *
+ * const zipped = new Blob(["x".repeat(10_000)]).stream().pipeThrough(
+ *   new CompressionStream("gzip"),
+ * );
+ * const body = await new Response(zipped).bytes();
+ * const reply = () => new Response(body, { headers: { "content-encoding": "gzip" } });
+ * const contentDecoding: ContentDecoding = "manual";
+ * strictEqual((await readTextResponse(reply(), { contentDecoding })).length, 10_000);
+ * const capped = { contentDecoding, maxDecodedBytes: 1_000 };
+ * await rejects(readTextResponse(reply(), capped), { phase: "decoded", limit: 1_000 });
+ * ```
+ */
+export type ContentDecoding = "runtime" | "manual";
+
+/**
+ * Byte counts reported after each chunk is counted, before it is checked against the limits.
+ *
+ * @example Watching the counts grow chunk by chunk
+ * ```ts
+ * import { type ReadProgress, readTextResponse } from "@adcp-wire/transports";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const encoder = new TextEncoder();
+ * const body = ReadableStream.from([encoder.encode("hel"), encoder.encode("lo")]);
+ * const seen: ReadProgress[] = [];
+ * await readTextResponse(new Response(body), { onProgress: (progress) => seen.push(progress) });
+ * deepStrictEqual(seen, [
+ *   { rawBytes: 3, decodedBytes: 3, chunkBytes: 3 },
+ *   { rawBytes: 5, decodedBytes: 5, chunkBytes: 2 },
+ * ]);
+ * ```
+ */
+export interface ReadProgress {
+  /** Bytes received on the wire so far, or `undefined` when the runtime decoded the body. */
+  readonly rawBytes: number | undefined;
+  /** Bytes after content decoding so far (equal to `rawBytes` without a content coding). */
+  readonly decodedBytes: number;
+  /** Decoded size of the chunk just counted. */
+  readonly chunkBytes: number;
+}
 
 /**
  * Raw chunks are handed to a DecompressionStream at most this many bytes at a time. Deno's
@@ -17,6 +79,9 @@ import { AdcpWireError, describe } from "@adcp-wire/internal";
 const INFLATE_SLICE = 1024;
 
 const noop = (): void => {};
+
+/** What the readers do, for their option errors (a bad argument, a body chunk that is not bytes). */
+export const ACTION = "read the response";
 
 /** Options of {@linkcode BoundedBody.open}. */
 export interface BoundedBodyOptions {
@@ -368,7 +433,7 @@ export class BoundedBody {
 }
 
 function notBytes(value: unknown): TypeError {
-  return new TypeError(`Expected body chunks to be Uint8Array, got ${describe(value)}`);
+  return optionError(TypeError, ACTION, "response.body chunk", "a Uint8Array", notShown(value));
 }
 
 function decompressionFormat(coding: string): CompressionFormat | undefined {

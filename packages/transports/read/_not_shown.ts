@@ -7,5 +7,5 @@
  */
 export function notShown(value: unknown, size?: string): unknown {
   if (typeof value !== "string") return value;
-  return `(${size ?? `${value.length} characters`}, not shown)`;
+  return `(${size ?? `${value.length} character${value.length === 1 ? "" : "s"}`}, not shown)`;
 }

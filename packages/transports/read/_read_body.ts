@@ -1,11 +1,49 @@
 // Reads a whole Response body under bounds into one Uint8Array: the core of readTextResponse and
 // readJsonResponse (and of the benchmarks).
-import { openResponseBody } from "./_body.ts";
+import { ACTION, openResponseBody } from "./_body.ts";
 import { Deadline } from "./_deadline.ts";
 import { resolveCallLimits } from "./_limits.ts";
-import type { ResolvedLimits } from "./limits.ts";
-import type { ContentDecoding, ReadProgress, ReadResponseOptions } from "./read_response.ts";
-import { describe } from "@adcp-wire/internal";
+import type { ResolvedLimits, ResponseLimits } from "./_limits.ts";
+import type { ContentDecoding, ReadProgress } from "./_body.ts";
+import { notShown } from "./_not_shown.ts";
+import { optionError } from "@adcp-wire/internal";
+
+/**
+ * Options of {@linkcode readTextResponse} and {@linkcode readJsonResponse}.
+ *
+ * @example Resolved limits plus a progress hook, which sees a chunk before it is refused
+ * ```ts
+ * import {
+ *   type ReadResponseOptions,
+ *   readTextResponse,
+ *   resolveLimits,
+ * } from "@adcp-wire/transports";
+ * import { deepStrictEqual, rejects } from "node:assert/strict";
+ *
+ * const chunkSizes: number[] = [];
+ * const options: ReadResponseOptions = {
+ *   ...resolveLimits({ agentLimits: { maxResponseBytes: 8 } }),
+ *   onProgress: (progress) => chunkSizes.push(progress.chunkBytes),
+ * };
+ * const encoder = new TextEncoder();
+ * const body = ReadableStream.from([encoder.encode("0123"), encoder.encode("456789")]);
+ * await rejects(readTextResponse(new Response(body), options), { phase: "raw", observed: 10 });
+ * deepStrictEqual(chunkSizes, [4, 6]);
+ * ```
+ */
+export interface ReadResponseOptions extends ResponseLimits {
+  /**
+   * Who decodes a body with a `Content-Encoding`; see {@linkcode ContentDecoding}.
+   * @default {"runtime"}
+   */
+  readonly contentDecoding?: ContentDecoding | undefined;
+  /**
+   * Called after each chunk is counted, before the bounds are checked: for monitoring, and for tests
+   * that measure how much was buffered. An exception thrown here cancels the read.
+   * @default {undefined}
+   */
+  readonly onProgress?: ((progress: ReadProgress) => void) | undefined;
+}
 
 const EMPTY = new Uint8Array(0);
 
@@ -21,17 +59,17 @@ export function readerSettings(options: ReadResponseOptions | undefined): Reader
   const limits = resolveCallLimits(options, "options");
   const contentDecoding = options?.contentDecoding ?? "runtime";
   if (contentDecoding !== "runtime" && contentDecoding !== "manual") {
-    throw new TypeError(
-      `Expected options.contentDecoding to be "runtime" or "manual", got ${
-        describe(contentDecoding)
-      }`,
+    throw optionError(
+      TypeError,
+      ACTION,
+      "options.contentDecoding",
+      '"runtime" or "manual"',
+      contentDecoding,
     );
   }
   const onProgress = options?.onProgress;
   if (onProgress !== undefined && typeof onProgress !== "function") {
-    throw new TypeError(
-      `Expected options.onProgress to be a function, got ${describe(onProgress)}`,
-    );
+    throw optionError(TypeError, ACTION, "options.onProgress", "a function", onProgress);
   }
   return { limits, contentDecoding, onProgress };
 }
@@ -39,10 +77,16 @@ export function readerSettings(options: ReadResponseOptions | undefined): Reader
 /** Checks that `response` is a Response whose body can still be read. */
 export function assertReadable(response: unknown): asserts response is Response {
   if (!(response instanceof Response)) {
-    throw new TypeError(`Expected response to be a Response, got ${describe(response)}`);
+    throw optionError(TypeError, ACTION, "response", "a Response", notShown(response));
   }
   if (response.bodyUsed) {
-    throw new TypeError("Expected a response whose body was not read yet, got one already read");
+    throw optionError(
+      TypeError,
+      ACTION,
+      "response.bodyUsed",
+      "false (a body can be read once)",
+      true,
+    );
   }
 }
 

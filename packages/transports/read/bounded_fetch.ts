@@ -6,7 +6,11 @@ import { isRedirect } from "./_redirect.ts";
 import { SseEventSizer } from "./_sse_sizer.ts";
 import type { ResponseLimits } from "./limits.ts";
 import type { ReadProgress } from "./read_response.ts";
-import { describe } from "@adcp-wire/internal";
+import { notShown } from "./_not_shown.ts";
+import { optionError } from "@adcp-wire/internal";
+
+/** What boundedFetch does, for its option errors. */
+const ACTION = "create a bounded fetch";
 
 /**
  * The shape of `fetch` that {@linkcode boundedFetch} takes and returns.
@@ -118,10 +122,10 @@ export function boundedFetch(limits?: BoundedFetchOptions, fetchImpl?: FetchLike
   const resolved = resolveCallLimits(limits, "limits");
   const onProgress = limits?.onProgress;
   if (onProgress !== undefined && typeof onProgress !== "function") {
-    throw new TypeError(`Expected limits.onProgress to be a function, got ${describe(onProgress)}`);
+    throw optionError(TypeError, ACTION, "limits.onProgress", "a function", onProgress);
   }
   if (fetchImpl !== undefined && typeof fetchImpl !== "function") {
-    throw new TypeError(`Expected fetchImpl to be a function, got ${describe(fetchImpl)}`);
+    throw optionError(TypeError, ACTION, "fetchImpl", "a function", fetchImpl);
   }
   return async (input, init) => {
     const deadline = new Deadline(resolved.timeoutMs, resolved.signal);
@@ -149,7 +153,13 @@ export function boundedFetch(limits?: BoundedFetchOptions, fetchImpl?: FetchLike
     }
     if (!(response instanceof Response)) {
       deadline.dispose();
-      throw new TypeError(`Expected fetchImpl to resolve to a Response, got ${describe(response)}`);
+      throw optionError(
+        TypeError,
+        "fetch the response",
+        "fetchImpl(input, init)",
+        "a Response or a promise of one",
+        notShown(response),
+      );
     }
     if (isRedirect(response) && !(manual && !response.redirected)) {
       deadline.dispose();

@@ -1,5 +1,6 @@
 import { parseJsonWithin } from "./_json.ts";
 import { resolveCallLimits } from "./_limits.ts";
+import { optionError } from "@adcp-wire/internal";
 
 /**
  * JSON bounds for {@linkcode parseBoundedJson}.
@@ -63,9 +64,7 @@ export interface ParseBoundedJsonOptions {
  */
 export function parseBoundedJson(text: string, options?: ParseBoundedJsonOptions): unknown {
   if (typeof text !== "string") {
-    throw new TypeError(
-      `Expected text to be a string, got ${text === null ? "null" : typeof text}`,
-    );
+    throw optionError(TypeError, "parse the JSON", "text", "a string", text);
   }
   const { maxJsonDepth, maxJsonNodes } = resolveCallLimits(options, "options");
   return parseJsonWithin(text, maxJsonDepth, maxJsonNodes);

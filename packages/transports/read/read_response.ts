@@ -2,105 +2,10 @@ import { parseJsonWithin } from "./_json.ts";
 import { assertReadable, readBody, readerSettings } from "./_read_body.ts";
 import { decodeUtf8 } from "./_utf8_decoder.ts";
 import type { ResponseLimits } from "./limits.ts";
-
-/**
- * Who decodes a body sent with a `Content-Encoding` (gzip, deflate, br):
- *
- * - `"runtime"`: the runtime already did. `fetch()` in Deno, browsers and Node decodes such bodies
- *   transparently and leaves the header in place, so the reader sees decoded bytes only: it caps
- *   them at `maxDecodedBytes`, and raw bytes are bounded by the `Content-Length` pre-check when one
- *   is declared and otherwise only by the deadline (deflate and brotli cannot make data much larger
- *   than its decoded size, but a hostile stream of empty compressed blocks decodes to nothing).
- * - `"manual"`: the body is still encoded (for example a Deno `fetch()` sent with
- *   `Accept-Encoding: identity`, which Deno then leaves undecoded even if the server compresses, or
- *   a body from a raw HTTP stack). The reader counts raw bytes against `maxResponseBytes`, decodes
- *   with `DecompressionStream` (gzip, x-gzip, deflate; br where the runtime supports "brotli"; one
- *   coding only) and counts decoded bytes against `maxDecodedBytes`. Any other coding is a
- *   {@linkcode ContentEncodingError}.
- *
- * Without a `Content-Encoding` (or with `identity`) both are the same: raw bytes are decoded bytes.
- *
- * @example Decoding a gzip body here, with the decoded bytes bounded
- * ```ts
- * import { type ContentDecoding, readTextResponse } from "@adcp-wire/transports";
- * import { rejects, strictEqual } from "node:assert/strict";
- *
- * const zipped = new Blob(["x".repeat(10_000)]).stream().pipeThrough(
- *   new CompressionStream("gzip"),
- * );
- * const body = await new Response(zipped).bytes();
- * const reply = () => new Response(body, { headers: { "content-encoding": "gzip" } });
- * const contentDecoding: ContentDecoding = "manual";
- * strictEqual((await readTextResponse(reply(), { contentDecoding })).length, 10_000);
- * const capped = { contentDecoding, maxDecodedBytes: 1_000 };
- * await rejects(readTextResponse(reply(), capped), { phase: "decoded", limit: 1_000 });
- * ```
- */
-export type ContentDecoding = "runtime" | "manual";
-
-/**
- * Byte counts reported after each chunk is counted, before it is checked against the limits.
- *
- * @example Watching the counts grow chunk by chunk
- * ```ts
- * import { type ReadProgress, readTextResponse } from "@adcp-wire/transports";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const encoder = new TextEncoder();
- * const body = ReadableStream.from([encoder.encode("hel"), encoder.encode("lo")]);
- * const seen: ReadProgress[] = [];
- * await readTextResponse(new Response(body), { onProgress: (progress) => seen.push(progress) });
- * deepStrictEqual(seen, [
- *   { rawBytes: 3, decodedBytes: 3, chunkBytes: 3 },
- *   { rawBytes: 5, decodedBytes: 5, chunkBytes: 2 },
- * ]);
- * ```
- */
-export interface ReadProgress {
-  /** Bytes received on the wire so far, or `undefined` when the runtime decoded the body. */
-  readonly rawBytes: number | undefined;
-  /** Bytes after content decoding so far (equal to `rawBytes` without a content coding). */
-  readonly decodedBytes: number;
-  /** Decoded size of the chunk just counted. */
-  readonly chunkBytes: number;
-}
-
-/**
- * Options of {@linkcode readTextResponse} and {@linkcode readJsonResponse}.
- *
- * @example Resolved limits plus a progress hook, which sees a chunk before it is refused
- * ```ts
- * import {
- *   type ReadResponseOptions,
- *   readTextResponse,
- *   resolveLimits,
- * } from "@adcp-wire/transports";
- * import { deepStrictEqual, rejects } from "node:assert/strict";
- *
- * const chunkSizes: number[] = [];
- * const options: ReadResponseOptions = {
- *   ...resolveLimits({ agentLimits: { maxResponseBytes: 8 } }),
- *   onProgress: (progress) => chunkSizes.push(progress.chunkBytes),
- * };
- * const encoder = new TextEncoder();
- * const body = ReadableStream.from([encoder.encode("0123"), encoder.encode("456789")]);
- * await rejects(readTextResponse(new Response(body), options), { phase: "raw", observed: 10 });
- * deepStrictEqual(chunkSizes, [4, 6]);
- * ```
- */
-export interface ReadResponseOptions extends ResponseLimits {
-  /**
-   * Who decodes a body with a `Content-Encoding`; see {@linkcode ContentDecoding}.
-   * @default {"runtime"}
-   */
-  readonly contentDecoding?: ContentDecoding | undefined;
-  /**
-   * Called after each chunk is counted, before the bounds are checked: for monitoring, and for tests
-   * that measure how much was buffered. An exception thrown here cancels the read.
-   * @default {undefined}
-   */
-  readonly onProgress?: ((progress: ReadProgress) => void) | undefined;
-}
+import type { ContentDecoding, ReadProgress } from "./_body.ts";
+import type { ReadResponseOptions } from "./_read_body.ts";
+export type { ReadResponseOptions };
+export type { ContentDecoding, ReadProgress };
 
 /**
  * Reads a response body as UTF-8 text, bounded in bytes and time.

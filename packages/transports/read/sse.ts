@@ -1,5 +1,5 @@
 import { ResponseTooLargeError } from "../errors.ts";
-import { type BoundedBody, openResponseBody } from "./_body.ts";
+import { ACTION, type BoundedBody, openResponseBody } from "./_body.ts";
 import { Deadline } from "./_deadline.ts";
 import { resolveCallLimits } from "./_limits.ts";
 import { assertReadable, readerSettings } from "./_read_body.ts";
@@ -8,7 +8,7 @@ import { SseEventSizer } from "./_sse_sizer.ts";
 import { Utf8StreamDecoder } from "./_utf8_decoder.ts";
 import type { ResolvedLimits, ResponseLimits } from "./limits.ts";
 import type { ContentDecoding, ReadProgress } from "./read_response.ts";
-import { describe } from "@adcp-wire/internal";
+import { optionError } from "@adcp-wire/internal";
 
 /**
  * One Server-Sent Event, as {@linkcode readSseEvents} yields it.
@@ -119,8 +119,12 @@ export class SseBudget {
    */
   charge(bytes: number): void {
     if (!Number.isSafeInteger(bytes) || bytes < 0) {
-      throw new RangeError(
-        `Expected bytes to be a non-negative safe integer, got ${describe(bytes)}`,
+      throw optionError(
+        RangeError,
+        "charge the SSE budget",
+        "bytes",
+        "a non-negative safe integer",
+        bytes,
       );
     }
     const used = this.#used += bytes;
@@ -326,15 +330,19 @@ type SseArguments = [
 function sseArguments(response: Response, options: ReadSseEventsOptions): SseArguments {
   assertReadable(response);
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(`Expected options to be an object, got ${describe(options)}`);
+    throw optionError(TypeError, ACTION, "options", "an object", options);
   }
   const { budget, limits } = options;
   if (budget !== undefined && !(budget instanceof SseBudget)) {
-    throw new TypeError(`Expected options.budget to be an SseBudget, got ${describe(budget)}`);
+    throw optionError(TypeError, ACTION, "options.budget", "an SseBudget", budget);
   }
   if (budget !== undefined && limits !== undefined) {
-    throw new TypeError(
-      "Expected options.budget or options.limits, got both (pass the limits to createSseBudget)",
+    throw optionError(
+      TypeError,
+      ACTION,
+      "options.limits",
+      "undefined when 'options.budget' is set (pass the limits to createSseBudget)",
+      limits,
     );
   }
   const { contentDecoding, onProgress } = readerSettings({

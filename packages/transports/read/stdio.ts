@@ -5,7 +5,11 @@ import { resolveCallLimits } from "./_limits.ts";
 import { concat } from "./_read_body.ts";
 import { decodeUtf8 } from "./_utf8_decoder.ts";
 import type { ResolvedLimits, ResponseLimits } from "./limits.ts";
-import { describe } from "@adcp-wire/internal";
+import { notShown } from "./_not_shown.ts";
+import { optionError } from "@adcp-wire/internal";
+
+/** What readStdioMessages does, for its option errors. */
+const ACTION = "read the stdio messages";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -126,17 +130,21 @@ export function readStdioMessages(
   options?: ReadStdioMessagesOptions,
 ): AsyncGenerator<unknown, void, undefined> {
   if (!(stream instanceof ReadableStream)) {
-    throw new TypeError(`Expected stream to be a ReadableStream, got ${describe(stream)}`);
+    throw optionError(TypeError, ACTION, "stream", "a ReadableStream", notShown(stream));
   }
   if (stream.locked) {
-    throw new TypeError("Expected an unlocked stream, got one that is locked to a reader");
+    throw optionError(
+      TypeError,
+      ACTION,
+      "stream.locked",
+      "false (a locked stream is another reader's)",
+      true,
+    );
   }
   const limits = resolveCallLimits(options, "options");
   const onProgress = options?.onProgress;
   if (onProgress !== undefined && typeof onProgress !== "function") {
-    throw new TypeError(
-      `Expected options.onProgress to be a function, got ${describe(onProgress)}`,
-    );
+    throw optionError(TypeError, ACTION, "options.onProgress", "a function", onProgress);
   }
   return iterateMessages(stream, limits, onProgress);
 }
@@ -202,7 +210,7 @@ async function* iterateMessages(
       const chunk: unknown = result.value;
       if (!(chunk instanceof Uint8Array)) {
         throw await fail(
-          new TypeError(`Expected stream chunks to be Uint8Array, got ${describe(chunk)}`),
+          optionError(TypeError, ACTION, "stream chunk", "a Uint8Array", notShown(chunk)),
         );
       }
       onProgress?.({ bufferedBytes: pendingBytes + chunk.length, chunkBytes: chunk.length });

@@ -9,7 +9,8 @@ import {
   type OutgoingErrorOptions,
   type OutgoingErrorWarning,
 } from "./check_outgoing_adcp_error.ts";
-import { describe } from "@adcp-wire/internal";
+import { notShown } from "../read/_not_shown.ts";
+import { optionError } from "@adcp-wire/internal";
 import type { ExtractedAdcpError } from "@adcp-wire/core";
 
 /** Most names `internalServiceNames` takes, and the longest name, in UTF-16 code units. */
@@ -22,55 +23,83 @@ export interface CheckedOptions {
   readonly onWarning: ((warning: OutgoingErrorWarning) => void) | undefined;
   readonly serviceNames: RegExp | undefined;
   readonly allowUnlistedCode: boolean;
+  /** What the helper does, for its option errors: `"build the error result"`. */
+  readonly action: string;
 }
 
-/** Options validated for the outgoing helpers. */
-export function checkOptions(options: OutgoingErrorOptions): CheckedOptions {
+/**
+ * Options validated for the outgoing helpers; `action` (`"build the error result"`) opens the
+ * message of an option error. Internal service names are never shown in one.
+ */
+export function checkOptions(options: OutgoingErrorOptions, action: string): CheckedOptions {
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(`Expected options to be an object, got ${describe(options)}`);
+    throw optionError(TypeError, action, "options", "an object", options);
   }
   const strict = options.strict ?? false;
   if (typeof strict !== "boolean") {
-    throw new TypeError(`Expected options.strict to be a boolean, got ${describe(strict)}`);
+    throw optionError(TypeError, action, "options.strict", "a boolean", strict);
   }
   const onWarning = options.onWarning;
   if (onWarning !== undefined && typeof onWarning !== "function") {
-    throw new TypeError(`Expected options.onWarning to be a function, got ${describe(onWarning)}`);
+    throw optionError(TypeError, action, "options.onWarning", "a function", onWarning);
   }
   const allowUnlistedCode = options.allowUnlistedCode ?? false;
   if (typeof allowUnlistedCode !== "boolean") {
-    throw new TypeError(
-      `Expected options.allowUnlistedCode to be a boolean, got ${describe(allowUnlistedCode)}`,
+    throw optionError(
+      TypeError,
+      action,
+      "options.allowUnlistedCode",
+      "a boolean",
+      allowUnlistedCode,
     );
   }
   const names = options.internalServiceNames ?? [];
   if (!Array.isArray(names)) {
-    throw new TypeError(
-      `Expected options.internalServiceNames to be an array of strings, got ${describe(names)}`,
+    throw optionError(
+      TypeError,
+      action,
+      "options.internalServiceNames",
+      "an array of strings",
+      notShown(names),
     );
   }
   if (names.length > MAX_SERVICE_NAMES) {
-    throw new RangeError(
-      `Expected options.internalServiceNames to hold at most ${MAX_SERVICE_NAMES} names, got ` +
-        `${names.length}`,
+    throw optionError(
+      RangeError,
+      action,
+      "options.internalServiceNames.length",
+      `at most ${MAX_SERVICE_NAMES}`,
+      names.length,
     );
   }
   names.forEach((name: unknown, index) => {
+    // Blank or not a string: nothing of a name to show.
     if (typeof name !== "string" || name.trim() === "") {
-      throw new TypeError(
-        `Expected options.internalServiceNames[${index}] to be a non-empty string, got ${
-          describe(name)
-        }`,
+      throw optionError(
+        TypeError,
+        action,
+        `options.internalServiceNames[${index}]`,
+        "a non-empty string",
+        name,
       );
     }
     if (name.length > MAX_SERVICE_NAME_LENGTH) {
-      throw new RangeError(
-        `Expected options.internalServiceNames[${index}] to be at most ${MAX_SERVICE_NAME_LENGTH} ` +
-          `characters, got ${name.length}`,
+      throw optionError(
+        RangeError,
+        action,
+        `options.internalServiceNames[${index}].length`,
+        `at most ${MAX_SERVICE_NAME_LENGTH}`,
+        name.length,
       );
     }
   });
-  return { strict, onWarning, serviceNames: compileServiceNames(names), allowUnlistedCode };
+  return {
+    strict,
+    onWarning,
+    serviceNames: compileServiceNames(names),
+    allowUnlistedCode,
+    action,
+  };
 }
 
 /**
@@ -93,20 +122,25 @@ const encoder = new TextEncoder();
 /**
  * Reports a `response_size` warning when the serialized MCP tool result is over the 128 KiB
  * producer target (MCP Response Extraction 3.3.0-beta.0, Security Considerations, "Size Limits").
+ * A result that does not serialize is blamed on `name` (`value`) in the `action` of the helper.
  *
  * @throws {TypeError} When the result does not serialize as JSON (a `BigInt`, a cycle).
  */
 export function warnResponseSize(
   result: object,
   onWarning: ((warning: OutgoingErrorWarning) => void) | undefined,
+  action: string,
+  name: string,
+  value: unknown,
 ): void {
   let text: string;
   try {
     text = JSON.stringify(result);
   } catch (cause) {
-    throw new TypeError("Expected the tool result to serialize as JSON, got a value that throws", {
-      cause,
-    });
+    const error = optionError(TypeError, action, name, "a value that serializes as JSON", value);
+    // As `new TypeError(message, { cause })` sets it: own, non-enumerable.
+    Object.defineProperty(error, "cause", { value: cause, writable: true, configurable: true });
+    throw error;
   }
   // Only a result this long in UTF-16 units can be over the target in UTF-8 bytes (3 bytes a unit
   // at most), so the common case is never encoded.

@@ -5,7 +5,8 @@ import { jsonCopy } from "../read/_json.ts";
 import { isForwarded } from "./_forwarded.ts";
 import { type CheckedOptions, preparedError } from "./_outgoing.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
-import { describe, isJsonObject as isObject, type JsonObject, own } from "@adcp-wire/internal";
+import { notShown } from "../read/_not_shown.ts";
+import { isJsonObject as isObject, type JsonRecord, optionError, own } from "@adcp-wire/internal";
 
 /** The task payload a helper's `payload` option asks for. */
 export type PayloadOption = boolean | Readonly<Record<string, unknown>> | undefined;
@@ -24,7 +25,7 @@ export function payloadLayer(
   error: ExtractedAdcpError,
   options: OutgoingErrorOptions,
   checked: CheckedOptions,
-): JsonObject | undefined {
+): JsonRecord | undefined {
   if (payload === undefined || payload === false) return undefined;
   if (payload === true) {
     return { status: "failed", errors: [jsonCopy(error) as ExtractedAdcpError] };
@@ -33,20 +34,31 @@ export function payloadLayer(
     !isObject(payload) ||
     (Object.getPrototypeOf(payload) !== Object.prototype && Object.getPrototypeOf(payload) !== null)
   ) {
-    throw new TypeError(
-      `Expected options.payload to be a boolean or a plain object, got ${describe(payload)}`,
+    throw optionError(
+      TypeError,
+      checked.action,
+      "options.payload",
+      "a boolean or a plain object",
+      notShown(payload),
     );
   }
   if (Object.hasOwn(payload, "adcp_error")) {
-    throw new TypeError(
-      "Expected options.payload to hold no adcp_error key (the helper sets the envelope)",
+    throw optionError(
+      TypeError,
+      checked.action,
+      "options.payload",
+      "an object with no adcp_error key (the helper sets the envelope)",
+      payload,
     );
   }
   const status = own(payload, "status");
   if (status !== undefined && status !== "failed") {
-    throw new TypeError(
-      'Expected options.payload.status to be "failed" (adcp_error marks a failed task), got ' +
-        (typeof status === "string" ? "another string" : describe(status)),
+    throw optionError(
+      TypeError,
+      checked.action,
+      "options.payload.status",
+      '"failed" (adcp_error marks a failed task)',
+      notShown(status),
     );
   }
   const given = own(payload, "errors");
@@ -55,17 +67,24 @@ export function payloadLayer(
     errors = [jsonCopy(error) as ExtractedAdcpError];
   } else {
     if (!Array.isArray(given) || given.length === 0) {
-      throw new TypeError(
-        `Expected options.payload.errors to be a non-empty array, got ${describe(given)}`,
+      throw optionError(
+        TypeError,
+        checked.action,
+        "options.payload.errors",
+        "a non-empty array",
+        notShown(given),
       );
     }
     errors = given.map((item, index) => payloadError(item, index, options, checked));
     if (errors[0]!.code !== error.code) {
       // detectAdcpError, and storyboards' `check: error_code`, read adcp_error.code first and
       // errors[0].code second: the two layers must name the same failure.
-      throw new TypeError(
-        "Expected options.payload.errors[0].code to be the code of error: the transport and " +
-          "payload layers must agree",
+      throw optionError(
+        TypeError,
+        checked.action,
+        "options.payload.errors[0].code",
+        "the code of error (the transport and payload layers must agree)",
+        notShown(errors[0]!.code),
       );
     }
   }
@@ -82,7 +101,13 @@ export function payloadLayer(
   }
   const copy = jsonCopy(rest);
   if (!isObject(copy)) {
-    throw new TypeError("Expected options.payload to serialize as JSON, got a value that throws");
+    throw optionError(
+      TypeError,
+      checked.action,
+      "options.payload",
+      "a value that serializes as JSON",
+      payload,
+    );
   }
   // Spread defines properties: a JSON "__proto__" key stays an own data property.
   return { ...copy, status: "failed", errors };
@@ -106,10 +131,19 @@ function payloadError(
         : (warning) => onWarning({ ...warning, field: `${prefix}.${warning.field}` }),
     });
   } catch (error) {
-    const Constructor = error instanceof RangeError ? RangeError : TypeError;
-    throw new Constructor(
-      `Expected options.${prefix} to be a sendable AdCP error: ${(error as Error).message}`,
-      { cause: (error as Error).cause },
+    const refused = optionError(
+      error instanceof RangeError ? RangeError : TypeError,
+      checked.action,
+      `options.${prefix}`,
+      `a sendable AdCP error (${(error as Error).message})`,
+      notShown(item),
     );
+    // As `new TypeError(message, { cause })` sets it: own, non-enumerable.
+    Object.defineProperty(refused, "cause", {
+      value: (error as Error).cause,
+      writable: true,
+      configurable: true,
+    });
+    throw refused;
   }
 }

@@ -1,7 +1,8 @@
 // The one-sentence human summary the seller helpers put beside structured data.
 import { redactLeaks } from "./_leaks.ts";
 import type { CheckedOptions } from "./_outgoing.ts";
-import { describe } from "@adcp-wire/internal";
+import { notShown } from "../read/_not_shown.ts";
+import { optionError } from "@adcp-wire/internal";
 
 /** Longest summary, in UTF-8 bytes: the buyer-side display cap on `message` (256 bytes). */
 export const MAX_SUMMARY_BYTES = 256;
@@ -12,20 +13,26 @@ const encoder = new TextEncoder();
  * sentence)", Transport Error Mapping, "Tool-Level Errors"), and not JSON text, which would be a
  * second copy of the structured payload or be read as one (MCP Response Extraction, "Extraction
  * Paths": producers "SHOULD NOT serialize the complete AdCP payload again into `content[].text`").
+ * A refusal names `name` in the helper's `action`; the text itself is seller text, never shown.
  *
  * @throws {TypeError} Naming `name` and what was expected.
  */
-export function checkSummary(name: string, value: unknown): string {
+export function checkSummary(name: string, value: unknown, action: string): string {
+  // Blank or not a string: nothing of the text to show.
   if (typeof value !== "string" || value.trim() === "") {
-    throw new TypeError(`Expected ${name} to be a non-empty string, got ${describe(value)}`);
+    throw optionError(TypeError, action, name, "a non-empty string", value);
   }
   if (/[\r\n\u2028\u2029]/.test(value)) {
-    throw new TypeError(`Expected ${name} to be one line, got a string with a line break`);
+    throw optionError(TypeError, action, name, "one line", notShown(value));
   }
   const bytes = encoder.encode(value).length;
   if (bytes > MAX_SUMMARY_BYTES) {
-    throw new TypeError(
-      `Expected ${name} to be at most ${MAX_SUMMARY_BYTES} UTF-8 bytes, got ${bytes}`,
+    throw optionError(
+      TypeError,
+      action,
+      name,
+      `at most ${MAX_SUMMARY_BYTES} UTF-8 bytes`,
+      notShown(value, `${bytes} UTF-8 bytes`),
     );
   }
   const trimmed = value.trim();
@@ -37,7 +44,7 @@ export function checkSummary(name: string, value: unknown): string {
       return value;
     }
     if (typeof parsed === "object" && parsed !== null) {
-      throw new TypeError(`Expected ${name} to be prose, got JSON text`);
+      throw optionError(TypeError, action, name, "prose, not JSON text", notShown(value));
     }
   }
   return value;
@@ -57,7 +64,15 @@ export function redactedSummary(
 ): string {
   const scan = redactLeaks(summary, options.serviceNames);
   if (scan.kinds.length === 0) return summary;
-  if (options.strict) throw new TypeError(`Expected ${name} to hold no ${scan.kinds.join(", ")}`);
+  if (options.strict) {
+    throw optionError(
+      TypeError,
+      options.action,
+      name,
+      `free of ${scan.kinds.join(", ")} (strict mode)`,
+      notShown(summary),
+    );
+  }
   options.onWarning?.({
     kind: "redacted",
     field,

@@ -176,10 +176,10 @@ export function adcpErrorResult(
   error: unknown,
   options: AdcpErrorResultOptions = {},
 ): AdcpErrorToolResult {
-  const checked = checkOptions(options);
+  const checked = checkOptions(options, "build the error result");
   let summary = options.summary === undefined
     ? undefined
-    : checkSummary("options.summary", options.summary);
+    : checkSummary("options.summary", options.summary, checked.action);
   const adcpError = preparedError(error, options);
   const payload = payloadLayer(options.payload, adcpError, options, checked);
   if (summary !== undefined) summary = redactedSummary(summary, checked);
@@ -192,6 +192,6 @@ export function adcpErrorResult(
     isError: true,
     structuredContent: { adcp_error: adcpError, ...payload },
   };
-  warnResponseSize(result, checked.onWarning);
+  warnResponseSize(result, checked.onWarning, checked.action, "options.payload", options.payload);
   return result;
 }

@@ -31,9 +31,23 @@ Deno.test("adcpErrorResult() refuses bad codes, oversize errors and non-sentence
     () => adcpErrorResult({ code: "RATE_LIMITED", message: "x".repeat(5_000) }),
     RangeError,
   );
-  throws(() => adcpErrorResult(RATE_LIMITED, { summary: "Line one\nLine two" }), TypeError);
-  throws(() => adcpErrorResult(RATE_LIMITED, { summary: '{"adcp_error":{}}' }), TypeError);
-  throws(() => adcpErrorResult(RATE_LIMITED, { summary: "é".repeat(200) }), TypeError);
+  // The summary is seller text: a refusal gives its size, never the text.
+  throws(() => adcpErrorResult(RATE_LIMITED, { summary: "Line one\nLine two" }), {
+    name: "TypeError",
+    message: "Cannot build the error result as 'options.summary' must be one line: current value " +
+      'is "(17 characters, not shown)"',
+  });
+  throws(() => adcpErrorResult(RATE_LIMITED, { summary: '{"adcp_error":{}}' }), {
+    name: "TypeError",
+    message: "Cannot build the error result as 'options.summary' must be prose, not JSON text: " +
+      'current value is "(17 characters, not shown)"',
+  });
+  throws(() => adcpErrorResult(RATE_LIMITED, { summary: "é".repeat(200) }), {
+    name: "TypeError",
+    message:
+      "Cannot build the error result as 'options.summary' must be at most 256 UTF-8 bytes: " +
+      'current value is "(400 UTF-8 bytes, not shown)"',
+  });
   throws(() => adcpErrorResult(RATE_LIMITED, { strict: "yes" as unknown as boolean }), TypeError);
 });
 
@@ -48,7 +62,11 @@ Deno.test("adcpErrorResult() redacts a leaking summary, or refuses it in strict 
   throws(
     () =>
       adcpErrorResult(RATE_LIMITED, { summary: "Gateway 10.0.0.9 throttled you.", strict: true }),
-    { name: "TypeError", message: "Expected options.summary to hold no ip_address" },
+    {
+      name: "TypeError",
+      message: "Cannot build the error result as 'options.summary' must be free of ip_address " +
+        '(strict mode): current value is "(31 characters, not shown)"',
+    },
   );
 });
 
@@ -128,16 +146,18 @@ Deno.test("adcpErrorResult() payload keeps its fields, checks given errors, and 
 
   throws(() => adcpErrorResult(BUDGET, { payload: { adcp_error: BUDGET } }), {
     name: "TypeError",
-    message: "Expected options.payload to hold no adcp_error key (the helper sets the envelope)",
+    message: "Cannot build the error result as 'options.payload' must be an object with no " +
+      "adcp_error key (the helper sets the envelope): current value is an object",
   });
   throws(() => adcpErrorResult(BUDGET, { payload: { status: "completed" } }), {
     name: "TypeError",
-    message: 'Expected options.payload.status to be "failed" (adcp_error marks a failed task), ' +
-      "got another string",
+    message: "Cannot build the error result as 'options.payload.status' must be \"failed\" " +
+      '(adcp_error marks a failed task): current value is "(9 characters, not shown)"',
   });
   throws(() => adcpErrorResult(BUDGET, { payload: { errors: [] } }), {
     name: "TypeError",
-    message: "Expected options.payload.errors to be a non-empty array, got an array",
+    message: "Cannot build the error result as 'options.payload.errors' must be a non-empty " +
+      "array: current value is an array",
   });
   throws(
     () =>
@@ -146,22 +166,27 @@ Deno.test("adcpErrorResult() payload keeps its fields, checks given errors, and 
       }),
     {
       name: "TypeError",
-      message: "Expected options.payload.errors[0].code to be the code of error: the transport " +
-        "and payload layers must agree",
+      message: "Cannot build the error result as 'options.payload.errors[0].code' must be the " +
+        "code of error (the transport and payload layers must agree): current value is " +
+        '"(12 characters, not shown)"',
     },
   );
   throws(() => adcpErrorResult(BUDGET, { payload: { errors: [BUDGET, { code: "bad" }] } }), {
     name: "TypeError",
-    message:
-      "Expected options.payload.errors[1] to be a sendable AdCP error: Expected code to be " +
-      "a standard AdCP code or X_{VENDOR}_{CODE}, got another string",
+    message: "Cannot build the error result as 'options.payload.errors[1]' must be a sendable " +
+      "AdCP error (Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got another " +
+      "string): current value is an object",
   });
   throws(
     () =>
       adcpErrorResult(BUDGET, { payload: { errors: [{ ...BUDGET, message: "é".repeat(3000) }] } }),
     RangeError,
   );
-  throws(() => adcpErrorResult(BUDGET, { payload: "yes" as unknown as boolean }), TypeError);
+  throws(() => adcpErrorResult(BUDGET, { payload: "yes" as unknown as boolean }), {
+    name: "TypeError",
+    message: "Cannot build the error result as 'options.payload' must be a boolean or a plain " +
+      'object: current value is "(3 characters, not shown)"',
+  });
   throws(
     () => adcpErrorResult(BUDGET, { payload: new Map() as unknown as Record<string, unknown> }),
     TypeError,

@@ -3,7 +3,10 @@ import { checkOptions, preparedError } from "./_outgoing.ts";
 import { payloadLayer } from "./_payload.ts";
 import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
-import { describe, isJsonObject as isObject, own } from "@adcp-wire/internal";
+import { isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
+
+/** What the helper does, for its option errors. */
+const ACTION = "build the failed task";
 
 /**
  * The MIME type an AdCP error DataPart may declare (Transport Error Mapping, "Error MIME Type").
@@ -196,40 +199,40 @@ export function adcpFailedTask(
   error: unknown,
   options: AdcpFailedTaskOptions = {},
 ): AdcpFailedTask {
-  if (!isObject(ids)) throw new TypeError(`Expected ids to be an object, got ${describe(ids)}`);
+  if (!isObject(ids)) throw optionError(TypeError, ACTION, "ids", "an object", ids);
   const id = own(ids, "id");
   const contextId = own(ids, "contextId");
   for (const [name, value] of [["ids.id", id], ["ids.contextId", contextId]] as const) {
     if (typeof value !== "string" || value === "") {
-      throw new TypeError(`Expected ${name} to be a non-empty string, got ${describe(value)}`);
+      throw optionError(TypeError, ACTION, name, "a non-empty string", value);
     }
   }
-  const checked = checkOptions(options);
+  const checked = checkOptions(options, ACTION);
   const version = options.protocolVersion ?? "1.0";
   if (version !== "1.0" && version !== "0.3") {
-    throw new TypeError(
-      `Expected options.protocolVersion to be "1.0" or "0.3", got ${describe(version)}`,
-    );
+    throw optionError(TypeError, ACTION, "options.protocolVersion", '"1.0" or "0.3"', version);
   }
   const timestamp = options.timestamp ?? new Date().toISOString();
   if (typeof timestamp !== "string" || Number.isNaN(Date.parse(timestamp))) {
-    throw new TypeError(
-      `Expected options.timestamp to be an ISO 8601 date-time, got ${describe(timestamp)}`,
+    throw optionError(
+      TypeError,
+      ACTION,
+      "options.timestamp",
+      "an ISO 8601 date-time",
+      timestamp,
     );
   }
   const artifactId = options.artifactId ?? "error-result";
   if (typeof artifactId !== "string" || artifactId === "") {
-    throw new TypeError(
-      `Expected options.artifactId to be a non-empty string, got ${describe(artifactId)}`,
-    );
+    throw optionError(TypeError, ACTION, "options.artifactId", "a non-empty string", artifactId);
   }
   const mimeType = options.mimeType ?? true;
   if (typeof mimeType !== "boolean") {
-    throw new TypeError(`Expected options.mimeType to be a boolean, got ${describe(mimeType)}`);
+    throw optionError(TypeError, ACTION, "options.mimeType", "a boolean", mimeType);
   }
   let summary = options.summary === undefined
     ? undefined
-    : checkSummary("options.summary", options.summary);
+    : checkSummary("options.summary", options.summary, ACTION);
   const adcpError: ExtractedAdcpError = preparedError(error, options);
   const payload = payloadLayer(options.payload, adcpError, options, checked);
   if (summary !== undefined) summary = redactedSummary(summary, checked);

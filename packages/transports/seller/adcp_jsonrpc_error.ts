@@ -3,7 +3,8 @@ import { isForwarded } from "./_forwarded.ts";
 import { checkOptions, preparedError } from "./_outgoing.ts";
 import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
-import { describe, isJsonObject as isObject, own } from "@adcp-wire/internal";
+import { notShown } from "../read/_not_shown.ts";
+import { isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
 
 /**
  * The reserved JSON-RPC error codes of Transport Error Mapping, "Reserved JSON-RPC Codes", by the
@@ -153,17 +154,19 @@ export function adcpJsonRpcError(
   error: unknown,
   options: AdcpJsonRpcErrorOptions = {},
 ): AdcpJsonRpcErrorObject {
-  const checked = checkOptions(options);
+  const checked = checkOptions(options, "build the JSON-RPC error");
   const code = isObject(error) ? own(error, "code") : undefined;
   const rpcCode = typeof code === "string" && Object.hasOwn(ADCP_JSONRPC_CODES, code)
     ? ADCP_JSONRPC_CODES[code as keyof typeof ADCP_JSONRPC_CODES]
     : undefined;
   if (rpcCode === undefined) {
-    throw new TypeError(
-      "Expected error.code to be RATE_LIMITED, AUTH_MISSING (or AUTH_REQUIRED) or " +
-        `SERVICE_UNAVAILABLE, got ${
-          typeof code === "string" ? "another code (use the tool-level path)" : describe(code)
-        }`,
+    throw optionError(
+      TypeError,
+      checked.action,
+      "error.code",
+      "RATE_LIMITED, AUTH_MISSING (or AUTH_REQUIRED) or SERVICE_UNAVAILABLE (send any other " +
+        "code by the tool-level path)",
+      notShown(code),
     );
   }
   // Middleware often has no more to say than the code: the spec's own example of this path carries no
@@ -180,7 +183,7 @@ export function adcpJsonRpcError(
   let message: string = DEFAULT_MESSAGES[rpcCode];
   if (options.message !== undefined) {
     message = redactedSummary(
-      checkSummary("options.message", options.message),
+      checkSummary("options.message", options.message, checked.action),
       checked,
       "options.message",
       "jsonrpc.message",

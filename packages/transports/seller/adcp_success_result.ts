@@ -2,7 +2,11 @@ import { warnResponseSize } from "./_outgoing.ts";
 import { checkSummary } from "./_summary.ts";
 import type { McpTextContent } from "./adcp_error_result.ts";
 import type { OutgoingErrorWarning } from "./check_outgoing_adcp_error.ts";
-import { describe, isJsonObject as isObject } from "@adcp-wire/internal";
+import { notShown } from "../read/_not_shown.ts";
+import { isJsonObject as isObject, optionError } from "@adcp-wire/internal";
+
+/** What the helper does, for its option errors. */
+const ACTION = "build the success result";
 
 /**
  * An MCP `CallToolResult` carrying an AdCP success payload, as {@linkcode adcpSuccessResult} builds
@@ -97,28 +101,31 @@ export function adcpSuccessResult(
   options: AdcpSuccessResultOptions = {},
 ): AdcpSuccessToolResult {
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(`Expected options to be an object, got ${describe(options)}`);
+    throw optionError(TypeError, ACTION, "options", "an object", options);
   }
   const onWarning = options.onWarning;
   if (onWarning !== undefined && typeof onWarning !== "function") {
-    throw new TypeError(`Expected options.onWarning to be a function, got ${describe(onWarning)}`);
+    throw optionError(TypeError, ACTION, "options.onWarning", "a function", onWarning);
   }
   if (
     !isObject(data) || (Object.getPrototypeOf(data) !== Object.prototype &&
       Object.getPrototypeOf(data) !== null)
   ) {
-    throw new TypeError(`Expected data to be a plain object, got ${describe(data)}`);
+    throw optionError(TypeError, ACTION, "data", "a plain object", notShown(data));
   }
   if (Object.hasOwn(data, "adcp_error")) {
-    throw new TypeError(
-      "Expected data to be a success payload, got one with an adcp_error key " +
-        "(send errors with adcpErrorResult)",
+    throw optionError(
+      TypeError,
+      ACTION,
+      "data",
+      "a success payload, with no adcp_error key (send errors with adcpErrorResult)",
+      data,
     );
   }
   const content: McpTextContent[] = summary === undefined
     ? []
-    : [{ type: "text", text: checkSummary("summary", summary) }];
+    : [{ type: "text", text: checkSummary("summary", summary, ACTION) }];
   const result: AdcpSuccessToolResult = { content, structuredContent: data };
-  warnResponseSize(result, onWarning);
+  warnResponseSize(result, onWarning, ACTION, "data", data);
   return result;
 }

@@ -1,4 +1,4 @@
-import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { adcpSuccessResult, type AdcpSuccessResultOptions } from "./adcp_success_result.ts";
 import {
   MCP_RESPONSE_SIZE_TARGET_BYTES,
@@ -15,16 +15,35 @@ Deno.test("adcpSuccessResult() puts the payload in structuredContent only", () =
 });
 
 Deno.test("adcpSuccessResult() refuses errors, non-objects and a second copy in text", () => {
-  throws(() => adcpSuccessResult({ adcp_error: { code: "X" } }), TypeError);
+  throws(() => adcpSuccessResult({ adcp_error: { code: "X" } }), {
+    name: "TypeError",
+    message: "Cannot build the success result as 'data' must be a success payload, with no " +
+      "adcp_error key (send errors with adcpErrorResult): current value is an object",
+  });
   throws(() => adcpSuccessResult({ products: [], adcp_error: { code: "X" } }), TypeError);
-  throws(() => adcpSuccessResult([] as unknown as Record<string, unknown>), TypeError);
+  throws(() => adcpSuccessResult([] as unknown as Record<string, unknown>), {
+    name: "TypeError",
+    message: "Cannot build the success result as 'data' must be a plain object: current value is " +
+      "an array",
+  });
+  // Data given as text is seller text: its size is shown, never the text.
+  throws(() => adcpSuccessResult('{"products":[]}' as unknown as Record<string, unknown>), {
+    name: "TypeError",
+    message: "Cannot build the success result as 'data' must be a plain object: current value is " +
+      '"(15 characters, not shown)"',
+  });
   throws(() => adcpSuccessResult(new Date() as unknown as Record<string, unknown>), TypeError);
   const data = { status: "completed", products: [] };
   throws(() => adcpSuccessResult(data, JSON.stringify(data)), {
     name: "TypeError",
-    message: "Expected summary to be prose, got JSON text",
+    message: "Cannot build the success result as 'summary' must be prose, not JSON text: current " +
+      'value is "(36 characters, not shown)"',
   });
-  throws(() => adcpSuccessResult(data, ""), TypeError);
+  throws(() => adcpSuccessResult(data, ""), {
+    name: "TypeError",
+    message: "Cannot build the success result as 'summary' must be a non-empty string: current " +
+      'value is ""',
+  });
 });
 
 Deno.test("adcpSuccessResult() warns above the 128 KiB producer target, counting UTF-8 bytes of the whole result", () => {
@@ -69,10 +88,19 @@ Deno.test("adcpSuccessResult() checks its options and refuses data that does not
   );
   throws(() => adcpSuccessResult(data, undefined, { onWarning: 1 as unknown as () => void }), {
     name: "TypeError",
-    message: "Expected options.onWarning to be a function, got number 1",
+    message: "Cannot build the success result as 'options.onWarning' must be a function: current " +
+      "value is 1",
   });
-  throws(() => adcpSuccessResult({ status: "completed", total: 1n }), {
-    name: "TypeError",
-    message: "Expected the tool result to serialize as JSON, got a value that throws",
+  throws(() => adcpSuccessResult({ status: "completed", total: 1n }), (error: unknown) => {
+    ok(error instanceof TypeError);
+    strictEqual(
+      error.message,
+      "Cannot build the success result as 'data' must be a value that serializes as JSON: current " +
+        "value is an object",
+    );
+    // The serializer's own error stays the cause, as it was set by the constructor.
+    ok(error.cause instanceof TypeError);
+    strictEqual(Object.getOwnPropertyDescriptor(error, "cause")?.enumerable, false);
+    return true;
   });
 });

@@ -4,7 +4,7 @@ import { ADCP_VERSION, lookupErrorCode, type RecoveryClass } from "@adcp-wire/sc
 import { jsonCopy } from "../read/_json.ts";
 import { redactLeaks } from "./_leaks.ts";
 import { checkOptions } from "./_outgoing.ts";
-import { describe, isJsonObject as isObject, type JsonObject, own } from "@adcp-wire/internal";
+import { describe, isJsonObject as isObject, type JsonRecord, own } from "@adcp-wire/internal";
 
 /**
  * Largest serialized `details` a seller should send, in UTF-8 bytes: "keep `details` under 500
@@ -442,7 +442,10 @@ export function checkOutgoingAdcpError(
   error: unknown,
   options: OutgoingErrorOptions = {},
 ): OutgoingErrorCheck {
-  const { strict, onWarning, serviceNames, allowUnlistedCode } = checkOptions(options);
+  const { strict, onWarning, serviceNames, allowUnlistedCode } = checkOptions(
+    options,
+    "check the outgoing error",
+  );
   const issues: OutgoingErrorIssue[] = [];
   const warnings: OutgoingErrorWarning[] = [];
   const issue = (kind: OutgoingErrorIssue["kind"], field: string, message: string): void => {
@@ -458,7 +461,7 @@ export function checkOutgoingAdcpError(
       message: `Expected error to be an object, got ${describe(error)}`,
     }]);
   }
-  const out: JsonObject = {};
+  const out: JsonRecord = {};
   const code = own(error, "code");
   // A code shaped like a standard one but not in this version's table: a newer standard code
   // ("The error-code vocabulary is open [...] Senders MAY emit codes outside the receiver's pinned
@@ -618,7 +621,7 @@ export function checkOutgoingAdcpError(
     if (!isObject(copy)) {
       issue("type", "details", `Expected details to be a JSON object, got ${describe(details)}`);
     } else {
-      out.details = redactStrings(copy, "details", text, keep) as JsonObject;
+      out.details = redactStrings(copy, "details", text, keep) as JsonRecord;
       const bytes = encoder.encode(JSON.stringify(out.details)).length;
       if (bytes >= DETAILS_SIZE_GUIDELINE_BYTES) {
         warn({

@@ -1,6 +1,7 @@
 import { type ExtractedAdcpError, validateAdcpError } from "@adcp-wire/core";
 import { markForwarded } from "./_forwarded.ts";
-import { describe } from "@adcp-wire/internal";
+import { notShown } from "../read/_not_shown.ts";
+import { optionError } from "@adcp-wire/internal";
 
 /**
  * Validates an upstream AdCP error that an intermediary passes through, and marks it to be sent
@@ -51,9 +52,13 @@ import { describe } from "@adcp-wire/internal";
 export function forwardAdcpError(upstream: unknown): ExtractedAdcpError {
   const valid = validateAdcpError(upstream);
   if (valid === null) {
-    throw new TypeError(
-      "Expected upstream to be an AdCP error (an object whose code is a string of 1 to 64 " +
-        `characters, at most 4096 serialized UTF-8 bytes), got ${describe(upstream)}`,
+    throw optionError(
+      TypeError,
+      "forward the error",
+      "upstream",
+      "an AdCP error (an object whose code is a string of 1 to 64 characters, at most 4096 " +
+        "serialized UTF-8 bytes)",
+      notShown(upstream),
     );
   }
   // validateAdcpError serialized it already, so this does not throw.

@@ -88,7 +88,11 @@ Deno.test("forwardAdcpError() output is frozen, and the options of the helpers d
   // The summary is still the seller's own text, and still checked.
   throws(
     () => adcpErrorResult(forwarded, { strict: true, summary: "Upstream 10.0.3.7 is busy." }),
-    { name: "TypeError", message: "Expected options.summary to hold no ip_address" },
+    {
+      name: "TypeError",
+      message: "Cannot build the error result as 'options.summary' must be free of ip_address " +
+        '(strict mode): current value is "(26 characters, not shown)"',
+    },
   );
 });
 
@@ -103,7 +107,12 @@ Deno.test("forwardAdcpError() forwards what buyers accept, and nothing else", ()
   // A newer or vendor code is forwarded: the vocabulary is open.
   strictEqual(forwardAdcpError({ code: "NEWER_CODE", recovery: "terminal" }).code, "NEWER_CODE");
   // The JSON-RPC path is still for the three reserved codes only.
-  throws(() => adcpJsonRpcError(forwardAdcpError({ code: "BUDGET_TOO_LOW" })), TypeError);
+  throws(() => adcpJsonRpcError(forwardAdcpError({ code: "BUDGET_TOO_LOW" })), {
+    name: "TypeError",
+    message: "Cannot build the JSON-RPC error as 'error.code' must be RATE_LIMITED, AUTH_MISSING " +
+      "(or AUTH_REQUIRED) or SERVICE_UNAVAILABLE (send any other code by the tool-level path): " +
+      'current value is "(14 characters, not shown)"',
+  });
   // validateAdcpError of @adcp-wire/core decides.
   for (
     const invalid of [
@@ -122,8 +131,16 @@ Deno.test("forwardAdcpError() forwards what buyers accept, and nothing else", ()
   }
   throws(() => forwardAdcpError({ code: "" }), {
     name: "TypeError",
-    message: "Expected upstream to be an AdCP error (an object whose code is a string of 1 to 64 " +
-      "characters, at most 4096 serialized UTF-8 bytes), got an object",
+    message: "Cannot forward the error as 'upstream' must be an AdCP error (an object whose code " +
+      "is a string of 1 to 64 characters, at most 4096 serialized UTF-8 bytes): current value is " +
+      "an object",
+  });
+  // Upstream text is shown by its size only.
+  throws(() => forwardAdcpError("ECONNREFUSED 10.0.0.7:5432"), {
+    name: "TypeError",
+    message: "Cannot forward the error as 'upstream' must be an AdCP error (an object whose code " +
+      "is a string of 1 to 64 characters, at most 4096 serialized UTF-8 bytes): current value is " +
+      '"(26 characters, not shown)"',
   });
 });
 
