@@ -8,8 +8,8 @@
 import {
   detectWebhookFormat,
   extractAdcpErrorFromA2A,
-  extractAdcpErrorFromMcp,
   extractAdcpErrorFromJsonRpcError,
+  extractAdcpErrorFromMcp,
   extractAdcpResponseFromA2A,
   extractAdcpResponseFromMcp,
   extractAdcpResponseFromWebhook,
@@ -64,7 +64,9 @@ function answer(request: VectorRequest): unknown {
         allowedHosts: field(input, "allowed_hosts") as string[],
         ...(ports === null || ports === undefined ? {} : { allowedPorts: ports as number[] }),
       });
-      return result.valid ? { valid: true, url: result.url } : { valid: false };
+      return result.valid
+        ? { valid: true, url: result.url }
+        : { valid: false, reason: result.reason };
     }
     case "reserved-addresses":
       return isReservedAddress(field(input, "hostname") as string);

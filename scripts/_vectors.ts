@@ -356,7 +356,32 @@ const SUITES: Record<SuiteName, SuiteDef> = {
       allowed_hosts: v.allowed_hosts,
       allowed_ports: v.allowed_ports ?? null,
     }),
-    judge: (v, reply) => expectResult(v.expected, reply),
+    judge: (v, reply) => {
+      // A rejection carries its reason; a vector that names one holds the reply to it, so a
+      // validator that rejects for the wrong reason fails. The reason is compared on its own and
+      // left out of the `expected` comparison.
+      const r = resultOf(reply);
+      if (!r.ok || !isObject(r.value) || !Object.hasOwn(r.value, "reason")) {
+        return Object.hasOwn(v, "reason")
+          ? {
+            reason: "the rejection reason is missing",
+            expected: { reason: v.reason },
+            actual: reply,
+          }
+          : expectResult(v.expected, reply);
+      }
+      const { reason, ...rest } = r.value;
+      const shape = expectResult(v.expected, { result: rest });
+      if (shape !== undefined) return shape;
+      if (Object.hasOwn(v, "reason") && reason !== v.reason) {
+        return {
+          reason: "rejection reason differs",
+          expected: { reason: v.reason },
+          actual: { reason },
+        };
+      }
+      return undefined;
+    },
   },
   "reserved-addresses": {
     required: ["hostname", "expected"],

@@ -202,3 +202,28 @@ Deno.test("checkReply() accepts only {result} or {error: {code}}", () => {
 Deno.test("diffValues() marks removed and added lines", () => {
   strictEqual(diffValues([1, 2], [1, 3]), "  [\n    1,\n-   2\n+   3\n  ]");
 });
+
+Deno.test("runFile() holds a seller-urls rejection to the vector's reason", async () => {
+  const vector = {
+    id: "u1",
+    description: "http is refused",
+    purpose: "webhook",
+    url: "http://a.example/",
+    allowed_hosts: ["a.example"],
+    expected: { valid: false },
+    reason: "not_https",
+  };
+  const doc = { vectors: [vector] };
+  const file = "seller-urls.json";
+  strictEqual((await runFile(file, doc, echo({ valid: false, reason: "not_https" }))).passed, 1);
+  strictEqual((await runFile(file, doc, echo({ valid: false, reason: "userinfo" }))).failed, 1);
+  strictEqual((await runFile(file, doc, echo({ valid: false }))).failed, 1);
+  strictEqual((await runFile(file, doc, echo({ valid: true, url: vector.url }))).failed, 1);
+  // Without a reason in the vector, a reply with or without one passes on `expected` alone.
+  const { reason: _reason, ...plain } = vector;
+  strictEqual((await runFile(file, { vectors: [plain] }, echo({ valid: false }))).passed, 1);
+  strictEqual(
+    (await runFile(file, { vectors: [plain] }, echo({ valid: false, reason: "x" }))).passed,
+    1,
+  );
+});
