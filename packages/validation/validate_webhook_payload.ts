@@ -1,11 +1,11 @@
-import type { MCPWebhookPayload } from "@adcp-wire/schemas";
+import type { McpWebhookPayload } from "@adcp-wire/schemas";
 import { TASK_VALIDATORS, WEBHOOK_PAYLOAD_VALIDATOR } from "@adcp-wire/schemas/validators";
 import type { JsonObject } from "@adcp-wire/security";
 import { check, resolveOptions, safeCopy } from "./_run.ts";
 import { chooseValidator, isTaskStatus } from "./_tasks.ts";
 import type { ValidateOptions, ValidationResult } from "./validation_result.ts";
 
-export type { AdCPProtocol, MCPWebhookPayload, TaskType } from "@adcp-wire/schemas";
+export type { AdcpProtocol, McpWebhookPayload, TaskType } from "@adcp-wire/schemas";
 
 /**
  * Validates an AdCP webhook POST body against `core/mcp-webhook-payload.json`, then its `result`
@@ -48,7 +48,7 @@ export type { AdCPProtocol, MCPWebhookPayload, TaskType } from "@adcp-wire/schem
 export async function validateWebhookPayload(
   value: unknown,
   options?: ValidateOptions,
-): Promise<ValidationResult<MCPWebhookPayload>> {
+): Promise<ValidationResult<McpWebhookPayload>> {
   const resolved = resolveOptions(options, "validate a webhook payload");
   const { validate } = await WEBHOOK_PAYLOAD_VALIDATOR.load();
   const copy = safeCopy(value, resolved);
@@ -70,5 +70,5 @@ export async function validateWebhookPayload(
       if (issues !== undefined) return { valid: false, issues, schemas };
     }
   }
-  return { valid: true, value: copy as unknown as MCPWebhookPayload, schemas };
+  return { valid: true, value: copy as unknown as McpWebhookPayload, schemas };
 }

@@ -117,12 +117,43 @@ export class McpClient {
     });
   }
 
-  /** The session id the server assigned, or `undefined` (before `initialize`, or stateless). */
+  /**
+   * The session id the server assigned, or `undefined` (before `initialize`, or stateless).
+   *
+   * @returns The `Mcp-Session-Id`, or `undefined`.
+   *
+   * @example Before and after connecting to a stateless agent
+   * ```ts
+   * import { McpClient } from "@adcp-wire/transports/mcp";
+   * import { fakeMcpAgent } from "@adcp-wire/transports/testing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const client = new McpClient("https://agent.example/mcp", { fetch: fakeMcpAgent({ tools: {} }) });
+   * await client.connect();
+   * strictEqual(client.sessionId, undefined); // the fake agent assigns no session
+   * ```
+   */
   get sessionId(): string | undefined {
     return this.#session.sessionId;
   }
 
-  /** The negotiated protocol version, or `undefined` before `initialize`. */
+  /**
+   * The negotiated protocol version, or `undefined` before `initialize`.
+   *
+   * @returns The version the server chose, or `undefined`.
+   *
+   * @example After connecting
+   * ```ts
+   * import { McpClient } from "@adcp-wire/transports/mcp";
+   * import { fakeMcpAgent } from "@adcp-wire/transports/testing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const client = new McpClient("https://agent.example/mcp", { fetch: fakeMcpAgent({ tools: {} }) });
+   * strictEqual(client.protocolVersion, undefined);
+   * await client.connect();
+   * strictEqual(client.protocolVersion, "2025-11-25");
+   * ```
+   */
   get protocolVersion(): string | undefined {
     return this.#session.protocolVersion;
   }

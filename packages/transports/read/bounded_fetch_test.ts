@@ -103,9 +103,31 @@ netTest("boundedFetch() keeps url, redirected and type of the original response"
 Deno.test("boundedFetch() validates its arguments at once", () => {
   throws(() => boundedFetch({ maxResponseBytes: -1 }), {
     name: "RangeError",
-    message: "Expected limits.maxResponseBytes to be a non-negative safe integer, got -1",
+    message: "Cannot resolve limits as 'limits.maxResponseBytes' must be a non-negative safe " +
+      "integer: current value is -1",
   });
-  throws(() => boundedFetch({}, "fetch" as unknown as FetchLike), TypeError);
+  throws(() => boundedFetch({}, "fetch" as unknown as FetchLike), {
+    name: "TypeError",
+    message: "Cannot create a bounded fetch as 'fetchImpl' must be a function: current value is " +
+      '"fetch"',
+  });
+  throws(() => boundedFetch({ onProgress: true as unknown as () => void }), {
+    name: "TypeError",
+    message: "Cannot create a bounded fetch as 'limits.onProgress' must be a function: current " +
+      "value is true",
+  });
+});
+
+Deno.test("boundedFetch() refuses a fetchImpl that resolves to something else than a Response", async () => {
+  // What it resolved to may be seller text: its size is shown, never the text.
+  const fetch = boundedFetch({}, (() => Promise.resolve("secret body")) as unknown as FetchLike);
+  const error = await rejection(fetch("https://agent.example/mcp"));
+  ok(error instanceof TypeError);
+  strictEqual(
+    error.message,
+    "Cannot fetch the response as 'fetchImpl(input, init)' must be a Response or a promise of " +
+      'one: current value is "(11 characters, not shown)"',
+  );
 });
 
 netTest("boundedFetch() stops a 1 GiB body from a real server at the cap", async () => {

@@ -43,7 +43,10 @@ Deno.test("parseBoundedJson() reports malformed JSON without quoting it", () => 
     return true;
   });
   throws(() => parseBoundedJson(""), MalformedJsonError);
-  throws(() => parseBoundedJson(42 as unknown as string), TypeError);
+  throws(() => parseBoundedJson(42 as unknown as string), {
+    name: "TypeError",
+    message: "Cannot parse the JSON as 'text' must be a string: current value is 42",
+  });
   throws(() => parseBoundedJson("1", { maxJsonDepth: -1 }), RangeError);
 });
 

@@ -1,7 +1,6 @@
 import { parseJsonWithin } from "./_json.ts";
 import { assertReadable, readBody, readerSettings } from "./_read_body.ts";
 import { decodeUtf8 } from "./_utf8_decoder.ts";
-import type { ResponseLimits } from "./limits.ts";
 import type { ContentDecoding, ReadProgress } from "./_body.ts";
 import type { ReadResponseOptions } from "./_read_body.ts";
 export type { ReadResponseOptions };

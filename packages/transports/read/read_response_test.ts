@@ -105,20 +105,52 @@ Deno.test("readTextResponse() refuses a used body and bad options", async () => 
   ok(error instanceof TypeError);
   strictEqual(
     (error as Error).message,
-    "Expected a response whose body was not read yet, got one already read",
+    "Cannot read the response as 'response.bodyUsed' must be false (a body can be read once): " +
+      "current value is true",
   );
-  ok(await rejection(readTextResponse("x" as unknown as Response)) instanceof TypeError);
+  const notResponse = await rejection(readTextResponse("x" as unknown as Response));
+  ok(notResponse instanceof TypeError);
+  strictEqual(
+    notResponse.message,
+    "Cannot read the response as 'response' must be a Response: current value is " +
+      '"(1 character, not shown)"',
+  );
   const bad = await rejection(
     readTextResponse(new Response("x"), { contentDecoding: "auto" as unknown as "manual" }),
   );
   strictEqual(
     (bad as Error).message,
-    'Expected options.contentDecoding to be "runtime" or "manual", got a string',
+    'Cannot read the response as \'options.contentDecoding\' must be "runtime" or "manual": ' +
+      'current value is "auto"',
   );
   const range = await rejection(readTextResponse(new Response("x"), { maxResponseBytes: -2 }));
   strictEqual(
     (range as Error).message,
-    "Expected options.maxResponseBytes to be a non-negative safe integer, got -2",
+    "Cannot resolve limits as 'options.maxResponseBytes' must be a non-negative safe integer: " +
+      "current value is -2",
+  );
+  const onProgress = await rejection(
+    readTextResponse(new Response("x"), { onProgress: 1 as unknown as () => void }),
+  );
+  strictEqual(
+    (onProgress as Error).message,
+    "Cannot read the response as 'options.onProgress' must be a function: current value is 1",
+  );
+});
+
+Deno.test("readTextResponse() refuses a body chunk that is not bytes, without showing it", async () => {
+  const body = new ReadableStream({
+    start(controller) {
+      controller.enqueue("seller text");
+      controller.close();
+    },
+  });
+  const error = await rejection(readTextResponse(new Response(body)));
+  ok(error instanceof TypeError);
+  strictEqual(
+    error.message,
+    "Cannot read the response as 'response.body chunk' must be a Uint8Array: current value is " +
+      '"(11 characters, not shown)"',
   );
 });
 

@@ -7,6 +7,7 @@ import {
   createSseBudget,
   readSseEventBatches,
   readSseEvents,
+  type ReadSseEventsOptions,
   SseBudget,
   type SseEvent,
 } from "./sse.ts";
@@ -250,23 +251,46 @@ Deno.test("readSseEventBatches() yields the events each chunk completes, with th
 });
 
 Deno.test("readSseEvents() validates its arguments at once", () => {
-  throws(() => readSseEvents({} as Response), TypeError);
+  throws(() => readSseEvents({} as Response), {
+    name: "TypeError",
+    message:
+      "Cannot read the response as 'response' must be a Response: current value is an object",
+  });
+  throws(() => readSseEvents(sse(""), null as unknown as ReadSseEventsOptions), {
+    name: "TypeError",
+    message: "Cannot read the response as 'options' must be an object: current value is null",
+  });
   throws(
     () => readSseEvents(sse(""), { budget: createSseBudget(), limits: {} }),
     {
       name: "TypeError",
-      message:
-        "Expected options.budget or options.limits, got both (pass the limits to createSseBudget)",
+      message: "Cannot read the response as 'options.limits' must be undefined when " +
+        "'options.budget' is set (pass the limits to createSseBudget): current value is an object",
     },
   );
-  throws(() => readSseEvents(sse(""), { budget: {} as SseBudget }), TypeError);
+  throws(() => readSseEvents(sse(""), { budget: {} as SseBudget }), {
+    name: "TypeError",
+    message:
+      "Cannot read the response as 'options.budget' must be an SseBudget: current value is " +
+      "an object",
+  });
   throws(() => readSseEvents(sse(""), { limits: { maxResponseBytes: -1 } }), RangeError);
 });
 
 Deno.test("SseBudget validates charges and records ids", () => {
   const budget = new SseBudget({ maxResponseBytes: 10 });
-  throws(() => budget.charge(-1), RangeError);
-  throws(() => budget.charge(1.5), RangeError);
+  throws(() => budget.charge(-1), {
+    name: "RangeError",
+    message:
+      "Cannot charge the SSE budget as 'bytes' must be a non-negative safe integer: current " +
+      "value is -1",
+  });
+  throws(() => budget.charge(1.5), {
+    name: "RangeError",
+    message:
+      "Cannot charge the SSE budget as 'bytes' must be a non-negative safe integer: current " +
+      "value is 1.5",
+  });
   budget.charge(10);
   strictEqual(budget.remaining, 0);
   throws(() => budget.charge(1), { code: "RESPONSE_TOO_LARGE", phase: "cumulative", observed: 11 });

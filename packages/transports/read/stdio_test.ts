@@ -113,15 +113,43 @@ Deno.test("readStdioMessages() stops when the signal aborts", async () => {
 });
 
 Deno.test("readStdioMessages() validates its arguments at once", () => {
-  throws(() => readStdioMessages("x" as unknown as ReadableStream<Uint8Array>), TypeError);
+  throws(() => readStdioMessages("x" as unknown as ReadableStream<Uint8Array>), {
+    name: "TypeError",
+    message: "Cannot read the stdio messages as 'stream' must be a ReadableStream: current value " +
+      'is "(1 character, not shown)"',
+  });
   const locked = new ReadableStream<Uint8Array>();
   const reader = locked.getReader();
   throws(() => readStdioMessages(locked), {
     name: "TypeError",
-    message: "Expected an unlocked stream, got one that is locked to a reader",
+    message:
+      "Cannot read the stdio messages as 'stream.locked' must be false (a locked stream is " +
+      "another reader's): current value is true",
   });
   reader.releaseLock();
   throws(() => readStdioMessages(locked, { maxResponseBytes: 0.5 }), RangeError);
+  throws(() => readStdioMessages(locked, { onProgress: "log" as unknown as () => void }), {
+    name: "TypeError",
+    message: "Cannot read the stdio messages as 'options.onProgress' must be a function: current " +
+      'value is "log"',
+  });
+});
+
+Deno.test("readStdioMessages() refuses a chunk that is not bytes, without showing it", async () => {
+  const stream = new ReadableStream<string>({
+    start(controller) {
+      controller.enqueue('{"jsonrpc":"2.0"}\n');
+      controller.close();
+    },
+  }) as unknown as ReadableStream<Uint8Array>;
+  const { items, error } = await drain(readStdioMessages(stream));
+  deepStrictEqual(items, []);
+  ok(error instanceof TypeError);
+  strictEqual(
+    error.message,
+    "Cannot read the stdio messages as 'stream chunk' must be a Uint8Array: current value is " +
+      '"(18 characters, not shown)"',
+  );
 });
 
 const message = fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value));

@@ -4,6 +4,7 @@ import { ADCP_VERSION, lookupErrorCode, type RecoveryClass } from "@adcp-wire/sc
 import { jsonCopy } from "../read/_json.ts";
 import { redactLeaks } from "./_leaks.ts";
 import { checkOptions } from "./_outgoing.ts";
+import { notShown } from "../read/_not_shown.ts";
 import { describe, isJsonObject as isObject, type JsonRecord, own } from "@adcp-wire/internal";
 
 /**
@@ -458,7 +459,7 @@ export function checkOutgoingAdcpError(
     return fail([{
       kind: "shape",
       field: "error",
-      message: `Expected error to be an object, got ${describe(error)}`,
+      message: `Expected error to be an object, got ${describe(notShown(error))}`,
     }]);
   }
   const out: JsonRecord = {};
@@ -483,7 +484,7 @@ export function checkOutgoingAdcpError(
             ? "a code that is in neither: seller-specific codes MUST use the X_{VENDOR}_{CODE} " +
               "form (set allowUnlistedCode for a standard code newer than this library)"
             : "another string"
-          : describe(code)
+          : describe(notShown(code))
       }`,
     );
   } else {
@@ -539,7 +540,11 @@ export function checkOutgoingAdcpError(
 
   const message = own(error, "message");
   if (typeof message !== "string" || message === "") {
-    issue("type", "message", `Expected message to be a non-empty string, got ${describe(message)}`);
+    issue(
+      "type",
+      "message",
+      `Expected message to be a non-empty string, got ${describe(notShown(message))}`,
+    );
   } else {
     out.message = text("message", message);
   }
@@ -571,7 +576,7 @@ export function checkOutgoingAdcpError(
       "type",
       "recovery",
       "Expected recovery to be transient, correctable or terminal, got " +
-        (typeof recovery === "string" ? "another string" : describe(recovery)),
+        (typeof recovery === "string" ? "another string" : describe(notShown(recovery))),
     );
   } else {
     out.recovery = recovery;
@@ -583,7 +588,9 @@ export function checkOutgoingAdcpError(
       issue(
         "type",
         "retry_after",
-        `Expected retry_after to be a finite number of seconds, got ${describe(retryAfter)}`,
+        `Expected retry_after to be a finite number of seconds, got ${
+          describe(notShown(retryAfter))
+        }`,
       );
     } else {
       const seconds = Math.min(3600, Math.max(1, Math.ceil(retryAfter)));
@@ -603,7 +610,7 @@ export function checkOutgoingAdcpError(
     const value = own(error, field);
     if (value === undefined) continue;
     if (typeof value !== "string") {
-      issue("type", field, `Expected ${field} to be a string, got ${describe(value)}`);
+      issue("type", field, `Expected ${field} to be a string, got ${describe(notShown(value))}`);
     } else {
       // "Every field is client-facing" (Seller Requirements): all of them are scanned.
       out[field] = text(field, value);
@@ -619,7 +626,11 @@ export function checkOutgoingAdcpError(
   if (details !== undefined) {
     const copy = isObject(details) ? jsonCopy(details) : undefined;
     if (!isObject(copy)) {
-      issue("type", "details", `Expected details to be a JSON object, got ${describe(details)}`);
+      issue(
+        "type",
+        "details",
+        `Expected details to be a JSON object, got ${describe(notShown(details))}`,
+      );
     } else {
       out.details = redactStrings(copy, "details", text, keep) as JsonRecord;
       const bytes = encoder.encode(JSON.stringify(out.details)).length;
@@ -638,7 +649,11 @@ export function checkOutgoingAdcpError(
   if (errorIssues !== undefined) {
     const copy = Array.isArray(errorIssues) ? jsonCopy(errorIssues) : undefined;
     if (!Array.isArray(copy)) {
-      issue("type", "issues", `Expected issues to be a JSON array, got ${describe(errorIssues)}`);
+      issue(
+        "type",
+        "issues",
+        `Expected issues to be a JSON array, got ${describe(notShown(errorIssues))}`,
+      );
     } else {
       copy.forEach((item, index) => {
         const missing = ["pointer", "message", "keyword"].filter((key) =>

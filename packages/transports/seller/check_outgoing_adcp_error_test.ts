@@ -808,3 +808,22 @@ Deno.test("checkOutgoingAdcpError() scans through the characters buyers strip, a
     ok(strict ? !hidden.valid : hidden.valid && hidden.error.message === "[redacted] is down");
   }
 });
+
+Deno.test("checkOutgoingAdcpError() never echoes a wrongly typed string into its issue messages", () => {
+  const secret = "postgres://admin:hunter2@db.internal";
+  for (
+    const error of [
+      secret,
+      { code: "RATE_LIMITED", message: "Slow", retry_after: secret },
+      { code: "RATE_LIMITED", message: "Slow", details: secret },
+      { code: "RATE_LIMITED", message: "Slow", issues: secret },
+    ]
+  ) {
+    const check = checkOutgoingAdcpError(error);
+    strictEqual(check.valid, false);
+    for (const issue of check.valid ? [] : check.issues) {
+      strictEqual(issue.message.includes("hunter2"), false, issue.message);
+      strictEqual(issue.message.includes("postgres"), false, issue.message);
+    }
+  }
+});
