@@ -1,7 +1,7 @@
 /**
- * The conformance runner's core: vector files, suites, the JSON-lines protocol and the comparison of replies
- * against expectations. Independent of any implementation: an implementation is a function from a request to a
- * reply (in process, or a child process speaking JSON lines).
+ * The conformance runner's core: vector files, suites, the JSON-lines protocol and the comparison
+ * of replies against expectations. Independent of any implementation: an implementation is a
+ * function from a request to a reply (in process, or a child process speaking JSON lines).
  *
  * @module
  */
@@ -36,7 +36,10 @@ export const SUITE_NAMES = [
 /** A suite the runner knows how to run. */
 export type SuiteName = typeof SUITE_NAMES[number];
 
-/** Default retry policy figures, used to check backoff delays (error-handling, "Retry with backoff"). */
+/**
+ * Default retry policy figures, used to check backoff delays (error-handling, "Retry with
+ * backoff").
+ */
 export const BACKOFF_DEFAULTS = {
   initialDelaySeconds: 2,
   maxDelaySeconds: 60,
@@ -83,8 +86,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Deep equality of JSON values by own keys only, so that own `__proto__` keys (as JSON.parse makes them) are
- * compared like any other key and nothing inherited is ever read.
+ * Deep equality of JSON values by own keys only, so that own `__proto__` keys (as JSON.parse makes
+ * them) are compared like any other key and nothing inherited is ever read.
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -217,7 +220,10 @@ function expectErrorCode(want: unknown, reply: VectorReply) {
     : { reason: "error code differs", expected: want, actual: r.code };
 }
 
-/** Bounds a conforming backoff delay lies in, for 1-based `attempt` under `options` (see vectors/README.md). */
+/**
+ * Bounds a conforming backoff delay lies in, for 1-based `attempt` under `options` (see
+ * vectors/README.md).
+ */
 export function backoffBounds(
   attempt: number,
   options: Record<string, unknown> | null,

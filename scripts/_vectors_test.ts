@@ -54,18 +54,24 @@ Deno.test("runFile() fails a vector whose result differs, with a readable diff",
   ok(text.endsWith("1 passed, 1 failed, 0 skipped"), text);
 });
 
-Deno.test("runFile() fails a vector that lacks its expected value instead of comparing undefined", async () => {
-  const doc = { vectors: [{ id: "no-expected", description: "d", response: {} }] };
-  const report = await runFile("mcp-response-extraction.json", doc, echo(undefined));
-  strictEqual(report.failed, 1);
-  ok(report.outcomes[0]!.reason!.includes("missing expected_data"));
-});
+Deno.test(
+  "runFile() fails a vector that lacks its expected value instead of comparing undefined",
+  async () => {
+    const doc = { vectors: [{ id: "no-expected", description: "d", response: {} }] };
+    const report = await runFile("mcp-response-extraction.json", doc, echo(undefined));
+    strictEqual(report.failed, 1);
+    ok(report.outcomes[0]!.reason!.includes("missing expected_data"));
+  },
+);
 
-Deno.test("runFile() reports a file of an unimplemented suite as skipped, never passed", async () => {
-  const doc = { vectors: [{ id: "a", description: "d" }, { id: "b", description: "e" }] };
-  const report = await runFile("adagents-discovery-redirects.json", doc, echo(null));
-  deepStrictEqual([report.total, report.passed, report.failed, report.skipped], [2, 0, 0, 2]);
-});
+Deno.test(
+  "runFile() reports a file of an unimplemented suite as skipped, never passed",
+  async () => {
+    const doc = { vectors: [{ id: "a", description: "d" }, { id: "b", description: "e" }] };
+    const report = await runFile("adagents-discovery-redirects.json", doc, echo(null));
+    deepStrictEqual([report.total, report.passed, report.failed, report.skipped], [2, 0, 0, 2]);
+  },
+);
 
 Deno.test("runFile() checks the thrown code for a2a expected_error_type", async () => {
   const doc = {
@@ -84,42 +90,45 @@ Deno.test("runFile() checks the thrown code for a2a expected_error_type", async 
   strictEqual((await runFile("a2a-response-extraction.json", doc, other)).failed, 1);
 });
 
-Deno.test("runFile() accepts the library's upper-case code for a vector's lower-case error type", async () => {
-  const doc = (type: string) => ({
-    vectors: [{
-      id: "w",
-      description: "d",
-      response: {},
-      expected_data: null,
-      expected_error_type: type,
-    }],
-  });
-  const threw = (code: string): Implementation => () => Promise.resolve({ error: { code } });
-  strictEqual(ERROR_CODES_BY_VECTOR_TYPE.get("wrapper_detected"), "WRAPPER_DETECTED");
-  for (const file of ["a2a-response-extraction.json", "webhook-payload-extraction.json"]) {
-    const wrapper = doc("wrapper_detected");
-    if (file.startsWith("webhook")) Object.assign(wrapper.vectors[0]!, { payload: {} });
-    strictEqual((await runFile(file, wrapper, threw("WRAPPER_DETECTED"))).passed, 1, file);
-    strictEqual((await runFile(file, wrapper, threw("wrapper_detected"))).passed, 1, file);
-    for (
-      const code of ["Wrapper_Detected", "WRAPPER-DETECTED", "DATA_PART_TOO_LARGE", "exception"]
-    ) {
-      const report = await runFile(file, wrapper, threw(code));
-      strictEqual(report.failed, 1, `${file} ${code}`);
-      deepStrictEqual(report.outcomes[0]!.actual, code);
+Deno.test(
+  "runFile() accepts the library's upper-case code for a vector's lower-case error type",
+  async () => {
+    const doc = (type: string) => ({
+      vectors: [{
+        id: "w",
+        description: "d",
+        response: {},
+        expected_data: null,
+        expected_error_type: type,
+      }],
+    });
+    const threw = (code: string): Implementation => () => Promise.resolve({ error: { code } });
+    strictEqual(ERROR_CODES_BY_VECTOR_TYPE.get("wrapper_detected"), "WRAPPER_DETECTED");
+    for (const file of ["a2a-response-extraction.json", "webhook-payload-extraction.json"]) {
+      const wrapper = doc("wrapper_detected");
+      if (file.startsWith("webhook")) Object.assign(wrapper.vectors[0]!, { payload: {} });
+      strictEqual((await runFile(file, wrapper, threw("WRAPPER_DETECTED"))).passed, 1, file);
+      strictEqual((await runFile(file, wrapper, threw("wrapper_detected"))).passed, 1, file);
+      for (
+        const code of ["Wrapper_Detected", "WRAPPER-DETECTED", "DATA_PART_TOO_LARGE", "exception"]
+      ) {
+        const report = await runFile(file, wrapper, threw(code));
+        strictEqual(report.failed, 1, `${file} ${code}`);
+        deepStrictEqual(report.outcomes[0]!.actual, code);
+      }
     }
-  }
-  // A type without an entry is matched exactly, and never through an inherited key.
-  strictEqual(
-    (await runFile("a2a-response-extraction.json", doc("other"), threw("OTHER"))).failed,
-    1,
-  );
-  const proto = doc("__proto__");
-  strictEqual(
-    (await runFile("a2a-response-extraction.json", proto, threw("[object Object]"))).failed,
-    1,
-  );
-});
+    // A type without an entry is matched exactly, and never through an inherited key.
+    strictEqual(
+      (await runFile("a2a-response-extraction.json", doc("other"), threw("OTHER"))).failed,
+      1,
+    );
+    const proto = doc("__proto__");
+    strictEqual(
+      (await runFile("a2a-response-extraction.json", proto, threw("[object Object]"))).failed,
+      1,
+    );
+  },
+);
 
 Deno.test("runFile() checks transport-error-mapping error, action and delay", async () => {
   const v = {

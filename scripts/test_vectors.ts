@@ -81,7 +81,7 @@ function deadline(delayMs: number, message: string): { promise: Promise<never>; 
  *
  * The command runs in its own process group (`sh -c CMD`, detached), so that ending it also ends
  * whatever it started. Every write and every reply has `timeoutMs`; a reply line is at most
- * {@linkcode MAX_REPLY_BYTES}. After a timeout, a too-long line or the end of the output, the
+ * {@link MAX_REPLY_BYTES}. After a timeout, a too-long line or the end of the output, the
  * implementation is broken: the replies that follow could belong to other requests, so every later
  * vector fails without being sent. `close()` ends the input, gives the process `exitGraceMs` to
  * exit, then kills its process group, and never waits for output the process does not close.

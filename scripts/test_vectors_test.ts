@@ -5,71 +5,83 @@ import { childImplementation, directImplementation, runVectors } from "./test_ve
 
 const DIRS = [UPSTREAM_VECTORS_DIR, LOCAL_VECTORS_DIR];
 
-Deno.test("every upstream and local vector passes against the project's implementation", async () => {
-  const reports = await runVectors(DIRS, await directImplementation());
-  const t = totals(reports);
-  strictEqual(t.failed, 0, formatReport(reports));
-  // Upstream's three extraction/mapping files are all there and all run.
-  const byFile = new Map(reports.map((r) => [r.file, r]));
-  for (
-    const [file, count] of [
-      ["vectors/upstream/mcp-response-extraction.json", 16],
-      ["vectors/upstream/a2a-response-extraction.json", 31],
-      ["vectors/upstream/transport-error-mapping.json", 32],
-    ] as const
-  ) {
-    const r = byFile.get(file);
-    ok(r, `${file} was run`);
-    deepStrictEqual([r.total, r.passed], [count, count], file);
-  }
-  const webhook = byFile.get("vectors/upstream/webhook-payload-extraction.json");
-  ok(webhook && webhook.total === 12 && webhook.passed === 12, "all upstream webhook vectors pass");
-  strictEqual(t.skipped, 0);
-  // Every suite has local vectors.
-  for (
-    const suite of [
-      "seller-strings",
-      "seller-urls",
-      "retry-decisions",
-      "webhook-payload-extraction",
-    ]
-  ) {
-    ok(reports.some((r) => r.suite === suite && r.passed > 0), `local ${suite} vectors ran`);
-  }
-});
+Deno.test(
+  "every upstream and local vector passes against the project's implementation",
+  async () => {
+    const reports = await runVectors(DIRS, await directImplementation());
+    const t = totals(reports);
+    strictEqual(t.failed, 0, formatReport(reports));
+    // Upstream's three extraction/mapping files are all there and all run.
+    const byFile = new Map(reports.map((r) => [r.file, r]));
+    for (
+      const [file, count] of [
+        ["vectors/upstream/mcp-response-extraction.json", 16],
+        ["vectors/upstream/a2a-response-extraction.json", 31],
+        ["vectors/upstream/transport-error-mapping.json", 32],
+      ] as const
+    ) {
+      const r = byFile.get(file);
+      ok(r, `${file} was run`);
+      deepStrictEqual([r.total, r.passed], [count, count], file);
+    }
+    const webhook = byFile.get("vectors/upstream/webhook-payload-extraction.json");
+    ok(
+      webhook && webhook.total === 12 && webhook.passed === 12,
+      "all upstream webhook vectors pass",
+    );
+    strictEqual(t.skipped, 0);
+    // Every suite has local vectors.
+    for (
+      const suite of [
+        "seller-strings",
+        "seller-urls",
+        "retry-decisions",
+        "webhook-payload-extraction",
+      ]
+    ) {
+      ok(reports.some((r) => r.suite === suite && r.passed > 0), `local ${suite} vectors ran`);
+    }
+  },
+);
 
-Deno.test("the wrapper vectors pass with the library's upper-case WRAPPER_DETECTED code", async () => {
-  const impl = await directImplementation();
-  const wrapped = {
-    status: { state: "completed" },
-    artifacts: [{ parts: [{ data: { response: { products: [] } } }] }],
-  };
-  const reply = await impl({
-    suite: "a2a-response-extraction",
-    id: "wrapper",
-    input: wrapped,
-    options: null,
-  });
-  deepStrictEqual(reply, { error: { code: "WRAPPER_DETECTED" } });
-  const reports = await runVectors([UPSTREAM_VECTORS_DIR], impl);
-  const a2a = reports.find((r) => r.file === "vectors/upstream/a2a-response-extraction.json");
-  ok(a2a && a2a.failed === 0 && a2a.passed === a2a.total, formatReport(reports));
-});
+Deno.test(
+  "the wrapper vectors pass with the library's upper-case WRAPPER_DETECTED code",
+  async () => {
+    const impl = await directImplementation();
+    const wrapped = {
+      status: { state: "completed" },
+      artifacts: [{ parts: [{ data: { response: { products: [] } } }] }],
+    };
+    const reply = await impl({
+      suite: "a2a-response-extraction",
+      id: "wrapper",
+      input: wrapped,
+      options: null,
+    });
+    deepStrictEqual(reply, { error: { code: "WRAPPER_DETECTED" } });
+    const reports = await runVectors([UPSTREAM_VECTORS_DIR], impl);
+    const a2a = reports.find((r) => r.file === "vectors/upstream/a2a-response-extraction.json");
+    ok(a2a && a2a.failed === 0 && a2a.passed === a2a.total, formatReport(reports));
+  },
+);
 
-Deno.test("--impl through the JSON-lines adapter reproduces the direct report exactly", async () => {
-  const direct = await runVectors(DIRS, await directImplementation());
-  const child = childImplementation(
-    `"${Deno.execPath()}" run --quiet --allow-read scripts/impl_adapter.ts`,
-  );
-  let viaImpl;
-  try {
-    viaImpl = await runVectors(DIRS, child.impl);
-  } finally {
-    await child.close();
-  }
-  deepStrictEqual(jsonReport(viaImpl), jsonReport(direct));
-  strictEqual(formatReport(viaImpl), formatReport(direct));
-});
+Deno.test(
+  "--impl through the JSON-lines adapter reproduces the direct report exactly",
+  async () => {
+    const direct = await runVectors(DIRS, await directImplementation());
+    const child = childImplementation(
+      `"${Deno.execPath()}" run --quiet --allow-read scripts/impl_adapter.ts`,
+    );
+    let viaImpl;
+    try {
+      viaImpl = await runVectors(DIRS, child.impl);
+    } finally {
+      await child.close();
+    }
+    deepStrictEqual(jsonReport(viaImpl), jsonReport(direct));
+    strictEqual(formatReport(viaImpl), formatReport(direct));
+  },
+);
 
 Deno.test("a deliberately broken vector gives a readable failure and a non-zero exit", async () => {
   const dir = await Deno.makeTempDir();
@@ -160,11 +172,14 @@ Deno.test("--impl: a port that answers but never exits is ended after a grace pe
   ok(run.ms < 20_000, `${run.ms} ms`);
 });
 
-Deno.test("--impl: a silent port fails its vectors and is killed with what it started", async () => {
-  const run = await runWithChild("sleep 60", 300);
-  deepStrictEqual([run.passed, run.failed], [0, 2]);
-  ok(run.ms < 10_000, `${run.ms} ms`);
-});
+Deno.test(
+  "--impl: a silent port fails its vectors and is killed with what it started",
+  async () => {
+    const run = await runWithChild("sleep 60", 300);
+    deepStrictEqual([run.passed, run.failed], [0, 2]);
+    ok(run.ms < 10_000, `${run.ms} ms`);
+  },
+);
 
 Deno.test("--impl: a port that floods output without reading its input is bounded", async () => {
   const run = await runWithChild(`exec yes '{"result": null}'`, 300);

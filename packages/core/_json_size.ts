@@ -6,8 +6,8 @@
 // takes at least n + 2 bytes (every unit is at least one byte) and at most 6n + 2 (a `\uXXXX`
 // escape); a number at least 1 and at most 24 (`-1.2345678901234567e+308`); punctuation exactly.
 // When the upper bound is within the limit the value fits; when the lower bound passes it, it does
-// not (the walk stops there, so a huge or cyclic value costs at most `limit` steps: every value adds
-// at least one byte); otherwise the exact size is measured once with `JSON.stringify`.
+// not (the walk stops there, so a huge or cyclic value costs at most `limit` steps: every value
+// adds at least one byte); otherwise the exact size is measured once with `JSON.stringify`.
 import { utf8LengthUpTo } from "@adcp-wire/internal";
 
 /** Longest `JSON.stringify` output of a finite number. */

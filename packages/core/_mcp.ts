@@ -108,7 +108,10 @@ export function* textObjects(
   }
 }
 
-/** Whether `text`, JSON whitespace aside, starts with `{` and ends with `}`: only such can parse to an object. */
+/**
+ * Whether `text`, JSON whitespace aside, starts with `{` and ends with `}`: only such can parse to
+ * an object.
+ */
 function bracedObject(text: string): boolean {
   let end = text.length - 1;
   while (end >= 0 && isJsonWhitespace(text.charCodeAt(end))) end--;

@@ -32,7 +32,9 @@ const KNOWN_STATES: ReadonlySet<string> = new Set<A2ATaskState>([
 
 /** The prefix of the A2A 1.0 ProtoJSON enum names, stripped once. */
 const STATE_PREFIX = "TASK_STATE_";
-/** Most code units read after the prefix: a longer state is unknown, and its cut is enough to log. */
+/**
+ * Most code units read after the prefix: a longer state is unknown, and its cut is enough to log.
+ */
 const MAX_STATE_UNITS = 64;
 /** Longest known state, `input-required`: normalization keeps the length, so longer is unknown. */
 const LONGEST_KNOWN_STATE = 14;

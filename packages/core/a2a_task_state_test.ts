@@ -39,33 +39,37 @@ Deno.test("knownA2ATaskState() maps A2A 1.0 and v0.3 spellings onto the same tok
   for (const [raw, expected] of cases) strictEqual(knownA2ATaskState(raw), expected, raw);
 });
 
-Deno.test("knownA2ATaskState() rejects anything that only matches after trimming, folding or collapsing", () => {
-  const unknown = [
-    "wor\u212Aing", // KELVIN SIGN: toLowerCase() would fold it to "k"
-    "TASK_STATE_WOR\u212AING",
-    "TASK_STATE_INPUT__REQUIRED",
-    "input--required",
-    " completed",
-    "completed ",
-    "completed\n",
-    "Task_State_Completed", // prefix is case-sensitive: becomes "task-state-completed"
-    "task_state_completed",
-    "TASK_STATE_TASK_STATE_COMPLETED", // one prefix only
-    "TASK_STATE_",
-    "TASK_STATE_UNSPECIFIED",
-    "TASK_STATE_UNKNOWN",
-    "",
-    "canceled\u0000",
-    "c\u00F6mpleted",
-    "\u0130nput-required",
-    "cancelled",
-    "TASK-STATE-COMPLETED",
-  ];
-  for (const raw of unknown) strictEqual(knownA2ATaskState(raw), null, JSON.stringify(raw));
-  for (const raw of [null, undefined, 1, true, {}, ["completed"]]) {
-    strictEqual(knownA2ATaskState(raw), null);
-  }
-});
+Deno.test(
+  "knownA2ATaskState() rejects anything that only matches after trimming, folding or " +
+    "collapsing",
+  () => {
+    const unknown = [
+      "wor\u212Aing", // KELVIN SIGN: toLowerCase() would fold it to "k"
+      "TASK_STATE_WOR\u212AING",
+      "TASK_STATE_INPUT__REQUIRED",
+      "input--required",
+      " completed",
+      "completed ",
+      "completed\n",
+      "Task_State_Completed", // prefix is case-sensitive: becomes "task-state-completed"
+      "task_state_completed",
+      "TASK_STATE_TASK_STATE_COMPLETED", // one prefix only
+      "TASK_STATE_",
+      "TASK_STATE_UNSPECIFIED",
+      "TASK_STATE_UNKNOWN",
+      "",
+      "canceled\u0000",
+      "c\u00F6mpleted",
+      "\u0130nput-required",
+      "cancelled",
+      "TASK-STATE-COMPLETED",
+    ];
+    for (const raw of unknown) strictEqual(knownA2ATaskState(raw), null, JSON.stringify(raw));
+    for (const raw of [null, undefined, 1, true, {}, ["completed"]]) {
+      strictEqual(knownA2ATaskState(raw), null);
+    }
+  },
+);
 
 Deno.test("knownA2ATaskState() bounds work on long strings", () => {
   strictEqual(knownA2ATaskState("TASK_STATE_" + "A".repeat(1_000_000)), null);

@@ -27,7 +27,8 @@ import { type ExtractedAdcpError, validateAdcpError } from "./validate_adcp_erro
  * 2. `"artifact"`: A2A `artifacts[].parts[].data.adcp_error`;
  * 3. `"status_message"`: A2A `status.message.parts[].data.adcp_error`;
  * 4. `"jsonrpc_error"`: JSON-RPC `error.data.adcp_error`;
- * 5. `"text_fallback"`: MCP `content[].text` JSON with an `adcp_error` key, with a truthy `isError`;
+ * 5. `"text_fallback"`: MCP `content[].text` JSON with an `adcp_error` key, with a truthy
+ *    `isError`;
  * 6. `"payload_errors"`: the payload layer, `payload.errors[0]` or top-level `errors[0]`.
  */
 export type DetectionPath =
@@ -75,7 +76,11 @@ interface Candidate {
  * const mcp = { isError: true, content: [], structuredContent: { adcp_error } };
  * deepStrictEqual(detectAdcpError(mcp), { error: adcp_error, path: "structured_content" });
  *
- * const jsonRpc = { jsonrpc: "2.0", id: 7, error: { code: -32029, message: "", data: { adcp_error } } };
+ * const jsonRpc = {
+ *   jsonrpc: "2.0",
+ *   id: 7,
+ *   error: { code: -32029, message: "", data: { adcp_error } },
+ * };
  * strictEqual(detectAdcpError(jsonRpc)?.path, "jsonrpc_error");
  *
  * const warning = { code: "APPROVAL_REQUIRED", severity: "warning" };

@@ -67,22 +67,25 @@ Deno.test("detectAdcpError() needs a truthy isError for the MCP paths", () => {
   deepStrictEqual(detectAdcpError(textOnly), { error: e("TXT"), path: "text_fallback" });
 });
 
-Deno.test("detectAdcpError() treats an invalid error on the first carrying path as no error", () => {
-  const response = everyPath();
-  (response["structuredContent"] as Record<string, unknown>)["adcp_error"] = { code: 429 };
-  strictEqual(detectAdcpError(response), null);
-  delete response["structuredContent"];
-  response["artifacts"] = [{ parts: [{ data: { adcp_error: { code: "" } } }] }];
-  strictEqual(detectAdcpError(response), null);
-  delete response["artifacts"];
-  delete response["status"];
-  delete response["error"];
-  delete response["content"];
-  response["payload"] = { errors: [{ message: "no code" }] };
-  strictEqual(detectAdcpError(response), null);
-  response["payload"] = { errors: ["CODE"] };
-  strictEqual(detectAdcpError(response), null);
-});
+Deno.test(
+  "detectAdcpError() treats an invalid error on the first carrying path as no error",
+  () => {
+    const response = everyPath();
+    (response["structuredContent"] as Record<string, unknown>)["adcp_error"] = { code: 429 };
+    strictEqual(detectAdcpError(response), null);
+    delete response["structuredContent"];
+    response["artifacts"] = [{ parts: [{ data: { adcp_error: { code: "" } } }] }];
+    strictEqual(detectAdcpError(response), null);
+    delete response["artifacts"];
+    delete response["status"];
+    delete response["error"];
+    delete response["content"];
+    response["payload"] = { errors: [{ message: "no code" }] };
+    strictEqual(detectAdcpError(response), null);
+    response["payload"] = { errors: ["CODE"] };
+    strictEqual(detectAdcpError(response), null);
+  },
+);
 
 Deno.test("detectAdcpError() skips empty or non-array payload errors", () => {
   deepStrictEqual(detectAdcpError({ payload: { errors: [] }, errors: [e("TOP")] }), {
@@ -230,12 +233,16 @@ Deno.test("detectAdcpError() reads a JSON-RPC success response through its resul
   strictEqual(detectAdcpError({ jsonrpc: "2.0", id: 6, result: { structuredContent: {} } }), null);
 });
 
-Deno.test("detectAdcpError() unwraps one JSON-RPC envelope only, so deep nesting cannot exhaust the stack", () => {
-  const adcp_error = { code: "A" };
-  let nested: Record<string, unknown> = { isError: true, structuredContent: { adcp_error } };
-  nested = { jsonrpc: "2.0", id: 1, result: { jsonrpc: "2.0", id: 2, result: nested } };
-  strictEqual(detectAdcpError(nested), null);
-  let deep: Record<string, unknown> = {};
-  for (let i = 0; i < 200_000; i++) deep = { jsonrpc: "2.0", id: i, result: deep };
-  strictEqual(detectAdcpError(deep), null);
-});
+Deno.test(
+  "detectAdcpError() unwraps one JSON-RPC envelope only, so deep nesting cannot exhaust " +
+    "the stack",
+  () => {
+    const adcp_error = { code: "A" };
+    let nested: Record<string, unknown> = { isError: true, structuredContent: { adcp_error } };
+    nested = { jsonrpc: "2.0", id: 1, result: { jsonrpc: "2.0", id: 2, result: nested } };
+    strictEqual(detectAdcpError(nested), null);
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 200_000; i++) deep = { jsonrpc: "2.0", id: i, result: deep };
+    strictEqual(detectAdcpError(deep), null);
+  },
+);

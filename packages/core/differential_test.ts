@@ -41,7 +41,8 @@ const result = fc.record({
   content: fc.oneof(fc.array(item, { maxLength: 4 }), fc.jsonValue()),
 }, { requiredKeys: [] });
 function refMcp(response: Any) {
-  if (response == null || typeof response !== "object") return null; // reference would throw on null
+  // reference would throw on null
+  if (response == null || typeof response !== "object") return null;
   if (response.isError) return null;
   if (
     response.structuredContent != null && typeof response.structuredContent === "object" &&
@@ -248,22 +249,30 @@ function refErr(input: Any) {
   return null;
 }
 
-Deno.test("extractAdcpResponseFromMcp() and extractAdcpErrorFromMcp() agree with the corrected reference", () => {
-  fc.assert(
-    fc.property(result, (r) => {
-      strictEqual(JSON.stringify(extractAdcpResponseFromMcp(r)), JSON.stringify(refMcp(r)));
-      strictEqual(JSON.stringify(extractAdcpErrorFromMcp(r)), JSON.stringify(refMcpErr(r)));
-    }),
-    { numRuns: 3000 },
-  );
-});
+Deno.test(
+  "extractAdcpResponseFromMcp() and extractAdcpErrorFromMcp() agree with the corrected " +
+    "reference",
+  () => {
+    fc.assert(
+      fc.property(result, (r) => {
+        strictEqual(JSON.stringify(extractAdcpResponseFromMcp(r)), JSON.stringify(refMcp(r)));
+        strictEqual(JSON.stringify(extractAdcpErrorFromMcp(r)), JSON.stringify(refMcpErr(r)));
+      }),
+      { numRuns: 3000 },
+    );
+  },
+);
 
-Deno.test("extractAdcpResponseFromA2A() and extractAdcpErrorFromA2A() agree with the corrected reference", () => {
-  fc.assert(
-    fc.property(input, (i) => {
-      strictEqual(run(() => extractAdcpResponseFromA2A(i)), run(() => ref(i)));
-      strictEqual(run(() => extractAdcpErrorFromA2A(i)), run(() => refErr(i)));
-    }),
-    { numRuns: 3000 },
-  );
-});
+Deno.test(
+  "extractAdcpResponseFromA2A() and extractAdcpErrorFromA2A() agree with the corrected " +
+    "reference",
+  () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        strictEqual(run(() => extractAdcpResponseFromA2A(i)), run(() => ref(i)));
+        strictEqual(run(() => extractAdcpErrorFromA2A(i)), run(() => refErr(i)));
+      }),
+      { numRuns: 3000 },
+    );
+  },
+);

@@ -20,7 +20,8 @@ Deno.test("WrapperDetectedError carries a literal code and name, and the part in
   deepStrictEqual(error.cause, { partIndex: 3 });
   strictEqual(
     error.message,
-    'Cannot extract A2A response: artifacts[0].parts[3].data is a framework wrapper (expected the AdCP payload, saw a single "response" key holding an object)',
+    "Cannot extract A2A response: artifacts[0].parts[3].data is a framework wrapper (expected " +
+      'the AdCP payload, saw a single "response" key holding an object)',
   );
   strictEqual(String(error).startsWith("WrapperDetectedError: Cannot extract"), true);
 });
@@ -67,17 +68,20 @@ Deno.test("every core error is an AdcpWireError with an upper-case code", () => 
   }
 });
 
-Deno.test("DataPartTooLargeError and UnexpectedPartCountError carry their fields and messages", () => {
-  const size = new DataPartTooLargeError(1_048_576, 2_000_000);
-  ok(size instanceof AdcpCoreError);
-  strictEqual(size.name, "DataPartTooLargeError");
-  strictEqual(
-    size.message,
-    "Cannot extract A2A response: DataPart exceeded 1048576 bytes (observed 2000000)",
-  );
-  deepStrictEqual(size.cause, { limit: 1_048_576, observed: 2_000_000 });
-  const parts = new UnexpectedPartCountError(1, 3);
-  ok(parts instanceof AdcpCoreError);
-  strictEqual(parts.name, "UnexpectedPartCountError");
-  strictEqual(parts.message, "Cannot extract A2A response: expected 1 DataPart(s), saw 3");
-});
+Deno.test(
+  "DataPartTooLargeError and UnexpectedPartCountError carry their fields and messages",
+  () => {
+    const size = new DataPartTooLargeError(1_048_576, 2_000_000);
+    ok(size instanceof AdcpCoreError);
+    strictEqual(size.name, "DataPartTooLargeError");
+    strictEqual(
+      size.message,
+      "Cannot extract A2A response: DataPart exceeded 1048576 bytes (observed 2000000)",
+    );
+    deepStrictEqual(size.cause, { limit: 1_048_576, observed: 2_000_000 });
+    const parts = new UnexpectedPartCountError(1, 3);
+    ok(parts instanceof AdcpCoreError);
+    strictEqual(parts.name, "UnexpectedPartCountError");
+    strictEqual(parts.message, "Cannot extract A2A response: expected 1 DataPart(s), saw 3");
+  },
+);

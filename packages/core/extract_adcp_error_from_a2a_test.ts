@@ -13,21 +13,24 @@ function failed(artifacts?: unknown[], messageParts?: unknown[], state = "failed
   };
 }
 
-Deno.test("extractAdcpErrorFromA2A() finds adcp_error in v0.3 and A2A 1.0 artifact DataParts", () => {
-  const v03 = failed([{
-    parts: [{ kind: "text", text: "t" }, {
-      kind: "data",
-      data: { adcp_error: rateLimited },
-    }],
-  }]);
-  strictEqual(extractAdcpErrorFromA2A(v03), rateLimited);
-  const v1 = failed(
-    [{ parts: [{ text: "t" }, { data: { adcp_error: rateLimited } }] }],
-    undefined,
-    "TASK_STATE_FAILED",
-  );
-  strictEqual(extractAdcpErrorFromA2A(v1), rateLimited);
-});
+Deno.test(
+  "extractAdcpErrorFromA2A() finds adcp_error in v0.3 and A2A 1.0 artifact DataParts",
+  () => {
+    const v03 = failed([{
+      parts: [{ kind: "text", text: "t" }, {
+        kind: "data",
+        data: { adcp_error: rateLimited },
+      }],
+    }]);
+    strictEqual(extractAdcpErrorFromA2A(v03), rateLimited);
+    const v1 = failed(
+      [{ parts: [{ text: "t" }, { data: { adcp_error: rateLimited } }] }],
+      undefined,
+      "TASK_STATE_FAILED",
+    );
+    strictEqual(extractAdcpErrorFromA2A(v1), rateLimited);
+  },
+);
 
 Deno.test("extractAdcpErrorFromA2A() scans every artifact before the status message", () => {
   const second = { code: "SECOND" };

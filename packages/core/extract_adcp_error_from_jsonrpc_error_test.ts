@@ -9,14 +9,17 @@ import { validateAdcpError } from "./validate_adcp_error.ts";
 
 const adcpError = { code: "RATE_LIMITED", retry_after: 5, recovery: "transient" };
 
-Deno.test("extractAdcpErrorFromJsonRpcError() reads error.data.adcp_error of a JSON-RPC response", () => {
-  const response = {
-    jsonrpc: "2.0",
-    id: "req-123",
-    error: { code: -32029, message: "Rate limit exceeded", data: { adcp_error: adcpError } },
-  };
-  strictEqual(extractAdcpErrorFromJsonRpcError(response), adcpError);
-});
+Deno.test(
+  "extractAdcpErrorFromJsonRpcError() reads error.data.adcp_error of a JSON-RPC response",
+  () => {
+    const response = {
+      jsonrpc: "2.0",
+      id: "req-123",
+      error: { code: -32029, message: "Rate limit exceeded", data: { adcp_error: adcpError } },
+    };
+    strictEqual(extractAdcpErrorFromJsonRpcError(response), adcpError);
+  },
+);
 
 Deno.test("extractAdcpErrorFromJsonRpcError() reads a bare JSON-RPC error object", () => {
   const error = { code: -32027, message: "Unavailable", data: { adcp_error: adcpError } };
@@ -42,13 +45,19 @@ Deno.test("extractAdcpErrorFromJsonRpcError() reads an SDK error's own data prop
   strictEqual(extractAdcpErrorFromJsonRpcError(new InheritedData()), null);
 });
 
-Deno.test("extractAdcpErrorFromJsonRpcError() reads only the error member of a JSON-RPC response", () => {
-  const data = { adcp_error: adcpError };
-  strictEqual(extractAdcpErrorFromJsonRpcError({ jsonrpc: "2.0", error: "oops", data }), null);
-  strictEqual(extractAdcpErrorFromJsonRpcError({ jsonrpc: "2.0", error: null, data }), null);
-  strictEqual(extractAdcpErrorFromJsonRpcError({ error: { code: -32600 }, data }), null);
-  strictEqual(extractAdcpErrorFromJsonRpcError({ jsonrpc: "2.0", id: 1, result: { data } }), null);
-});
+Deno.test(
+  "extractAdcpErrorFromJsonRpcError() reads only the error member of a JSON-RPC response",
+  () => {
+    const data = { adcp_error: adcpError };
+    strictEqual(extractAdcpErrorFromJsonRpcError({ jsonrpc: "2.0", error: "oops", data }), null);
+    strictEqual(extractAdcpErrorFromJsonRpcError({ jsonrpc: "2.0", error: null, data }), null);
+    strictEqual(extractAdcpErrorFromJsonRpcError({ error: { code: -32600 }, data }), null);
+    strictEqual(
+      extractAdcpErrorFromJsonRpcError({ jsonrpc: "2.0", id: 1, result: { data } }),
+      null,
+    );
+  },
+);
 
 Deno.test("extractAdcpErrorFromJsonRpcError() returns null without a valid adcp_error", () => {
   const cases: unknown[] = [
@@ -88,6 +97,9 @@ Deno.test("extractAdcpErrorFromJsonRpcError() is total and pure", () => {
   );
 });
 
-Deno.test("extractAdcpErrorFromMcpError is the deprecated name of extractAdcpErrorFromJsonRpcError", () => {
-  strictEqual(extractAdcpErrorFromMcpError, extractAdcpErrorFromJsonRpcError);
-});
+Deno.test(
+  "extractAdcpErrorFromMcpError is the deprecated name of extractAdcpErrorFromJsonRpcError",
+  () => {
+    strictEqual(extractAdcpErrorFromMcpError, extractAdcpErrorFromJsonRpcError);
+  },
+);

@@ -31,7 +31,10 @@ import { type ExtractedAdcpError, validateAdcpError } from "./validate_adcp_erro
  * };
  * strictEqual(extractAdcpErrorFromMcp(result), adcpError);
  *
- * const legacy = { isError: true, content: [{ type: "text", text: '{"adcp_error":{"code":"X"}}' }] };
+ * const legacy = {
+ *   isError: true,
+ *   content: [{ type: "text", text: '{"adcp_error":{"code":"X"}}' }],
+ * };
  * deepStrictEqual(extractAdcpErrorFromMcp(legacy), { code: "X" });
  * strictEqual(extractAdcpErrorFromMcp({ ...legacy, isError: false }), null);
  * ```

@@ -31,20 +31,24 @@ Deno.test("extractAdcpErrorFromMcp() runs only for a truthy isError", () => {
   strictEqual(extractAdcpErrorFromMcp(Object.create({ isError: true, structuredContent })), null);
 });
 
-Deno.test("extractAdcpErrorFromMcp() uses text fallback only when structuredContent carries no adcp_error", () => {
-  const content = [
-    text("Rate limited"),
-    text("[1]"),
-    text('{"other":1}'),
-    errorText({ code: "T" }),
-  ];
-  for (const structuredContent of [undefined, { products: [] }, { adcp_error: null }, [], "x"]) {
-    deepStrictEqual(
-      extractAdcpErrorFromMcp({ isError: true, structuredContent, content }),
-      { code: "T" },
-    );
-  }
-});
+Deno.test(
+  "extractAdcpErrorFromMcp() uses text fallback only when structuredContent carries no " +
+    "adcp_error",
+  () => {
+    const content = [
+      text("Rate limited"),
+      text("[1]"),
+      text('{"other":1}'),
+      errorText({ code: "T" }),
+    ];
+    for (const structuredContent of [undefined, { products: [] }, { adcp_error: null }, [], "x"]) {
+      deepStrictEqual(
+        extractAdcpErrorFromMcp({ isError: true, structuredContent, content }),
+        { code: "T" },
+      );
+    }
+  },
+);
 
 Deno.test("extractAdcpErrorFromMcp() lets the first location carrying adcp_error decide", () => {
   const valid = [errorText({ code: "VALID" })];
@@ -112,7 +116,8 @@ Deno.test("extractAdcpErrorFromMcp() skips text items over maxResponseBytes", ()
 
 Deno.test("extractAdcpErrorFromMcp() keeps own __proto__ keys of the error", () => {
   const result = json(
-    '{"isError":true,"content":[{"type":"text","text":"{\\"adcp_error\\":{\\"code\\":\\"X\\",\\"__proto__\\":{\\"isAdmin\\":true}}}"}]}',
+    '{"isError":true,"content":[{"type":"text","text":"{\\"adcp_error\\":{\\"code\\":\\"X\\",' +
+      '\\"__proto__\\":{\\"isAdmin\\":true}}}"}]}',
   );
   const error = extractAdcpErrorFromMcp(result);
   deepStrictEqual(Object.keys(error ?? {}), ["code", "__proto__"]);
@@ -125,18 +130,21 @@ Deno.test("extractAdcpErrorFromMcp() returns null for non-objects", () => {
   }
 });
 
-Deno.test("extractAdcpErrorFromMcp() is total and pure, returning valid errors of error results", () => {
-  fc.assert(
-    fc.property(
-      fc.oneof(fc.jsonValue(), anyResponse, mcpResultText.map((t) => JSON.parse(t))),
-      (result) => {
-        const error = runPure(result, extractAdcpErrorFromMcp);
-        if (error === null) return;
-        ok(!Array.isArray(error));
-        ok((result as Record<string, unknown>)["isError"]);
-        strictEqual(validateAdcpError(error), error);
-      },
-    ),
-    { numRuns: 300 },
-  );
-});
+Deno.test(
+  "extractAdcpErrorFromMcp() is total and pure, returning valid errors of error results",
+  () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.jsonValue(), anyResponse, mcpResultText.map((t) => JSON.parse(t))),
+        (result) => {
+          const error = runPure(result, extractAdcpErrorFromMcp);
+          if (error === null) return;
+          ok(!Array.isArray(error));
+          ok((result as Record<string, unknown>)["isError"]);
+          strictEqual(validateAdcpError(error), error);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  },
+);

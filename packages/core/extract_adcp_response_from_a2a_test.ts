@@ -18,49 +18,61 @@ function task(state: unknown, artifactParts?: unknown[], messageParts?: unknown[
   };
 }
 
-Deno.test("extractAdcpResponseFromA2A() returns the last artifact DataPart for every final state", () => {
-  for (const state of FINAL.flatMap((s) => [s, upper(s)])) {
-    const last = { products: [] };
-    const input = task(state, [{ text: "t" }, { data: { progress: 1 } }, {
-      kind: "data",
-      data: last,
-    }], [
-      { data: { from: "message" } },
-    ]);
-    strictEqual(extractAdcpResponseFromA2A(input), last, state);
-  }
-});
+Deno.test(
+  "extractAdcpResponseFromA2A() returns the last artifact DataPart for every final state",
+  () => {
+    for (const state of FINAL.flatMap((s) => [s, upper(s)])) {
+      const last = { products: [] };
+      const input = task(state, [{ text: "t" }, { data: { progress: 1 } }, {
+        kind: "data",
+        data: last,
+      }], [
+        { data: { from: "message" } },
+      ]);
+      strictEqual(extractAdcpResponseFromA2A(input), last, state);
+    }
+  },
+);
 
-Deno.test("extractAdcpResponseFromA2A() returns the first status message DataPart for interim states", () => {
-  for (const state of INTERIM.flatMap((s) => [s, upper(s)])) {
-    const first = { percentage: 10 };
-    const input = task(state, [{ data: { from: "artifact" } }], [
-      { text: "t" },
-      { data: first },
-      { data: { percentage: 20 } },
-    ]);
-    strictEqual(extractAdcpResponseFromA2A(input), first, state);
-    strictEqual(extractAdcpResponseFromA2A(task(state, undefined, [{ text: "only" }])), null);
-  }
-});
+Deno.test(
+  "extractAdcpResponseFromA2A() returns the first status message DataPart for interim " +
+    "states",
+  () => {
+    for (const state of INTERIM.flatMap((s) => [s, upper(s)])) {
+      const first = { percentage: 10 };
+      const input = task(state, [{ data: { from: "artifact" } }], [
+        { text: "t" },
+        { data: first },
+        { data: { percentage: 20 } },
+      ]);
+      strictEqual(extractAdcpResponseFromA2A(input), first, state);
+      strictEqual(extractAdcpResponseFromA2A(task(state, undefined, [{ text: "only" }])), null);
+    }
+  },
+);
 
-Deno.test("extractAdcpResponseFromA2A() falls back to the status message for all four final states", () => {
-  for (const state of FINAL) {
-    const fromMessage = { from: "message" };
-    const message = [{ text: "t" }, { data: fromMessage }, { data: { second: true } }];
-    // No artifacts, empty artifacts, no DataPart in artifacts[0], malformed artifacts[0].
-    const inputs = [
-      task(state, undefined, message),
-      { ...task(state, undefined, message), artifacts: [] },
-      task(state, [{ text: "only text" }, { data: null }, { data: [1] }, { data: "s" }], message),
-      { ...task(state, undefined, message), artifacts: [null, { parts: [{ data: { no: 1 } }] }] },
-      { ...task(state, undefined, message), artifacts: [{ parts: { 0: { data: {} } } }] },
-      { ...task(state, undefined, message), artifacts: "none" },
-    ];
-    for (const input of inputs) strictEqual(extractAdcpResponseFromA2A(input), fromMessage, state);
-    strictEqual(extractAdcpResponseFromA2A(task(state, [], [{ text: "t" }])), null);
-  }
-});
+Deno.test(
+  "extractAdcpResponseFromA2A() falls back to the status message for all four final states",
+  () => {
+    for (const state of FINAL) {
+      const fromMessage = { from: "message" };
+      const message = [{ text: "t" }, { data: fromMessage }, { data: { second: true } }];
+      // No artifacts, empty artifacts, no DataPart in artifacts[0], malformed artifacts[0].
+      const inputs = [
+        task(state, undefined, message),
+        { ...task(state, undefined, message), artifacts: [] },
+        task(state, [{ text: "only text" }, { data: null }, { data: [1] }, { data: "s" }], message),
+        { ...task(state, undefined, message), artifacts: [null, { parts: [{ data: { no: 1 } }] }] },
+        { ...task(state, undefined, message), artifacts: [{ parts: { 0: { data: {} } } }] },
+        { ...task(state, undefined, message), artifacts: "none" },
+      ];
+      for (const input of inputs) {
+        strictEqual(extractAdcpResponseFromA2A(input), fromMessage, state);
+      }
+      strictEqual(extractAdcpResponseFromA2A(task(state, [], [{ text: "t" }])), null);
+    }
+  },
+);
 
 Deno.test("extractAdcpResponseFromA2A() reads artifacts[0] only", () => {
   const input = {
@@ -70,88 +82,106 @@ Deno.test("extractAdcpResponseFromA2A() reads artifacts[0] only", () => {
   strictEqual(extractAdcpResponseFromA2A(input), null);
 });
 
-Deno.test("extractAdcpResponseFromA2A() detects DataParts by an object data field, whatever the kind", () => {
-  const data = { a: 1 };
-  strictEqual(extractAdcpResponseFromA2A(task("completed", [{ data }])), data);
-  strictEqual(extractAdcpResponseFromA2A(task("completed", [{ kind: "text", data }])), data);
-  const skipped = task("completed", [
-    { data: { first: true } },
-    { kind: "data", data: null },
-    { kind: "data", data: 42 },
-    { kind: "data", data: "string" },
-    { kind: "data", data: [{ a: 1 }] },
-    { kind: "data" },
-    null,
-    "part",
-    [{ data: { inArray: true } }],
-  ]);
-  deepStrictEqual(extractAdcpResponseFromA2A(skipped), { first: true });
-  const inherited = { parts: [Object.create({ data: { inherited: true } })] };
-  strictEqual(
-    extractAdcpResponseFromA2A({ status: { state: "completed" }, artifacts: [inherited] }),
-    null,
-  );
-});
-
-Deno.test("extractAdcpResponseFromA2A() throws WrapperDetectedError for a final-state wrapper", () => {
-  for (const state of FINAL.flatMap((s) => [s, upper(s)])) {
-    throws(
-      () =>
-        extractAdcpResponseFromA2A(
-          task(state, [{ text: "t" }, { kind: "data", data: { response: { products: [] } } }]),
-        ),
-      (error: unknown) => {
-        ok(error instanceof WrapperDetectedError);
-        strictEqual(error.code, "WRAPPER_DETECTED");
-        strictEqual(error.name, "WrapperDetectedError");
-        strictEqual(error.partIndex, 1);
-        deepStrictEqual(error.cause, { partIndex: 1 });
-        return true;
-      },
-    );
-    throws(
-      () => extractAdcpResponseFromA2A(task(state, [{ data: { response: {} } }])),
-      WrapperDetectedError,
-    );
-  }
-});
-
-Deno.test("extractAdcpResponseFromA2A() only treats a single object-valued response key as a wrapper", () => {
-  const notWrappers = [
-    { response: null },
-    { response: [1] },
-    { response: "text" },
-    { response: 1 },
-    { response: {}, status: "completed", errors: [] },
-    { Response: {} },
-  ];
-  for (const data of notWrappers) {
+Deno.test(
+  "extractAdcpResponseFromA2A() detects DataParts by an object data field, whatever the " +
+    "kind",
+  () => {
+    const data = { a: 1 };
     strictEqual(extractAdcpResponseFromA2A(task("completed", [{ data }])), data);
-  }
-  const keyed = json('{"response":{"a":1},"__proto__":{}}');
-  strictEqual(extractAdcpResponseFromA2A(task("completed", [{ data: keyed }])), keyed);
-});
+    strictEqual(extractAdcpResponseFromA2A(task("completed", [{ kind: "text", data }])), data);
+    const skipped = task("completed", [
+      { data: { first: true } },
+      { kind: "data", data: null },
+      { kind: "data", data: 42 },
+      { kind: "data", data: "string" },
+      { kind: "data", data: [{ a: 1 }] },
+      { kind: "data" },
+      null,
+      "part",
+      [{ data: { inArray: true } }],
+    ]);
+    deepStrictEqual(extractAdcpResponseFromA2A(skipped), { first: true });
+    const inherited = { parts: [Object.create({ data: { inherited: true } })] };
+    strictEqual(
+      extractAdcpResponseFromA2A({ status: { state: "completed" }, artifacts: [inherited] }),
+      null,
+    );
+  },
+);
 
-Deno.test("extractAdcpResponseFromA2A() checks wrappers only on the selected final-state artifact DataPart", () => {
-  const wrapper = { response: { products: [] } };
-  const last = { products: [] };
-  // An earlier wrapper is superseded by the last DataPart.
-  strictEqual(
-    extractAdcpResponseFromA2A(task("completed", [{ data: wrapper }, { data: last }])),
-    last,
-  );
-  // Interim states and the final-state fallback read status.message.parts without the check.
-  strictEqual(extractAdcpResponseFromA2A(task("working", undefined, [{ data: wrapper }])), wrapper);
-  strictEqual(extractAdcpResponseFromA2A(task("failed", [], [{ data: wrapper }])), wrapper);
-  // Unknown states return null before looking at parts, and never throw.
-  strictEqual(extractAdcpResponseFromA2A(task("TASK_STATE_UNKNOWN", [{ data: wrapper }])), null);
-  // Other artifacts are not read.
-  const second = {
-    status: { state: "completed" },
-    artifacts: [{ parts: [{ data: last }] }, { parts: [{ data: wrapper }] }],
-  };
-  strictEqual(extractAdcpResponseFromA2A(second), last);
-});
+Deno.test(
+  "extractAdcpResponseFromA2A() throws WrapperDetectedError for a final-state wrapper",
+  () => {
+    for (const state of FINAL.flatMap((s) => [s, upper(s)])) {
+      throws(
+        () =>
+          extractAdcpResponseFromA2A(
+            task(state, [{ text: "t" }, { kind: "data", data: { response: { products: [] } } }]),
+          ),
+        (error: unknown) => {
+          ok(error instanceof WrapperDetectedError);
+          strictEqual(error.code, "WRAPPER_DETECTED");
+          strictEqual(error.name, "WrapperDetectedError");
+          strictEqual(error.partIndex, 1);
+          deepStrictEqual(error.cause, { partIndex: 1 });
+          return true;
+        },
+      );
+      throws(
+        () => extractAdcpResponseFromA2A(task(state, [{ data: { response: {} } }])),
+        WrapperDetectedError,
+      );
+    }
+  },
+);
+
+Deno.test(
+  "extractAdcpResponseFromA2A() only treats a single object-valued response key as a " +
+    "wrapper",
+  () => {
+    const notWrappers = [
+      { response: null },
+      { response: [1] },
+      { response: "text" },
+      { response: 1 },
+      { response: {}, status: "completed", errors: [] },
+      { Response: {} },
+    ];
+    for (const data of notWrappers) {
+      strictEqual(extractAdcpResponseFromA2A(task("completed", [{ data }])), data);
+    }
+    const keyed = json('{"response":{"a":1},"__proto__":{}}');
+    strictEqual(extractAdcpResponseFromA2A(task("completed", [{ data: keyed }])), keyed);
+  },
+);
+
+Deno.test(
+  "extractAdcpResponseFromA2A() checks wrappers only on the selected final-state " +
+    "artifact DataPart",
+  () => {
+    const wrapper = { response: { products: [] } };
+    const last = { products: [] };
+    // An earlier wrapper is superseded by the last DataPart.
+    strictEqual(
+      extractAdcpResponseFromA2A(task("completed", [{ data: wrapper }, { data: last }])),
+      last,
+    );
+    // Interim states and the final-state fallback read status.message.parts without the check.
+    strictEqual(
+      extractAdcpResponseFromA2A(task("working", undefined, [{ data: wrapper }])),
+      wrapper,
+    );
+    strictEqual(extractAdcpResponseFromA2A(task("failed", [], [{ data: wrapper }])), wrapper);
+    // Unknown states return null before looking at parts, and never throw.
+    strictEqual(extractAdcpResponseFromA2A(task("TASK_STATE_UNKNOWN", [{ data: wrapper }])), null);
+    // Other artifacts are not read.
+    const second = {
+      status: { state: "completed" },
+      artifacts: [{ parts: [{ data: last }] }, { parts: [{ data: wrapper }] }],
+    };
+    strictEqual(extractAdcpResponseFromA2A(second), last);
+  },
+);
 
 Deno.test("extractAdcpResponseFromA2A() unwraps each single-key envelope once", () => {
   const data = { media_buy_id: "mb_1" };
@@ -222,7 +252,8 @@ Deno.test("extractAdcpResponseFromA2A() returns null for unknown or unnormalizab
 
 Deno.test("extractAdcpResponseFromA2A() keeps own __proto__ keys and never copies", () => {
   const input = json(
-    '{"status":{"state":"completed"},"artifacts":[{"parts":[{"data":{"products":[],"__proto__":{"isAdmin":true}}}]}]}',
+    '{"status":{"state":"completed"},"artifacts":[{"parts":[{"data":{"products":[],' +
+      '"__proto__":{"isAdmin":true}}}]}]}',
   ) as { artifacts: [{ parts: [{ data: object }] }] };
   const result = extractAdcpResponseFromA2A(input);
   strictEqual(result, input.artifacts[0].parts[0].data);
@@ -244,29 +275,33 @@ function allData(value: unknown, found = new Set<unknown>()): Set<unknown> {
   return found;
 }
 
-Deno.test("extractAdcpResponseFromA2A() is total and pure, returning a DataPart of its input", () => {
-  fc.assert(
-    fc.property(
-      fc.oneof(fc.jsonValue(), anyResponse, a2aResponseText.map((t) => JSON.parse(t))),
-      (input) => {
-        let result: Record<string, unknown> | null;
-        try {
-          result = runPure(input, extractAdcpResponseFromA2A);
-        } catch (error) {
-          ok(error instanceof WrapperDetectedError);
-          return;
-        }
-        if (result === null) return;
-        ok(typeof result === "object" && !Array.isArray(result));
-        ok(allData(input).has(result));
-      },
-    ),
-    { numRuns: 300 },
-  );
-});
+Deno.test(
+  "extractAdcpResponseFromA2A() is total and pure, returning a DataPart of its input",
+  () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.jsonValue(), anyResponse, a2aResponseText.map((t) => JSON.parse(t))),
+        (input) => {
+          let result: Record<string, unknown> | null;
+          try {
+            result = runPure(input, extractAdcpResponseFromA2A);
+          } catch (error) {
+            ok(error instanceof WrapperDetectedError);
+            return;
+          }
+          if (result === null) return;
+          ok(typeof result === "object" && !Array.isArray(result));
+          ok(allData(input).has(result));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  },
+);
 
 Deno.test("extractAdcpResponseFromA2A() holds the selected DataPart to 1 MiB by default", () => {
-  const fits = { pad: "x".repeat(1_048_576 - 10) }; // {"pad":"…"} is 10 bytes of punctuation and key
+  // {"pad":"…"} is 10 bytes of punctuation and key
+  const fits = { pad: "x".repeat(1_048_576 - 10) };
   const completed = (data: Record<string, unknown>) => ({
     status: { state: "completed" },
     artifacts: [{ parts: [{ data }] }],

@@ -13,24 +13,31 @@ Deno.test("extractAdcpResponseFromMcp() returns structuredContent itself over te
   strictEqual(extractAdcpResponseFromMcp({ structuredContent: empty }), empty);
 });
 
-Deno.test("extractAdcpResponseFromMcp() returns null for adcp_error-only structuredContent without reading text", () => {
-  const result = {
-    content: [text('{"status":"completed"}')],
-    structuredContent: { adcp_error: { code: "RATE_LIMITED" } },
-  };
-  strictEqual(extractAdcpResponseFromMcp(result), null);
-  const mixed = { structuredContent: { adcp_error: { code: "X" }, products: [] } };
-  strictEqual(extractAdcpResponseFromMcp(mixed), mixed.structuredContent);
-});
+Deno.test(
+  "extractAdcpResponseFromMcp() returns null for adcp_error-only structuredContent " +
+    "without reading text",
+  () => {
+    const result = {
+      content: [text('{"status":"completed"}')],
+      structuredContent: { adcp_error: { code: "RATE_LIMITED" } },
+    };
+    strictEqual(extractAdcpResponseFromMcp(result), null);
+    const mixed = { structuredContent: { adcp_error: { code: "X" }, products: [] } };
+    strictEqual(extractAdcpResponseFromMcp(mixed), mixed.structuredContent);
+  },
+);
 
-Deno.test("extractAdcpResponseFromMcp() falls back to text when structuredContent is not an object", () => {
-  for (const structuredContent of [null, [], [{ a: 1 }], "x", 1, true]) {
-    deepStrictEqual(
-      extractAdcpResponseFromMcp({ structuredContent, content: [text('{"a":1}')] }),
-      { a: 1 },
-    );
-  }
-});
+Deno.test(
+  "extractAdcpResponseFromMcp() falls back to text when structuredContent is not an object",
+  () => {
+    for (const structuredContent of [null, [], [{ a: 1 }], "x", 1, true]) {
+      deepStrictEqual(
+        extractAdcpResponseFromMcp({ structuredContent, content: [text('{"a":1}')] }),
+        { a: 1 },
+      );
+    }
+  },
+);
 
 Deno.test("extractAdcpResponseFromMcp() ignores inherited structuredContent and content", () => {
   const inherited = Object.create({
@@ -64,78 +71,89 @@ Deno.test("extractAdcpResponseFromMcp() treats any truthy isError as an error re
   }
 });
 
-Deno.test("extractAdcpResponseFromMcp() returns the first text item that parses to a usable object", () => {
-  const result = {
-    content: [
-      "not an item",
+Deno.test(
+  "extractAdcpResponseFromMcp() returns the first text item that parses to a usable object",
+  () => {
+    const result = {
+      content: [
+        "not an item",
+        null,
+        { type: "image", text: '{"image":true}' },
+        { type: "TEXT", text: '{"upper":true}' },
+        text(42),
+        text(""),
+        text("Found products"),
+        text("[1,2]"),
+        text('"string"'),
+        text("null"),
+        text('{"adcp_error":{"code":"X"}}'),
+        text('{"status":"completed"}'),
+        text('{"status":"later"}'),
+      ],
+    };
+    deepStrictEqual(extractAdcpResponseFromMcp(result), { status: "completed" });
+    strictEqual(extractAdcpResponseFromMcp({ content: [text("plain")] }), null);
+    strictEqual(extractAdcpResponseFromMcp({ content: { 0: text("{}") } }), null);
+  },
+);
+
+Deno.test(
+  "extractAdcpResponseFromMcp() returns parsed objects with own __proto__ keys intact",
+  () => {
+    const result = extractAdcpResponseFromMcp({
+      content: [text('{"products":[],"__proto__":{"isAdmin":true}}')],
+    });
+    ok(result !== null);
+    deepStrictEqual(Object.keys(result), ["products", "__proto__"]);
+    strictEqual(Object.getPrototypeOf(result), Object.prototype);
+    strictEqual(result["isAdmin"], undefined);
+    const structured = json('{"structuredContent":{"__proto__":{"isAdmin":true}}}') as {
+      structuredContent: object;
+    };
+    strictEqual(extractAdcpResponseFromMcp(structured), structured.structuredContent);
+  },
+);
+
+Deno.test(
+  "extractAdcpResponseFromMcp() skips text items over maxResponseBytes, measured in UTF-8",
+  () => {
+    const small = '{"a":1}'; // 7 bytes
+    strictEqual(
+      extractAdcpResponseFromMcp({ content: [text(small)] }, { maxResponseBytes: 7 })?.a,
+      1,
+    );
+    strictEqual(
+      extractAdcpResponseFromMcp({ content: [text(small)] }, { maxResponseBytes: 6 }),
       null,
-      { type: "image", text: '{"image":true}' },
-      { type: "TEXT", text: '{"upper":true}' },
-      text(42),
-      text(""),
-      text("Found products"),
-      text("[1,2]"),
-      text('"string"'),
-      text("null"),
-      text('{"adcp_error":{"code":"X"}}'),
-      text('{"status":"completed"}'),
-      text('{"status":"later"}'),
-    ],
-  };
-  deepStrictEqual(extractAdcpResponseFromMcp(result), { status: "completed" });
-  strictEqual(extractAdcpResponseFromMcp({ content: [text("plain")] }), null);
-  strictEqual(extractAdcpResponseFromMcp({ content: { 0: text("{}") } }), null);
-});
-
-Deno.test("extractAdcpResponseFromMcp() returns parsed objects with own __proto__ keys intact", () => {
-  const result = extractAdcpResponseFromMcp({
-    content: [text('{"products":[],"__proto__":{"isAdmin":true}}')],
-  });
-  ok(result !== null);
-  deepStrictEqual(Object.keys(result), ["products", "__proto__"]);
-  strictEqual(Object.getPrototypeOf(result), Object.prototype);
-  strictEqual(result["isAdmin"], undefined);
-  const structured = json('{"structuredContent":{"__proto__":{"isAdmin":true}}}') as {
-    structuredContent: object;
-  };
-  strictEqual(extractAdcpResponseFromMcp(structured), structured.structuredContent);
-});
-
-Deno.test("extractAdcpResponseFromMcp() skips text items over maxResponseBytes, measured in UTF-8", () => {
-  const small = '{"a":1}'; // 7 bytes
-  strictEqual(
-    extractAdcpResponseFromMcp({ content: [text(small)] }, { maxResponseBytes: 7 })?.a,
-    1,
-  );
-  strictEqual(
-    extractAdcpResponseFromMcp({ content: [text(small)] }, { maxResponseBytes: 6 }),
-    null,
-  );
-  // Over-limit items are skipped, not truncated: the next item still counts.
-  const padded = `{"a":1,"pad":"${"x".repeat(100)}"}`;
-  deepStrictEqual(
-    extractAdcpResponseFromMcp({ content: [text(padded), text(small)] }, { maxResponseBytes: 50 }),
-    { a: 1 },
-  );
-  // 38 UTF-16 units but 84 UTF-8 bytes: neither cheap bound decides, the exact count does.
-  const euros = `{"m":"${"€".repeat(8)}","n":"${"€".repeat(15)}"}`;
-  strictEqual(euros.length, 38);
-  strictEqual(new TextEncoder().encode(euros).length, 84);
-  strictEqual(
-    extractAdcpResponseFromMcp({ content: [text(euros)] }, { maxResponseBytes: 83 }),
-    null,
-  );
-  deepStrictEqual(
-    extractAdcpResponseFromMcp({ content: [text(euros)] }, { maxResponseBytes: 84 }),
-    JSON.parse(euros),
-  );
-  // structuredContent is not re-measured: the transport bounds the whole message.
-  const structuredContent = { pad: "x".repeat(100) };
-  strictEqual(
-    extractAdcpResponseFromMcp({ structuredContent }, { maxResponseBytes: 1 }),
-    structuredContent,
-  );
-});
+    );
+    // Over-limit items are skipped, not truncated: the next item still counts.
+    const padded = `{"a":1,"pad":"${"x".repeat(100)}"}`;
+    deepStrictEqual(
+      extractAdcpResponseFromMcp({ content: [text(padded), text(small)] }, {
+        maxResponseBytes: 50,
+      }),
+      { a: 1 },
+    );
+    // 38 UTF-16 units but 84 UTF-8 bytes: neither cheap bound decides, the exact count does.
+    const euros = `{"m":"${"€".repeat(8)}","n":"${"€".repeat(15)}"}`;
+    strictEqual(euros.length, 38);
+    strictEqual(new TextEncoder().encode(euros).length, 84);
+    strictEqual(
+      extractAdcpResponseFromMcp({ content: [text(euros)] }, { maxResponseBytes: 83 }),
+      null,
+    );
+    deepStrictEqual(
+      extractAdcpResponseFromMcp({ content: [text(euros)] }, { maxResponseBytes: 84 }),
+      JSON.parse(euros),
+    );
+    // structuredContent is not re-measured: the transport bounds the whole message.
+    const structuredContent = { pad: "x".repeat(100) };
+    strictEqual(
+      extractAdcpResponseFromMcp({ structuredContent }, { maxResponseBytes: 1 }),
+      structuredContent,
+    );
+  },
+);
 
 Deno.test("extractAdcpResponseFromMcp() defaults maxResponseBytes to 4 MiB", () => {
   const body = `{"p":"${"x".repeat(4 * 1024 * 1024 - 8)}"}`;
@@ -151,44 +169,47 @@ Deno.test("extractAdcpResponseFromMcp() defaults maxResponseBytes to 4 MiB", () 
   );
 });
 
-Deno.test("extractAdcpResponseFromMcp() rejects invalid options naming the option and value", () => {
-  const result = { structuredContent: {} };
-  for (
-    const [value, shown] of [
-      [0, "0"],
-      [-1, "-1"],
-      [1.5, "1.5"],
-      [NaN, "NaN"],
-      [Infinity, "Infinity"],
-      [2 ** 53, "9007199254740992"],
-      ["100", '"100"'],
-      [null, "null"],
-      [100n, "100n"],
-    ] as const
-  ) {
+Deno.test(
+  "extractAdcpResponseFromMcp() rejects invalid options naming the option and value",
+  () => {
+    const result = { structuredContent: {} };
+    for (
+      const [value, shown] of [
+        [0, "0"],
+        [-1, "-1"],
+        [1.5, "1.5"],
+        [NaN, "NaN"],
+        [Infinity, "Infinity"],
+        [2 ** 53, "9007199254740992"],
+        ["100", '"100"'],
+        [null, "null"],
+        [100n, "100n"],
+      ] as const
+    ) {
+      throws(
+        () => extractAdcpResponseFromMcp(result, { maxResponseBytes: value as number }),
+        (error: unknown) => {
+          ok(error instanceof RangeError);
+          strictEqual(
+            error.message,
+            "Cannot extract from an MCP tool result as 'maxResponseBytes' must be a positive " +
+              `safe integer: current value is ${shown}`,
+          );
+          return true;
+        },
+      );
+    }
     throws(
-      () => extractAdcpResponseFromMcp(result, { maxResponseBytes: value as number }),
-      (error: unknown) => {
-        ok(error instanceof RangeError);
-        strictEqual(
-          error.message,
-          "Cannot extract from an MCP tool result as 'maxResponseBytes' must be a positive " +
-            `safe integer: current value is ${shown}`,
-        );
-        return true;
-      },
+      () => extractAdcpResponseFromMcp(result, null as unknown as undefined),
+      new TypeError(
+        "Cannot extract from an MCP tool result as 'options' must be an object or undefined: " +
+          "current value is null",
+      ),
     );
-  }
-  throws(
-    () => extractAdcpResponseFromMcp(result, null as unknown as undefined),
-    new TypeError(
-      "Cannot extract from an MCP tool result as 'options' must be an object or undefined: " +
-        "current value is null",
-    ),
-  );
-  // Options are validated even when the result is not an object.
-  throws(() => extractAdcpResponseFromMcp(undefined, { maxResponseBytes: 0 }), RangeError);
-});
+    // Options are validated even when the result is not an object.
+    throws(() => extractAdcpResponseFromMcp(undefined, { maxResponseBytes: 0 }), RangeError);
+  },
+);
 
 Deno.test("extractAdcpResponseFromMcp() returns null for non-objects", () => {
   for (const value of [undefined, null, 0, "x", true, [], [{ structuredContent: {} }]]) {
@@ -196,23 +217,26 @@ Deno.test("extractAdcpResponseFromMcp() returns null for non-objects", () => {
   }
 });
 
-Deno.test("extractAdcpResponseFromMcp() is total and pure, returning an object found in its input", () => {
-  fc.assert(
-    fc.property(
-      fc.oneof(fc.jsonValue(), anyResponse, mcpResultText.map((t) => JSON.parse(t))),
-      (result) => {
-        const data = runPure(result, extractAdcpResponseFromMcp);
-        if (data === null) return;
-        ok(typeof data === "object" && !Array.isArray(data));
-        const record = result as Record<string, unknown>;
-        ok(!record["isError"]);
-        if (data === record["structuredContent"]) return;
-        const texts = (record["content"] as { text?: unknown }[]).map((item) => item?.text);
-        ok(texts.some((t) => typeof t === "string" && isDeepEqualJson(t, data)));
-      },
-    ),
-  );
-});
+Deno.test(
+  "extractAdcpResponseFromMcp() is total and pure, returning an object found in its input",
+  () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.jsonValue(), anyResponse, mcpResultText.map((t) => JSON.parse(t))),
+        (result) => {
+          const data = runPure(result, extractAdcpResponseFromMcp);
+          if (data === null) return;
+          ok(typeof data === "object" && !Array.isArray(data));
+          const record = result as Record<string, unknown>;
+          ok(!record["isError"]);
+          if (data === record["structuredContent"]) return;
+          const texts = (record["content"] as { text?: unknown }[]).map((item) => item?.text);
+          ok(texts.some((t) => typeof t === "string" && isDeepEqualJson(t, data)));
+        },
+      ),
+    );
+  },
+);
 
 function isDeepEqualJson(text: string, value: unknown): boolean {
   try {

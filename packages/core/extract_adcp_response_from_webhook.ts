@@ -29,7 +29,10 @@ export type WebhookFormat = "mcp" | "a2a";
  *
  * strictEqual(detectWebhookFormat({ task_id: "t1", status: "working", result: {} }), "mcp");
  * strictEqual(detectWebhookFormat({ id: "t1", status: { state: "completed" } }), "a2a");
- * strictEqual(detectWebhookFormat({ statusUpdate: { status: { state: "TASK_STATE_WORKING" } } }), "a2a");
+ * strictEqual(
+ *   detectWebhookFormat({ statusUpdate: { status: { state: "TASK_STATE_WORKING" } } }),
+ *   "a2a",
+ * );
  * strictEqual(detectWebhookFormat({ status: "completed" }), null); // no task_id
  * ```
  */

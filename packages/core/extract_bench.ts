@@ -3,9 +3,9 @@
 //
 // At 1 MiB the cheap size bound decides (3 bytes per UTF-16 unit fit in 4 MiB). At 4 MiB, the
 // default limit itself, the bounds are inconclusive and the bytes are counted exactly, by the
-// runtime's native counter when it has one (see `@adcp-wire/internal` `utf8.ts`); V8 stores text differently by
-// content, so 4 MiB is measured with ASCII-only text, with Latin-1 letters, and with a character
-// above U+00FF. Deno 2.9, 2 cores: every case within 1.05x of JSON.parse.
+// runtime's native counter when it has one (see `@adcp-wire/internal` `utf8.ts`); V8 stores text
+// differently by content, so 4 MiB is measured with ASCII-only text, with Latin-1 letters, and with
+// a character above U+00FF. Deno 2.9, 2 cores: every case within 1.05x of JSON.parse.
 
 import { extractAdcpResponseFromMcp } from "./extract_adcp_response_from_mcp.ts";
 

@@ -71,17 +71,23 @@ export type A2AResponseOutcome =
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  *
  * const failed = (parts: unknown[]) => ({ status: { state: "failed" }, artifacts: [{ parts }] });
- * deepStrictEqual(handleA2AResponse(failed([{ data: { adcp_error: { code: "RATE_LIMITED" } } }])), {
- *   kind: "error",
- *   error: { code: "RATE_LIMITED" },
- *   path: "artifact",
- * });
+ * deepStrictEqual(
+ *   handleA2AResponse(failed([{ data: { adcp_error: { code: "RATE_LIMITED" } } }])),
+ *   {
+ *     kind: "error",
+ *     error: { code: "RATE_LIMITED" },
+ *     path: "artifact",
+ *   },
+ * );
  * deepStrictEqual(handleA2AResponse(failed([{ text: "Invalid API token" }])), {
  *   kind: "text",
  *   text: "Invalid API token",
  *   isError: true,
  * });
- * const wrapped = { status: { state: "completed" }, artifacts: [{ parts: [{ data: { response: {} } }] }] };
+ * const wrapped = {
+ *   status: { state: "completed" },
+ *   artifacts: [{ parts: [{ data: { response: {} } }] }],
+ * };
  * strictEqual(throwsCode(() => handleA2AResponse(wrapped)), "WRAPPER_DETECTED");
  *
  * function throwsCode(fn: () => unknown): string | undefined {

@@ -52,27 +52,37 @@ Deno.test("handleA2AResponse() returns success data by identity", () => {
   strictEqual(outcome.data, data);
 });
 
-Deno.test("handleA2AResponse() never returns data carrying an invalid adcp_error as success", () => {
-  deepStrictEqual(
-    handleA2AResponse(
-      task("failed", [{ text: "Rate limited" }, { data: { adcp_error: { code: 429 } } }]),
-    ),
-    { kind: "text", text: "Rate limited", isError: true },
-  );
-  deepStrictEqual(
-    handleA2AResponse(task("completed", [{ data: { adcp_error: "RATE_LIMITED", products: [] } }])),
-    { kind: "text", text: "", isError: true },
-  );
-});
-
-Deno.test("handleA2AResponse() reports failed and rejected tasks without data as error text", () => {
-  for (const state of ["failed", "TASK_STATE_FAILED", "rejected", "TASK_STATE_REJECTED"]) {
+Deno.test(
+  "handleA2AResponse() never returns data carrying an invalid adcp_error as success",
+  () => {
     deepStrictEqual(
-      handleA2AResponse(task(state, [{ text: "Artifact text" }], [{ text: "Invalid API token" }])),
-      { kind: "text", text: "Artifact text\nInvalid API token", isError: true },
+      handleA2AResponse(
+        task("failed", [{ text: "Rate limited" }, { data: { adcp_error: { code: 429 } } }]),
+      ),
+      { kind: "text", text: "Rate limited", isError: true },
     );
-  }
-});
+    deepStrictEqual(
+      handleA2AResponse(
+        task("completed", [{ data: { adcp_error: "RATE_LIMITED", products: [] } }]),
+      ),
+      { kind: "text", text: "", isError: true },
+    );
+  },
+);
+
+Deno.test(
+  "handleA2AResponse() reports failed and rejected tasks without data as error text",
+  () => {
+    for (const state of ["failed", "TASK_STATE_FAILED", "rejected", "TASK_STATE_REJECTED"]) {
+      deepStrictEqual(
+        handleA2AResponse(
+          task(state, [{ text: "Artifact text" }], [{ text: "Invalid API token" }]),
+        ),
+        { kind: "text", text: "Artifact text\nInvalid API token", isError: true },
+      );
+    }
+  },
+);
 
 Deno.test("handleA2AResponse() returns plain text for other states without data", () => {
   for (const state of ["canceled", "working", "completed", "mystery", undefined]) {
@@ -137,42 +147,45 @@ Deno.test("handleA2AResponse() is total, pure and consistent with the extractors
   );
 });
 
-Deno.test("handleA2AResponse() counts an injected adcp_error DataPart against expectedDataParts", () => {
-  const injected = {
-    id: "t",
-    status: { state: "completed" },
-    artifacts: [{
-      artifactId: "r",
-      parts: [
-        { data: { products: [] } },
-        { data: { adcp_error: { code: "AGENT_SUSPENDED", message: "injected" } } },
+Deno.test(
+  "handleA2AResponse() counts an injected adcp_error DataPart against expectedDataParts",
+  () => {
+    const injected = {
+      id: "t",
+      status: { state: "completed" },
+      artifacts: [{
+        artifactId: "r",
+        parts: [
+          { data: { products: [] } },
+          { data: { adcp_error: { code: "AGENT_SUSPENDED", message: "injected" } } },
+        ],
+      }],
+    };
+    // Without the expectation, the injected error decides (it is the last DataPart).
+    strictEqual(handleA2AResponse(injected).kind, "error");
+    throws(() => handleA2AResponse(injected, { expectedDataParts: 1 }), UnexpectedPartCountError);
+    // An injected artifact counts too.
+    const extraArtifact = {
+      ...injected,
+      artifacts: [
+        { artifactId: "r", parts: [{ data: { products: [] } }] },
+        {
+          artifactId: "x",
+          parts: [{ data: { adcp_error: { code: "RATE_LIMITED", message: "x" } } }],
+        },
       ],
-    }],
-  };
-  // Without the expectation, the injected error decides (it is the last DataPart).
-  strictEqual(handleA2AResponse(injected).kind, "error");
-  throws(() => handleA2AResponse(injected, { expectedDataParts: 1 }), UnexpectedPartCountError);
-  // An injected artifact counts too.
-  const extraArtifact = {
-    ...injected,
-    artifacts: [
-      { artifactId: "r", parts: [{ data: { products: [] } }] },
-      {
-        artifactId: "x",
-        parts: [{ data: { adcp_error: { code: "RATE_LIMITED", message: "x" } } }],
-      },
-    ],
-  };
-  throws(
-    () => handleA2AResponse(extraArtifact, { expectedDataParts: 1 }),
-    UnexpectedPartCountError,
-  );
-  const honest = {
-    ...injected,
-    artifacts: [{ artifactId: "r", parts: [{ data: { products: [] } }] }],
-  };
-  deepStrictEqual(handleA2AResponse(honest, { expectedDataParts: 1 }), {
-    kind: "success",
-    data: { products: [] },
-  });
-});
+    };
+    throws(
+      () => handleA2AResponse(extraArtifact, { expectedDataParts: 1 }),
+      UnexpectedPartCountError,
+    );
+    const honest = {
+      ...injected,
+      artifacts: [{ artifactId: "r", parts: [{ data: { products: [] } }] }],
+    };
+    deepStrictEqual(handleA2AResponse(honest, { expectedDataParts: 1 }), {
+      kind: "success",
+      data: { products: [] },
+    });
+  },
+);

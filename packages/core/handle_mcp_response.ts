@@ -61,7 +61,10 @@ export type McpResponseOutcome =
  *
  * const text = (t: string) => ({ type: "text", text: t });
  * deepStrictEqual(
- *   handleMcpResponse({ isError: true, content: [text('{"adcp_error":{"code":"RATE_LIMITED"}}')] }),
+ *   handleMcpResponse({
+ *     isError: true,
+ *     content: [text('{"adcp_error":{"code":"RATE_LIMITED"}}')],
+ *   }),
  *   { kind: "error", error: { code: "RATE_LIMITED" }, path: "text_fallback" },
  * );
  * deepStrictEqual(

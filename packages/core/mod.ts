@@ -16,8 +16,8 @@
  * Every extractor takes any JSON value (or `undefined`), reads only own properties, returns the
  * very object it found without copying or modifying it, and throws nothing on its input except
  * the {@link AnyCoreError} errors of {@link extractAdcpResponseFromA2A} (and of the functions built
- * on it). Everything returned is seller-controlled: validate it against the task schema and never merge it into
- * application state without filtering keys such as `__proto__`.
+ * on it). Everything returned is seller-controlled: validate it against the task schema and never
+ * merge it into application state without filtering keys such as `__proto__`.
  *
  * Safety limits, on by default: MCP `content[].text` items over 4 MiB (4,194,304 UTF-8 bytes,
  * configurable with `maxResponseBytes`) are skipped before `JSON.parse`; an `adcp_error` whose

@@ -1,6 +1,8 @@
 import { isJsonObject } from "@adcp-wire/internal";
 
-/** The four `StreamResponse` oneof keys (A2A Response Extraction, "Extraction Algorithm" step 0). */
+/**
+ * The four `StreamResponse` oneof keys (A2A Response Extraction, "Extraction Algorithm" step 0).
+ */
 const ENVELOPE_KEYS: readonly string[] = ["task", "message", "statusUpdate", "artifactUpdate"];
 
 /** The single own key of an envelope, or `undefined` when `value` is none. */

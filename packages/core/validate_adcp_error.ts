@@ -13,7 +13,9 @@ import { isJsonObject, own, utf8LengthExceeds } from "@adcp-wire/internal";
  */
 export type ExtractedAdcpError =
   & {
-    /** Error code: a non-empty string of at most 64 UTF-16 code units (standard or `X_VENDOR_*`). */
+    /**
+     * Error code: a non-empty string of at most 64 UTF-16 code units (standard or `X_VENDOR_*`).
+     */
     readonly code: string;
   }
   & {
@@ -46,10 +48,16 @@ export type AdcpErrorFieldName = keyof {
   [K in keyof AdcpErrorSchema as string extends K ? never : number extends K ? never : K]: true;
 };
 
-/** Longest accepted `code`, in UTF-16 code units (Transport Error Mapping, "Client Library Requirements" 3). */
+/**
+ * Longest accepted `code`, in UTF-16 code units (Transport Error Mapping, "Client Library
+ * Requirements" 3).
+ */
 const MAX_CODE_LENGTH = 64;
 
-/** Largest accepted `JSON.stringify(error)`, in UTF-8 bytes (Transport Error Mapping, "Client Library Requirements" 3). */
+/**
+ * Largest accepted `JSON.stringify(error)`, in UTF-8 bytes (Transport Error Mapping, "Client
+ * Library Requirements" 3).
+ */
 const MAX_SERIALIZED_BYTES = 4096;
 
 /**

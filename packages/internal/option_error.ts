@@ -18,7 +18,13 @@ import { describe } from "./describe.ts";
  * import { optionError } from "@adcp-wire/internal";
  * import { strictEqual } from "node:assert/strict";
  *
- * const error = optionError(RangeError, "read the body", "maxBytes", "a positive safe integer", -1);
+ * const error = optionError(
+ *   RangeError,
+ *   "read the body",
+ *   "maxBytes",
+ *   "a positive safe integer",
+ *   -1,
+ * );
  * strictEqual(
  *   error.message,
  *   "Cannot read the body as 'maxBytes' must be a positive safe integer: current value is -1",

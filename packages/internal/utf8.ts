@@ -1,4 +1,5 @@
-// UTF-8 size checks for seller-controlled strings (the one home of UTF-8 counting in the workspace), without encoding the common case.
+// UTF-8 size checks for seller-controlled strings (the one home of UTF-8 counting in the
+// workspace), without encoding the common case.
 //
 // A string of n UTF-16 code units encodes to at least n and at most 3n UTF-8 bytes (a surrogate
 // pair is 2 units and 4 bytes; a lone surrogate is 1 unit and 3 bytes, as TextEncoder writes
@@ -31,7 +32,10 @@
 const PROBE = "a\u00e9\u20ac\u{1F600}\udc00\ud800b";
 const PROBE_BYTES = 1 + 2 + 3 + 4 + 3 + 3 + 1;
 
-/** The runtime's exact UTF-8 counter (`Buffer.byteLength`), or `undefined` when there is none we can trust. */
+/**
+ * The runtime's exact UTF-8 counter (`Buffer.byteLength`), or `undefined` when there is none we can
+ * trust.
+ */
 export const nativeUtf8Length: ((text: string) => number) | undefined = findNativeCounter(
   globalThis,
 );
@@ -62,7 +66,10 @@ export function findNativeCounter(scope: object): ((text: string) => number) | u
   }
 }
 
-/** UTF-16 code units encoded per chunk: at most 2 bytes each on this path, so it fits the scratch buffer. */
+/**
+ * UTF-16 code units encoded per chunk: at most 2 bytes each on this path, so it fits the scratch
+ * buffer.
+ */
 const CHUNK_UNITS = 32_768;
 /** Matches any UTF-16 code unit above U+00FF (no `u` flag: surrogates match one by one). */
 const WIDE_UNIT = /[\u0100-\uffff]/;
@@ -132,7 +139,8 @@ export function utf8LengthUpTo(text: string, stopAfter: number): number {
  * import { portableUtf8LengthUpTo } from "@adcp-wire/internal";
  * import { strictEqual } from "node:assert/strict";
  *
- * strictEqual(portableUtf8LengthUpTo("\ud800", Infinity), 3); // a lone surrogate is written as U+FFFD
+ * // A lone surrogate is written as U+FFFD.
+ * strictEqual(portableUtf8LengthUpTo("\ud800", Infinity), 3);
  * ```
  */
 export function portableUtf8LengthUpTo(text: string, stopAfter: number): number {

@@ -94,25 +94,33 @@ Deno.test("utf8LengthUpTo() counts text with and without units above U+00FF alik
   assertCounted("é".repeat(10) + "€", 23);
 });
 
-Deno.test("utf8LengthUpTo() counts Latin-1 text that turns non-ASCII after whole ASCII chunks", () => {
-  const encoder = new TextEncoder();
-  const latin1 = fc.array(fc.integer({ min: 0, max: 0xff }), { maxLength: 64 })
-    .map((units) => String.fromCharCode(...units));
-  fc.assert(
-    fc.property(fc.integer({ min: 0, max: 2 * CHUNK + 1 }), latin1, latin1, (padding, a, b) => {
-      const text = "a".repeat(padding) + a + "b".repeat(CHUNK) + b;
-      assertCounted(text, encoder.encode(text).length);
-    }),
-    { numRuns: 200 },
-  );
-});
+Deno.test(
+  "utf8LengthUpTo() counts Latin-1 text that turns non-ASCII after whole ASCII chunks",
+  () => {
+    const encoder = new TextEncoder();
+    const latin1 = fc.array(fc.integer({ min: 0, max: 0xff }), { maxLength: 64 })
+      .map((units) => String.fromCharCode(...units));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 * CHUNK + 1 }), latin1, latin1, (padding, a, b) => {
+        const text = "a".repeat(padding) + a + "b".repeat(CHUNK) + b;
+        assertCounted(text, encoder.encode(text).length);
+      }),
+      { numRuns: 200 },
+    );
+  },
+);
 
 Deno.test("portableUtf8LengthUpTo() stops counting soon after the limit", () => {
-  strictEqual(portableUtf8LengthUpTo("a".repeat(CHUNK * 4), 10), CHUNK); // after the first ASCII chunk
-  strictEqual(portableUtf8LengthUpTo("éa".repeat(CHUNK * 2), CHUNK * 4 + 5), CHUNK * 4 + 6); // 6th é run
-  strictEqual(portableUtf8LengthUpTo("é".repeat(CHUNK * 4), 10), CHUNK * 4); // units alone are past 10
-  strictEqual(portableUtf8LengthUpTo("€".repeat(CHUNK * 4) + "a", 10), CHUNK * 4 * 3 + 1); // one run
-  strictEqual(portableUtf8LengthUpTo("€a".repeat(10), 21), 22); // 20 units, then the first run: 2 extra
+  // after the first ASCII chunk
+  strictEqual(portableUtf8LengthUpTo("a".repeat(CHUNK * 4), 10), CHUNK);
+  // 6th é run
+  strictEqual(portableUtf8LengthUpTo("éa".repeat(CHUNK * 2), CHUNK * 4 + 5), CHUNK * 4 + 6);
+  // units alone are past 10
+  strictEqual(portableUtf8LengthUpTo("é".repeat(CHUNK * 4), 10), CHUNK * 4);
+  // one run
+  strictEqual(portableUtf8LengthUpTo("€".repeat(CHUNK * 4) + "a", 10), CHUNK * 4 * 3 + 1);
+  // 20 units, then the first run: 2 extra
+  strictEqual(portableUtf8LengthUpTo("€a".repeat(10), 21), 22);
 });
 
 Deno.test("utf8LengthExceeds() matches the exact count at every limit", () => {

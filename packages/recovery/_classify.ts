@@ -29,7 +29,8 @@ export function classify(
   error: Record<string, unknown>,
   unknownCode: RecoveryClass,
 ): RecoveryClass {
-  // An own `recovery` holding `undefined` is absent: it is no JSON value, and JSON.stringify drops it.
+  // An own `recovery` holding `undefined` is absent: it is no JSON value, and JSON.stringify drops
+  // it.
   const recovery = own(error, "recovery");
   if (recovery !== undefined) return isRecoveryClass(recovery) ? recovery : "terminal";
   const code = own(error, "code");

@@ -71,9 +71,10 @@ export interface RetryPolicyOptions extends ClassifyRecoveryOptions {
   /**
    * Hard ceiling of a backoff delay, in seconds, after jitter: `>= initialDelaySeconds` and
    * `<= 3600` (the `retry_after` ceiling, which also keeps every wait within what a timer can
-   * hold). It does not apply to `retry_after`, which is honoured as normalized.
+   * hold). It does not apply to `retry_after`, which is honoured as normalized. Default: 60, or
+   * `initialDelaySeconds` when that is larger.
    *
-   * @default {60} (or `initialDelaySeconds` when that is larger)
+   * @default {60}
    */
   maxDelaySeconds?: number;
   /**
@@ -85,9 +86,10 @@ export interface RetryPolicyOptions extends ClassifyRecoveryOptions {
   jitter?: number;
   /**
    * Random source of the jitter; must return a number in `[0, 1)`. Inject a constant for
-   * deterministic delays: `() => 0.5` gives the base delay exactly.
+   * deterministic delays: `() => 0.5` gives the base delay exactly. Default: `Math.random`,
+   * looked up at each call.
    *
-   * @default {() => Math.random()} (looked up at each call)
+   * @default {() => Math.random()}
    */
   random?: () => number;
   /**
@@ -98,9 +100,10 @@ export interface RetryPolicyOptions extends ClassifyRecoveryOptions {
   now?: () => number;
   /**
    * How {@link withRetry} waits: resolves after `ms` milliseconds, and must reject promptly
-   * (with `signal.reason`) when `signal` aborts. Inject a fake for tests.
+   * (with `signal.reason`) when `signal` aborts. Inject a fake for tests. Default: a
+   * `setTimeout` timer, cleared on abort.
    *
-   * @default A `setTimeout` timer, cleared on abort.
+   * @default {(ms, signal) => setTimeout(…)}
    */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
@@ -177,7 +180,8 @@ export function buildPolicy(
     o,
     "maxDelaySeconds",
     Math.max(60, initialDelaySeconds),
-    `a number of seconds >= initialDelaySeconds (${initialDelaySeconds}) and <= ${RETRY_AFTER_MAX_SECONDS}`,
+    `a number of seconds >= initialDelaySeconds (${initialDelaySeconds}) and <= ` +
+      `${RETRY_AFTER_MAX_SECONDS}`,
     (n) => n >= initialDelaySeconds && n <= RETRY_AFTER_MAX_SECONDS,
   );
   const jitter = number(

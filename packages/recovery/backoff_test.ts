@@ -42,7 +42,8 @@ Deno.test("backoffDelay() calls random() once and checks what it returns", () =>
       (e: unknown) =>
         e instanceof RangeError &&
         e.message.startsWith(
-          "Cannot compute a backoff delay as 'random()' must be a number >= 0 and < 1: current value is ",
+          "Cannot compute a backoff delay as 'random()' must be a number >= 0 and < 1: current " +
+            "value is ",
         ),
     );
   }
@@ -68,30 +69,33 @@ Deno.test("backoffBounds() gives the documented range", () => {
   deepStrictEqual(backoffBounds(1, { maxRetries: 1 }), { min: 1.5, max: 2.5 });
 });
 
-Deno.test("backoffDelay() stays within backoffBounds() and never exceeds maxDelay (property)", () => {
-  fc.assert(
-    fc.property(
-      fc.integer({ min: 1, max: 200 }),
-      fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-      fc.double({ min: 0.001, max: 100, noNaN: true }),
-      fc.double({ min: 0, max: 3600, noNaN: true }),
-      fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-      (attempt, r, initialDelaySeconds, extra, jitter) => {
-        const options = {
-          initialDelaySeconds,
-          maxDelaySeconds: Math.min(3600, initialDelaySeconds + extra),
-          jitter,
-          random: () => r,
-        };
-        const delay = backoffDelay(attempt, options);
-        const { min, max } = backoffBounds(attempt, options);
-        ok(delay > 0, `delay ${delay}`);
-        ok(min <= delay && delay <= max, `${min} <= ${delay} <= ${max}`);
-        ok(delay <= options.maxDelaySeconds);
-      },
-    ),
-  );
-});
+Deno.test(
+  "backoffDelay() stays within backoffBounds() and never exceeds maxDelay (property)",
+  () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        fc.double({ min: 0.001, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 3600, noNaN: true }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (attempt, r, initialDelaySeconds, extra, jitter) => {
+          const options = {
+            initialDelaySeconds,
+            maxDelaySeconds: Math.min(3600, initialDelaySeconds + extra),
+            jitter,
+            random: () => r,
+          };
+          const delay = backoffDelay(attempt, options);
+          const { min, max } = backoffBounds(attempt, options);
+          ok(delay > 0, `delay ${delay}`);
+          ok(min <= delay && delay <= max, `${min} <= ${delay} <= ${max}`);
+          ok(delay <= options.maxDelaySeconds);
+        },
+      ),
+    );
+  },
+);
 
 Deno.test("backoffDelay() with default figures stays within [1.5, 60] (property)", () => {
   fc.assert(

@@ -69,11 +69,14 @@ Deno.test("classifyRecovery() classifies well-known codes as the spec's table do
   strictEqual(classifyRecovery({ code: "AUTH_INVALID" }), "terminal");
 });
 
-Deno.test("classifyRecovery() treats an unknown code without recovery as terminal by default", () => {
-  for (const code of ["X_VENDOR_UNKNOWN", "X_ACME_FLOOR_NOT_MET", "rate_limited", "NOPE", "x"]) {
-    strictEqual(classifyRecovery({ code }), "terminal", code);
-  }
-});
+Deno.test(
+  "classifyRecovery() treats an unknown code without recovery as terminal by default",
+  () => {
+    for (const code of ["X_VENDOR_UNKNOWN", "X_ACME_FLOOR_NOT_MET", "rate_limited", "NOPE", "x"]) {
+      strictEqual(classifyRecovery({ code }), "terminal", code);
+    }
+  },
+);
 
 Deno.test("classifyRecovery() applies unknownCodeRecovery to unknown codes only", () => {
   for (const cls of ["transient", "correctable", "terminal"] as const) {

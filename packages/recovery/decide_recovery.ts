@@ -12,7 +12,9 @@ import type { RetryPolicy, RetryPolicyOptions } from "./retry_policy.ts";
 export interface RetryDecision {
   /** Always `"retry"`. */
   readonly action: "retry";
-  /** Seconds to wait before the next attempt: an integer for `retry_after`, any `> 0` for backoff. */
+  /**
+   * Seconds to wait before the next attempt: an integer for `retry_after`, any `> 0` for backoff.
+   */
   readonly delaySeconds: number;
   /** Whether the delay is the seller's normalized `retry_after` or the policy's backoff. */
   readonly delaySource: "retry_after" | "backoff";

@@ -21,47 +21,54 @@ Deno.test("decideRecovery() gives generic_error when no structured error was fou
   deepStrictEqual(decideRecovery(inherited), { action: "generic_error" });
 });
 
-Deno.test("decideRecovery() treats an error over 4096 bytes of JSON as no structured error, as core does", () => {
-  // Transport Error Mapping, "Client Library Requirements" 3 and "Buyer Agent Requirements": an
-  // extracted adcp_error whose serialization passes 4096 bytes is discarded, whatever its code.
-  const base = { code: "RATE_LIMITED", recovery: "transient", retry_after: 5, message: "" };
-  const room = 4096 - JSON.stringify(base).length;
-  const atCap = { ...base, message: "a".repeat(room) };
-  const overCap = { ...base, message: "a".repeat(room + 1) };
-  strictEqual(validateAdcpError(atCap), atCap);
-  strictEqual(validateAdcpError(overCap), null);
-  const retry = { action: "retry", delaySeconds: 5, delaySource: "retry_after" };
-  deepStrictEqual(decideRecovery(atCap, first), retry);
-  deepStrictEqual(decideRecovery(overCap, first), { action: "generic_error" });
-  deepStrictEqual(decideRecovery(overCap), { action: "generic_error" });
-  // UTF-8 bytes, not UTF-16 units: 1,400 euro signs are 4,200 bytes.
-  const euros = { code: "ACCOUNT_SUSPENDED", message: "\u20ac".repeat(1400) };
-  deepStrictEqual(decideRecovery(euros, first), { action: "generic_error" });
-  // A value JSON.stringify refuses is no JSON error object either.
-  const bigint = { code: "RATE_LIMITED", details: 1n };
-  deepStrictEqual(decideRecovery(bigint, first), { action: "generic_error" });
-  const cyclic: Record<string, unknown> = { code: "RATE_LIMITED" };
-  cyclic.self = cyclic;
-  deepStrictEqual(decideRecovery(cyclic as { code: string }, first), { action: "generic_error" });
-});
+Deno.test(
+  "decideRecovery() treats an error over 4096 bytes of JSON as no structured error, as " +
+    "core does",
+  () => {
+    // Transport Error Mapping, "Client Library Requirements" 3 and "Buyer Agent Requirements": an
+    // extracted adcp_error whose serialization passes 4096 bytes is discarded, whatever its code.
+    const base = { code: "RATE_LIMITED", recovery: "transient", retry_after: 5, message: "" };
+    const room = 4096 - JSON.stringify(base).length;
+    const atCap = { ...base, message: "a".repeat(room) };
+    const overCap = { ...base, message: "a".repeat(room + 1) };
+    strictEqual(validateAdcpError(atCap), atCap);
+    strictEqual(validateAdcpError(overCap), null);
+    const retry = { action: "retry", delaySeconds: 5, delaySource: "retry_after" };
+    deepStrictEqual(decideRecovery(atCap, first), retry);
+    deepStrictEqual(decideRecovery(overCap, first), { action: "generic_error" });
+    deepStrictEqual(decideRecovery(overCap), { action: "generic_error" });
+    // UTF-8 bytes, not UTF-16 units: 1,400 euro signs are 4,200 bytes.
+    const euros = { code: "ACCOUNT_SUSPENDED", message: "\u20ac".repeat(1400) };
+    deepStrictEqual(decideRecovery(euros, first), { action: "generic_error" });
+    // A value JSON.stringify refuses is no JSON error object either.
+    const bigint = { code: "RATE_LIMITED", details: 1n };
+    deepStrictEqual(decideRecovery(bigint, first), { action: "generic_error" });
+    const cyclic: Record<string, unknown> = { code: "RATE_LIMITED" };
+    cyclic.self = cyclic;
+    deepStrictEqual(decideRecovery(cyclic as { code: string }, first), { action: "generic_error" });
+  },
+);
 
-Deno.test("decideRecovery() finds a structured error exactly when validateAdcpError does (property)", () => {
-  const big = fc.string({ minLength: 4000, maxLength: 4200 });
-  const value = fc.oneof(
-    errorArb,
-    fc.tuple(codeArb, big, fc.constantFrom("a", "\u20ac", "\u{1F600}")).map((
-      [code, message, unit],
-    ) => ({ code, recovery: "transient", message: message + unit.repeat(30) })),
-    fc.anything(),
-  );
-  fc.assert(
-    fc.property(value, (error) => {
-      const d = decideRecovery(error as never, first);
-      strictEqual(d.action === "generic_error", validateAdcpError(error) === null);
-    }),
-    { numRuns: 500 },
-  );
-});
+Deno.test(
+  "decideRecovery() finds a structured error exactly when validateAdcpError does (property)",
+  () => {
+    const big = fc.string({ minLength: 4000, maxLength: 4200 });
+    const value = fc.oneof(
+      errorArb,
+      fc.tuple(codeArb, big, fc.constantFrom("a", "\u20ac", "\u{1F600}")).map((
+        [code, message, unit],
+      ) => ({ code, recovery: "transient", message: message + unit.repeat(30) })),
+      fc.anything(),
+    );
+    fc.assert(
+      fc.property(value, (error) => {
+        const d = decideRecovery(error as never, first);
+        strictEqual(d.action === "generic_error", validateAdcpError(error) === null);
+      }),
+      { numRuns: 500 },
+    );
+  },
+);
 
 Deno.test("decideRecovery() accepts a code of exactly 64 characters", () => {
   deepStrictEqual(decideRecovery({ code: "X".repeat(64) }, first), {
@@ -104,19 +111,22 @@ Deno.test("decideRecovery() clamps retry_after to 3600 and then applies the time
   );
 });
 
-Deno.test("decideRecovery() without context checks no budget (upstream mcp-extreme-retry-after)", () => {
-  deepStrictEqual(
-    decideRecovery({ code: "RATE_LIMITED", recovery: "transient", retry_after: 86400 }),
-    { action: "retry", delaySeconds: 3600, delaySource: "retry_after" },
-  );
-  const backoff = decideRecovery({ code: "SERVICE_UNAVAILABLE", recovery: "transient" });
-  strictEqual(backoff.action, "retry");
-  if (backoff.action === "retry") {
-    strictEqual(backoff.delaySource, "backoff");
-    const { min, max } = backoffBounds(1);
-    ok(backoff.delaySeconds >= min && backoff.delaySeconds <= max);
-  }
-});
+Deno.test(
+  "decideRecovery() without context checks no budget (upstream mcp-extreme-retry-after)",
+  () => {
+    deepStrictEqual(
+      decideRecovery({ code: "RATE_LIMITED", recovery: "transient", retry_after: 86400 }),
+      { action: "retry", delaySeconds: 3600, delaySource: "retry_after" },
+    );
+    const backoff = decideRecovery({ code: "SERVICE_UNAVAILABLE", recovery: "transient" });
+    strictEqual(backoff.action, "retry");
+    if (backoff.action === "retry") {
+      strictEqual(backoff.delaySource, "backoff");
+      const { min, max } = backoffBounds(1);
+      ok(backoff.delaySeconds >= min && backoff.delaySeconds <= max);
+    }
+  },
+);
 
 Deno.test("decideRecovery() falls back to backoff when retry_after is unusable", () => {
   for (const retry_after of [undefined, null, "5", "NaN", Number.NaN, Infinity, -Infinity, true]) {
@@ -237,41 +247,44 @@ Deno.test("decideRecovery() checks the time budget with the jittered delay", () 
   });
 });
 
-Deno.test("decideRecovery() surfaces correctable errors with string field and suggestion only", () => {
-  deepStrictEqual(
-    decideRecovery(
+Deno.test(
+  "decideRecovery() surfaces correctable errors with string field and suggestion only",
+  () => {
+    deepStrictEqual(
+      decideRecovery(
+        {
+          code: "BUDGET_TOO_LOW",
+          recovery: "correctable",
+          field: "budget.total",
+          suggestion: "Increase budget",
+          retry_after: 5,
+        },
+        first,
+      ),
       {
-        code: "BUDGET_TOO_LOW",
-        recovery: "correctable",
+        action: "surface_to_caller",
         field: "budget.total",
         suggestion: "Increase budget",
-        retry_after: 5,
       },
-      first,
-    ),
-    {
+    );
+    const bare = decideRecovery({
+      code: "X_ACME_FIX_IT",
+      recovery: "correctable",
+      field: 3,
+      suggestion: null,
+    });
+    deepStrictEqual(bare, { action: "surface_to_caller" });
+    strictEqual(Object.hasOwn(bare, "field"), false);
+    strictEqual(Object.hasOwn(bare, "suggestion"), false);
+    // Inherited values are not the seller's.
+    const inherited = Object.assign(Object.create({ field: "x", suggestion: "y" }), {
+      code: "BUDGET_TOO_LOW",
+    });
+    deepStrictEqual(decideRecovery(inherited), {
       action: "surface_to_caller",
-      field: "budget.total",
-      suggestion: "Increase budget",
-    },
-  );
-  const bare = decideRecovery({
-    code: "X_ACME_FIX_IT",
-    recovery: "correctable",
-    field: 3,
-    suggestion: null,
-  });
-  deepStrictEqual(bare, { action: "surface_to_caller" });
-  strictEqual(Object.hasOwn(bare, "field"), false);
-  strictEqual(Object.hasOwn(bare, "suggestion"), false);
-  // Inherited values are not the seller's.
-  const inherited = Object.assign(Object.create({ field: "x", suggestion: "y" }), {
-    code: "BUDGET_TOO_LOW",
-  });
-  deepStrictEqual(decideRecovery(inherited), {
-    action: "surface_to_caller",
-  });
-});
+    });
+  },
+);
 
 Deno.test("decideRecovery() never retries a correctable error, even on attempt 1", () => {
   strictEqual(
@@ -284,22 +297,25 @@ Deno.test("decideRecovery() never retries a correctable error, even on attempt 1
   );
 });
 
-Deno.test("decideRecovery() escalates terminal errors, unknown recovery values and unknown codes", () => {
-  for (
-    const error of [
-      { code: "ACCOUNT_SUSPENDED", recovery: "terminal", retry_after: 1 },
-      { code: "ACCOUNT_SUSPENDED" },
-      { code: "RATE_LIMITED", recovery: "deferred" },
-      { code: "RATE_LIMITED", recovery: null },
-      { code: "X_VENDOR_UNKNOWN" },
-    ]
-  ) {
-    deepStrictEqual(decideRecovery(error, first), {
-      action: "escalate_to_human",
-      reason: "terminal",
-    }, JSON.stringify(error));
-  }
-});
+Deno.test(
+  "decideRecovery() escalates terminal errors, unknown recovery values and unknown codes",
+  () => {
+    for (
+      const error of [
+        { code: "ACCOUNT_SUSPENDED", recovery: "terminal", retry_after: 1 },
+        { code: "ACCOUNT_SUSPENDED" },
+        { code: "RATE_LIMITED", recovery: "deferred" },
+        { code: "RATE_LIMITED", recovery: null },
+        { code: "X_VENDOR_UNKNOWN" },
+      ]
+    ) {
+      deepStrictEqual(decideRecovery(error, first), {
+        action: "escalate_to_human",
+        reason: "terminal",
+      }, JSON.stringify(error));
+    }
+  },
+);
 
 Deno.test("decideRecovery() applies the policy's unknownCodeRecovery", () => {
   const unknown = { code: "X_VENDOR_UNKNOWN" };
@@ -350,24 +366,27 @@ Deno.test("decideRecovery() rejects a bad context with TypeError or RangeError",
   throws(() => decideRecovery(null, { attempt: 0, elapsedSeconds: 0 }), RangeError);
 });
 
-Deno.test("decideRecovery() ignores message, suggestion and details when choosing (property)", () => {
-  fc.assert(
-    fc.property(
-      fc.constantFrom(...STANDARD_ERROR_CODES, "X_ACME_E2"),
-      fc.jsonValue(),
-      fc.jsonValue(),
-      fc.jsonValue(),
-      (code, message, suggestion, details) => {
-        const bare = decideRecovery({ code }, first);
-        const decorated = decideRecovery({ code, message, suggestion, details }, first);
-        strictEqual(decorated.action, bare.action);
-        if (decorated.action === "retry" && bare.action === "retry") {
-          strictEqual(decorated.delaySeconds, bare.delaySeconds);
-        }
-      },
-    ),
-  );
-});
+Deno.test(
+  "decideRecovery() ignores message, suggestion and details when choosing (property)",
+  () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...STANDARD_ERROR_CODES, "X_ACME_E2"),
+        fc.jsonValue(),
+        fc.jsonValue(),
+        fc.jsonValue(),
+        (code, message, suggestion, details) => {
+          const bare = decideRecovery({ code }, first);
+          const decorated = decideRecovery({ code, message, suggestion, details }, first);
+          strictEqual(decorated.action, bare.action);
+          if (decorated.action === "retry" && bare.action === "retry") {
+            strictEqual(decorated.delaySeconds, bare.delaySeconds);
+          }
+        },
+      ),
+    );
+  },
+);
 
 const codeArb = fc.oneof(
   fc.constantFrom(...STANDARD_ERROR_CODES),
@@ -392,83 +411,98 @@ const errorArb = fc.record(
   { requiredKeys: ["code"] },
 ).chain((e) => fc.dictionary(fc.string(), fc.jsonValue()).map((extra) => ({ ...extra, ...e })));
 
-Deno.test("decideRecovery() never throws on JSON errors and retries transient ones only (property)", () => {
-  fc.assert(
-    fc.property(
-      errorArb,
-      fc.integer({ min: 1, max: 10 }),
-      fc.double({ min: 0, max: 1000, noNaN: true }),
-      fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-      fc.integer({ min: 0, max: 5 }),
-      (error, attempt, elapsedSeconds, r, maxRetries) => {
-        const policy = createRetryPolicy({ random: () => r, maxRetries });
-        const d = decideRecovery(error, { attempt, elapsedSeconds, policy });
-        const cls = classifyRecovery(error);
-        strictEqual(d.action === "generic_error", validateAdcpError(error) === null);
-        if (d.action === "generic_error") return;
-        strictEqual(Object.hasOwn(d, "code"), false); // decisions never echo the code
-        if (cls === "correctable") strictEqual(d.action, "surface_to_caller");
-        if (cls === "terminal") {
-          deepStrictEqual(d, { action: "escalate_to_human", reason: "terminal" });
-        }
-        if (cls === "transient") ok(d.action === "retry" || d.action === "escalate_to_human");
-        if (d.action === "retry") {
-          strictEqual(cls, "transient");
-          ok(attempt <= maxRetries);
-          ok(elapsedSeconds + d.delaySeconds <= policy.maxElapsedSeconds);
-          if (d.delaySource === "retry_after") {
-            ok(Number.isInteger(d.delaySeconds) && d.delaySeconds >= 1 && d.delaySeconds <= 3600);
-          } else {
-            const { min, max } = backoffBounds(attempt, policy);
-            ok(d.delaySeconds >= min && d.delaySeconds <= max && d.delaySeconds <= 60);
+Deno.test(
+  "decideRecovery() never throws on JSON errors and retries transient ones only (property)",
+  () => {
+    fc.assert(
+      fc.property(
+        errorArb,
+        fc.integer({ min: 1, max: 10 }),
+        fc.double({ min: 0, max: 1000, noNaN: true }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        fc.integer({ min: 0, max: 5 }),
+        (error, attempt, elapsedSeconds, r, maxRetries) => {
+          const policy = createRetryPolicy({ random: () => r, maxRetries });
+          const d = decideRecovery(error, { attempt, elapsedSeconds, policy });
+          const cls = classifyRecovery(error);
+          strictEqual(d.action === "generic_error", validateAdcpError(error) === null);
+          if (d.action === "generic_error") return;
+          strictEqual(Object.hasOwn(d, "code"), false); // decisions never echo the code
+          if (cls === "correctable") strictEqual(d.action, "surface_to_caller");
+          if (cls === "terminal") {
+            deepStrictEqual(d, { action: "escalate_to_human", reason: "terminal" });
           }
-        }
-        if (d.action === "surface_to_caller") {
-          if (Object.hasOwn(d, "field")) strictEqual(typeof d.field, "string");
-          if (Object.hasOwn(d, "suggestion")) strictEqual(typeof d.suggestion, "string");
-        }
-      },
-    ),
-  );
-});
+          if (cls === "transient") ok(d.action === "retry" || d.action === "escalate_to_human");
+          if (d.action === "retry") {
+            strictEqual(cls, "transient");
+            ok(attempt <= maxRetries);
+            ok(elapsedSeconds + d.delaySeconds <= policy.maxElapsedSeconds);
+            if (d.delaySource === "retry_after") {
+              ok(Number.isInteger(d.delaySeconds) && d.delaySeconds >= 1 && d.delaySeconds <= 3600);
+            } else {
+              const { min, max } = backoffBounds(attempt, policy);
+              ok(d.delaySeconds >= min && d.delaySeconds <= max && d.delaySeconds <= 60);
+            }
+          }
+          if (d.action === "surface_to_caller") {
+            if (Object.hasOwn(d, "field")) strictEqual(typeof d.field, "string");
+            if (Object.hasOwn(d, "suggestion")) strictEqual(typeof d.suggestion, "string");
+          }
+        },
+      ),
+    );
+  },
+);
 
-Deno.test("decideRecovery() classifies standard codes without recovery by the table (property)", () => {
-  fc.assert(
-    fc.property(fc.constantFrom(...STANDARD_ERROR_CODES), (code) => {
-      const want = {
-        transient: "retry",
-        correctable: "surface_to_caller",
-        terminal: "escalate_to_human",
-      };
-      strictEqual(decideRecovery({ code }, first).action, want[lookupErrorCode(code)!.recovery]);
-    }),
-  );
-});
+Deno.test(
+  "decideRecovery() classifies standard codes without recovery by the table (property)",
+  () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...STANDARD_ERROR_CODES), (code) => {
+        const want = {
+          transient: "retry",
+          correctable: "surface_to_caller",
+          terminal: "escalate_to_human",
+        };
+        strictEqual(decideRecovery({ code }, first).action, want[lookupErrorCode(code)!.recovery]);
+      }),
+    );
+  },
+);
 
-Deno.test("decideRecovery() never retries the codes the spec forbids to auto-retry, whatever recovery says", () => {
-  for (
-    const code of ["CONFIGURATION_ERROR", "AGENT_SUSPENDED", "AGENT_BLOCKED", "CREDENTIAL_IN_ARGS"]
-  ) {
-    ok(lookupErrorCode(code) !== undefined, `${code} is a standard code`);
-    for (const context of [undefined, first]) {
-      deepStrictEqual(
-        decideRecovery({ code, recovery: "transient", retry_after: 1 }, context),
-        { action: "escalate_to_human", reason: "terminal" },
-        code,
-      );
+Deno.test(
+  "decideRecovery() never retries the codes the spec forbids to auto-retry, whatever " +
+    "recovery says",
+  () => {
+    for (
+      const code of [
+        "CONFIGURATION_ERROR",
+        "AGENT_SUSPENDED",
+        "AGENT_BLOCKED",
+        "CREDENTIAL_IN_ARGS",
+      ]
+    ) {
+      ok(lookupErrorCode(code) !== undefined, `${code} is a standard code`);
+      for (const context of [undefined, first]) {
+        deepStrictEqual(
+          decideRecovery({ code, recovery: "transient", retry_after: 1 }, context),
+          { action: "escalate_to_human", reason: "terminal" },
+          code,
+        );
+      }
+      // The wire classification is still what the seller sent; only the action is overridden.
+      strictEqual(classifyRecovery({ code, recovery: "transient" }), "transient");
+      // A correctable claim is surfaced, which is not an automatic retry either.
+      strictEqual(decideRecovery({ code, recovery: "correctable" }).action, "surface_to_caller");
     }
-    // The wire classification is still what the seller sent; only the action is overridden.
-    strictEqual(classifyRecovery({ code, recovery: "transient" }), "transient");
-    // A correctable claim is surfaced, which is not an automatic retry either.
-    strictEqual(decideRecovery({ code, recovery: "correctable" }).action, "surface_to_caller");
-  }
-  // Neighbouring codes are untouched.
-  strictEqual(
-    decideRecovery({ code: "SERVICE_UNAVAILABLE", recovery: "transient" }).action,
-    "retry",
-  );
-  strictEqual(
-    decideRecovery({ code: "CONFIGURATION_ERRORS", recovery: "transient" }).action,
-    "retry",
-  );
-});
+    // Neighbouring codes are untouched.
+    strictEqual(
+      decideRecovery({ code: "SERVICE_UNAVAILABLE", recovery: "transient" }).action,
+      "retry",
+    );
+    strictEqual(
+      decideRecovery({ code: "CONFIGURATION_ERRORS", recovery: "transient" }).action,
+      "retry",
+    );
+  },
+);

@@ -32,7 +32,10 @@ export abstract class AdcpRecoveryError extends AdcpWireError {
   override readonly name: string = "AdcpRecoveryError";
 }
 
-/** What {@link RetryBudgetExhaustedError} reports: the refused decision, the budget and the last error. */
+/**
+ * What {@link RetryBudgetExhaustedError} reports: the refused decision, the budget and the last
+ * error.
+ */
 export interface RetryBudgetExhaustedDetails {
   /** The decision that refused the retry. */
   readonly decision: EscalateRetryCountDecision | EscalateRetryTimeDecision;
@@ -67,7 +70,9 @@ function seconds(n: number): string {
  * import { RetryBudgetExhaustedError, withRetry } from "@adcp-wire/recovery";
  * import { ok, strictEqual } from "node:assert/strict";
  *
- * const failure = { adcpError: { code: "RATE_LIMITED", recovery: "transient", retry_after: 3600 } };
+ * const failure = {
+ *   adcpError: { code: "RATE_LIMITED", recovery: "transient", retry_after: 3600 },
+ * };
  * try {
  *   await withRetry(() => Promise.reject(failure));
  *   ok(false, "expected a throw");
@@ -108,7 +113,8 @@ export class RetryBudgetExhaustedError extends AdcpRecoveryError {
       decision.limit === "max_retries"
         ? `Retry budget exhausted: expected at most ${details.maxRetries} retries, observed ` +
           `attempt ${details.attempts} failing with a transient error`
-        : `Retry budget exhausted: expected the next wait to end within ${details.maxElapsedSeconds} s, ` +
+        : `Retry budget exhausted: expected the next wait to end within ` +
+          `${details.maxElapsedSeconds} s, ` +
           `observed ${seconds(details.elapsedSeconds)} s elapsed plus a ${
             seconds(decision.delaySeconds)
           } s ${decision.delaySource === "retry_after" ? "retry_after" : "backoff"} delay`,

@@ -36,7 +36,8 @@ Deno.test("RetryBudgetExhaustedError carries its fields, a literal name and the 
   strictEqual(e.cause, cause);
   strictEqual(
     e.message,
-    "Retry budget exhausted: expected the next wait to end within 300 s, observed 0.012 s elapsed plus a 3600 s retry_after delay",
+    "Retry budget exhausted: expected the next wait to end within 300 s, observed 0.012 s " +
+      "elapsed plus a 3600 s retry_after delay",
   );
 });
 
@@ -55,7 +56,8 @@ Deno.test("RetryBudgetExhaustedError's message never holds seller text", () => {
   }, null);
   strictEqual(
     e.message,
-    "Retry budget exhausted: expected at most 3 retries, observed attempt 4 failing with a transient error",
+    "Retry budget exhausted: expected at most 3 retries, observed attempt 4 failing with a " +
+      "transient error",
   );
 });
 

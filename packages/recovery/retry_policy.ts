@@ -1,6 +1,4 @@
-import type { RecoveryClass } from "@adcp-wire/schemas";
 import { buildPolicy } from "./_policy.ts";
-import type { ClassifyRecoveryOptions } from "./classify_recovery.ts";
 import type { RetryPolicy, RetryPolicyOptions } from "./_policy.ts";
 export type { RetryPolicy, RetryPolicyOptions };
 

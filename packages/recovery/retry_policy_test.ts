@@ -75,52 +75,62 @@ Deno.test("createRetryPolicy() rejects out-of-range numbers with a RangeError na
   rejects(
     { maxRetries: -1 },
     RangeError,
-    "Cannot create a retry policy as 'maxRetries' must be a non-negative safe integer: current value is -1",
+    "Cannot create a retry policy as 'maxRetries' must be a non-negative safe integer: current " +
+      "value is -1",
   );
   rejects(
     { maxRetries: 1.5 },
     RangeError,
-    "Cannot create a retry policy as 'maxRetries' must be a non-negative safe integer: current value is 1.5",
+    "Cannot create a retry policy as 'maxRetries' must be a non-negative safe integer: current " +
+      "value is 1.5",
   );
   rejects(
     { maxRetries: Infinity },
     RangeError,
-    "Cannot create a retry policy as 'maxRetries' must be a non-negative safe integer: current value is Infinity",
+    "Cannot create a retry policy as 'maxRetries' must be a non-negative safe integer: current " +
+      "value is Infinity",
   );
   rejects(
     { maxElapsedSeconds: Infinity },
     RangeError,
-    "Cannot create a retry policy as 'maxElapsedSeconds' must be a finite number of seconds >= 0: current value is Infinity",
+    "Cannot create a retry policy as 'maxElapsedSeconds' must be a finite number of seconds >= " +
+      "0: current value is Infinity",
   );
   rejects(
     { maxElapsedSeconds: -0.1 },
     RangeError,
-    "Cannot create a retry policy as 'maxElapsedSeconds' must be a finite number of seconds >= 0: current value is -0.1",
+    "Cannot create a retry policy as 'maxElapsedSeconds' must be a finite number of seconds >= " +
+      "0: current value is -0.1",
   );
   rejects(
     { initialDelaySeconds: 0 },
     RangeError,
-    "Cannot create a retry policy as 'initialDelaySeconds' must be a number of seconds >= 0.001 and <= 3600: current value is 0",
+    "Cannot create a retry policy as 'initialDelaySeconds' must be a number of seconds >= 0.001 " +
+      "and <= 3600: current value is 0",
   );
   rejects(
     { initialDelaySeconds: Number.MIN_VALUE }, // a jittered delay could underflow to 0
     RangeError,
-    "Cannot create a retry policy as 'initialDelaySeconds' must be a number of seconds >= 0.001 and <= 3600: current value is 5e-324",
+    "Cannot create a retry policy as 'initialDelaySeconds' must be a number of seconds >= 0.001 " +
+      "and <= 3600: current value is 5e-324",
   );
   rejects(
     { initialDelaySeconds: Number.NaN },
     RangeError,
-    "Cannot create a retry policy as 'initialDelaySeconds' must be a number of seconds >= 0.001 and <= 3600: current value is NaN",
+    "Cannot create a retry policy as 'initialDelaySeconds' must be a number of seconds >= 0.001 " +
+      "and <= 3600: current value is NaN",
   );
   rejects(
     { initialDelaySeconds: 10, maxDelaySeconds: 5 },
     RangeError,
-    "Cannot create a retry policy as 'maxDelaySeconds' must be a number of seconds >= initialDelaySeconds (10) and <= 3600: current value is 5",
+    "Cannot create a retry policy as 'maxDelaySeconds' must be a number of seconds >= " +
+      "initialDelaySeconds (10) and <= 3600: current value is 5",
   );
   rejects(
     { maxDelaySeconds: 3601 },
     RangeError,
-    "Cannot create a retry policy as 'maxDelaySeconds' must be a number of seconds >= initialDelaySeconds (2) and <= 3600: current value is 3601",
+    "Cannot create a retry policy as 'maxDelaySeconds' must be a number of seconds >= " +
+      "initialDelaySeconds (2) and <= 3600: current value is 3601",
   );
   rejects(
     { jitter: 1 },
@@ -139,48 +149,54 @@ Deno.test("createRetryPolicy() rejects out-of-range numbers with a RangeError na
   );
 });
 
-Deno.test("createRetryPolicy() rejects values of the wrong type with a TypeError naming them", () => {
-  rejects(
-    { maxRetries: "3" },
-    TypeError,
-    `Cannot create a retry policy as 'maxRetries' must be a non-negative safe integer: current value is "3"`,
-  );
-  rejects(
-    { jitter: null },
-    TypeError,
-    "Cannot create a retry policy as 'jitter' must be a number >= 0 and < 1: current value is null",
-  );
-  rejects(
-    { random: 0.5 },
-    TypeError,
-    "Cannot create a retry policy as 'random' must be a function: current value is 0.5",
-  );
-  rejects(
-    { now: "now" },
-    TypeError,
-    `Cannot create a retry policy as 'now' must be a function: current value is "now"`,
-  );
-  rejects(
-    { sleep: {} },
-    TypeError,
-    "Cannot create a retry policy as 'sleep' must be a function: current value is an object",
-  );
-  rejects(
-    { unknownCodeRecovery: "retry" },
-    TypeError,
-    `Cannot create a retry policy as 'unknownCodeRecovery' must be "transient", "correctable" or "terminal": current value is "retry"`,
-  );
-  rejects(
-    null,
-    TypeError,
-    "Cannot create a retry policy as 'options' must be an object: current value is null",
-  );
-  rejects(
-    [],
-    TypeError,
-    "Cannot create a retry policy as 'options' must be an object: current value is an array",
-  );
-});
+Deno.test(
+  "createRetryPolicy() rejects values of the wrong type with a TypeError naming them",
+  () => {
+    rejects(
+      { maxRetries: "3" },
+      TypeError,
+      `Cannot create a retry policy as 'maxRetries' must be a non-negative safe integer: current ` +
+        `value is "3"`,
+    );
+    rejects(
+      { jitter: null },
+      TypeError,
+      "Cannot create a retry policy as 'jitter' must be a number >= 0 and < 1: current value is " +
+        "null",
+    );
+    rejects(
+      { random: 0.5 },
+      TypeError,
+      "Cannot create a retry policy as 'random' must be a function: current value is 0.5",
+    );
+    rejects(
+      { now: "now" },
+      TypeError,
+      `Cannot create a retry policy as 'now' must be a function: current value is "now"`,
+    );
+    rejects(
+      { sleep: {} },
+      TypeError,
+      "Cannot create a retry policy as 'sleep' must be a function: current value is an object",
+    );
+    rejects(
+      { unknownCodeRecovery: "retry" },
+      TypeError,
+      `Cannot create a retry policy as 'unknownCodeRecovery' must be "transient", ` +
+        `"correctable" or "terminal": current value is "retry"`,
+    );
+    rejects(
+      null,
+      TypeError,
+      "Cannot create a retry policy as 'options' must be an object: current value is null",
+    );
+    rejects(
+      [],
+      TypeError,
+      "Cannot create a retry policy as 'options' must be an object: current value is an array",
+    );
+  },
+);
 
 Deno.test("createRetryPolicy() ignores inherited option values", () => {
   const options = Object.create({ maxRetries: 99 });

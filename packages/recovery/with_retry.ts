@@ -31,26 +31,28 @@ export interface WithRetryOptions {
   policy?: RetryPolicy | RetryPolicyOptions;
   /**
    * Cancels the whole operation: an abort before the first attempt, during an attempt or during a
-   * wait rejects at once with `signal.reason`. It is also passed to each attempt.
+   * wait rejects at once with `signal.reason`. It is also passed to each attempt. Default: no
+   * signal, so the operation cannot be cancelled from outside.
    *
-   * @default No signal: the operation cannot be cancelled from outside.
+   * @default {undefined}
    */
   signal?: AbortSignal;
   /**
    * Finds the AdCP error in a thrown value. A result that fails `validateAdcpError` of
    * `@adcp-wire/core` (not an object with a `code` string of 1 to 64 characters, or over 4096
    * bytes of JSON) counts as none, and a failure with none is rethrown at once, unretried
-   * (`generic_error`).
+   * (`generic_error`). Default: reads the thrown value's `adcpError` property, so a failure is
+   * recognised when it is an object (for instance an `Error`) whose `adcpError` holds the
+   * extracted error.
    *
-   * @default Reads the thrown value's `adcpError` property: a failure is recognised when it is an
-   * object (for instance an `Error`) whose `adcpError` holds the extracted error.
+   * @default {(thrown) => thrown.adcpError}
    */
   extractError?: (thrown: unknown) => RecoveryInput | null | undefined;
   /**
    * Called once per failed attempt with the decision taken, before any wait. An exception it
-   * throws rejects `withRetry` with that exception.
+   * throws rejects `withRetry` with that exception. Default: none.
    *
-   * @default None.
+   * @default {undefined}
    */
   onDecision?: (event: RetryEvent) => void;
 }

@@ -40,19 +40,22 @@ Deno.test("withRetry() returns the first success without waiting", async () => {
   strictEqual(events.length, 0);
 });
 
-Deno.test("withRetry() succeeds after transient failures, waiting retry_after then backoff", async () => {
-  const { state, policy } = fakeClock();
-  const attempts: number[] = [];
-  const result = await withRetry((attempt) => {
-    attempts.push(attempt);
-    if (attempt === 1) return Promise.reject(failure(RATE_LIMITED));
-    if (attempt === 2) return Promise.reject(failure(UNAVAILABLE)); // backoff, attempt 2 → 4 s
-    return Promise.resolve("ok");
-  }, { policy });
-  strictEqual(result, "ok");
-  deepStrictEqual(attempts, [1, 2, 3]);
-  deepStrictEqual(state.waits, [5000, 4000]);
-});
+Deno.test(
+  "withRetry() succeeds after transient failures, waiting retry_after then backoff",
+  async () => {
+    const { state, policy } = fakeClock();
+    const attempts: number[] = [];
+    const result = await withRetry((attempt) => {
+      attempts.push(attempt);
+      if (attempt === 1) return Promise.reject(failure(RATE_LIMITED));
+      if (attempt === 2) return Promise.reject(failure(UNAVAILABLE)); // backoff, attempt 2 → 4 s
+      return Promise.resolve("ok");
+    }, { policy });
+    strictEqual(result, "ok");
+    deepStrictEqual(attempts, [1, 2, 3]);
+    deepStrictEqual(state.waits, [5000, 4000]);
+  },
+);
 
 Deno.test("withRetry() passes the signal to every attempt", async () => {
   const { policy } = fakeClock();
@@ -93,7 +96,8 @@ Deno.test("withRetry() stops after maxRetries retries with RetryBudgetExhaustedE
   strictEqual(error.adcpError.code, "RATE_LIMITED");
   strictEqual(
     error.message,
-    "Retry budget exhausted: expected at most 3 retries, observed attempt 4 failing with a transient error",
+    "Retry budget exhausted: expected at most 3 retries, observed attempt 4 failing with a " +
+      "transient error",
   );
   strictEqual(thrown.length, 4);
   deepStrictEqual(state.waits, [1000, 1000, 1000]);
@@ -121,7 +125,8 @@ Deno.test("withRetry() never waits past maxElapsedSeconds", async () => {
   ok(state.now <= 300_000);
   strictEqual(
     error.message,
-    "Retry budget exhausted: expected the next wait to end within 300 s, observed 240 s elapsed plus a 120 s retry_after delay",
+    "Retry budget exhausted: expected the next wait to end within 300 s, observed 240 s elapsed " +
+      "plus a 120 s retry_after delay",
   );
 });
 
@@ -177,59 +182,70 @@ Deno.test("withRetry() never retries a terminal error and rethrows it unchanged"
   strictEqual(calls, 1);
 });
 
-Deno.test("withRetry() rethrows a failure without an AdCP error at once (generic_error)", async () => {
-  const { policy } = fakeClock();
-  for (
-    const thrown of [
-      new TypeError("network down"),
-      "text",
-      null,
-      undefined,
-      Object.assign(new Error("x"), { adcpError: { code: "" } }),
-      Object.assign(new Error("x"), { adcpError: null }),
-    ]
-  ) {
-    const events: RetryEvent[] = [];
-    let calls = 0;
-    await rejects(
-      withRetry(() => {
-        calls++;
-        return Promise.reject(thrown);
-      }, { policy, onDecision: (e) => events.push(e) }),
-      (e: unknown) => e === thrown,
-    );
-    strictEqual(calls, 1);
-    deepStrictEqual(events.map((e) => [e.decision, e.error]), [[
-      { action: "generic_error" },
-      null,
-    ]]);
-  }
-});
+Deno.test(
+  "withRetry() rethrows a failure without an AdCP error at once (generic_error)",
+  async () => {
+    const { policy } = fakeClock();
+    for (
+      const thrown of [
+        new TypeError("network down"),
+        "text",
+        null,
+        undefined,
+        Object.assign(new Error("x"), { adcpError: { code: "" } }),
+        Object.assign(new Error("x"), { adcpError: null }),
+      ]
+    ) {
+      const events: RetryEvent[] = [];
+      let calls = 0;
+      await rejects(
+        withRetry(() => {
+          calls++;
+          return Promise.reject(thrown);
+        }, { policy, onDecision: (e) => events.push(e) }),
+        (e: unknown) => e === thrown,
+      );
+      strictEqual(calls, 1);
+      deepStrictEqual(events.map((e) => [e.decision, e.error]), [[
+        { action: "generic_error" },
+        null,
+      ]]);
+    }
+  },
+);
 
-Deno.test("withRetry() rethrows at once an error over 4096 bytes of JSON, as core's validateAdcpError discards it", async () => {
-  // Transport Error Mapping, "Client Library Requirements" 3: oversized errors are no structured
-  // error, so a transient code cannot buy retries with a 4 KiB payload.
-  const { state, policy } = fakeClock();
-  const big = { ...RATE_LIMITED, message: "\u20ac".repeat(1400) }; // over 4,200 UTF-8 bytes
-  for (const extractError of [undefined, () => big]) {
-    const thrown = failure(big);
-    const events: RetryEvent[] = [];
-    let calls = 0;
-    await rejects(
-      withRetry(() => {
-        calls++;
-        return Promise.reject(thrown);
-      }, { policy, onDecision: (e) => events.push(e), ...(extractError ? { extractError } : {}) }),
-      (e: unknown) => e === thrown,
-    );
-    strictEqual(calls, 1);
-    deepStrictEqual(events.map((e) => [e.decision, e.error]), [[
-      { action: "generic_error" },
-      null,
-    ]]);
-  }
-  deepStrictEqual(state.waits, []);
-});
+Deno.test(
+  "withRetry() rethrows at once an error over 4096 bytes of JSON, as core's " +
+    "validateAdcpError discards it",
+  async () => {
+    // Transport Error Mapping, "Client Library Requirements" 3: oversized errors are no structured
+    // error, so a transient code cannot buy retries with a 4 KiB payload.
+    const { state, policy } = fakeClock();
+    const big = { ...RATE_LIMITED, message: "\u20ac".repeat(1400) }; // over 4,200 UTF-8 bytes
+    for (const extractError of [undefined, () => big]) {
+      const thrown = failure(big);
+      const events: RetryEvent[] = [];
+      let calls = 0;
+      await rejects(
+        withRetry(() => {
+          calls++;
+          return Promise.reject(thrown);
+        }, {
+          policy,
+          onDecision: (e) => events.push(e),
+          ...(extractError ? { extractError } : {}),
+        }),
+        (e: unknown) => e === thrown,
+      );
+      strictEqual(calls, 1);
+      deepStrictEqual(events.map((e) => [e.decision, e.error]), [[
+        { action: "generic_error" },
+        null,
+      ]]);
+    }
+    deepStrictEqual(state.waits, []);
+  },
+);
 
 Deno.test("withRetry() treats a synchronous throw like a rejection", async () => {
   const { state, policy } = fakeClock();
@@ -267,15 +283,18 @@ Deno.test("withRetry() uses extractError instead of the adcpError property", asy
   );
 });
 
-Deno.test("withRetry() applies the policy's unknownCodeRecovery and budget to unknown codes", async () => {
-  const { state, policy } = fakeClock({ unknownCodeRecovery: "transient", maxRetries: 2 });
-  const error = await withRetry(() => Promise.reject(failure({ code: "X_ACME_GO_FOREVER" })), {
-    policy,
-  }).then(() => undefined, (e: unknown) => e);
-  ok(error instanceof RetryBudgetExhaustedError);
-  strictEqual(error.attempts, 3);
-  deepStrictEqual(state.waits, [2000, 4000]);
-});
+Deno.test(
+  "withRetry() applies the policy's unknownCodeRecovery and budget to unknown codes",
+  async () => {
+    const { state, policy } = fakeClock({ unknownCodeRecovery: "transient", maxRetries: 2 });
+    const error = await withRetry(() => Promise.reject(failure({ code: "X_ACME_GO_FOREVER" })), {
+      policy,
+    }).then(() => undefined, (e: unknown) => e);
+    ok(error instanceof RetryBudgetExhaustedError);
+    strictEqual(error.attempts, 3);
+    deepStrictEqual(state.waits, [2000, 4000]);
+  },
+);
 
 Deno.test("withRetry() rejects with the abort reason when aborted before the start", async () => {
   const controller = new AbortController();
@@ -292,33 +311,36 @@ Deno.test("withRetry() rejects with the abort reason when aborted before the sta
   strictEqual(calls, 0);
 });
 
-Deno.test("withRetry() rejects at once when aborted during a wait, clearing the timer", async () => {
-  // The default sleep with a real 5 s timer: the abort must cancel it.
-  using timers = trackTimers();
-  const controller = new AbortController();
-  const reason = new Error("user cancelled");
-  let calls = 0;
-  let pendingDuringWait = -1;
-  const started = performance.now();
-  await rejects(
-    withRetry(() => {
-      calls++;
-      return Promise.reject(failure(RATE_LIMITED));
-    }, {
-      signal: controller.signal,
-      onDecision: () =>
-        queueMicrotask(() => {
-          pendingDuringWait = timers.pending;
-          controller.abort(reason);
-        }),
-    }),
-    (e: unknown) => e === reason,
-  );
-  strictEqual(calls, 1);
-  strictEqual(pendingDuringWait, 1); // the wait had started its timer
-  strictEqual(timers.pending, 0); // and the abort cleared it
-  ok(performance.now() - started < 4000, "the wait was cut short");
-});
+Deno.test(
+  "withRetry() rejects at once when aborted during a wait, clearing the timer",
+  async () => {
+    // The default sleep with a real 5 s timer: the abort must cancel it.
+    using timers = trackTimers();
+    const controller = new AbortController();
+    const reason = new Error("user cancelled");
+    let calls = 0;
+    let pendingDuringWait = -1;
+    const started = performance.now();
+    await rejects(
+      withRetry(() => {
+        calls++;
+        return Promise.reject(failure(RATE_LIMITED));
+      }, {
+        signal: controller.signal,
+        onDecision: () =>
+          queueMicrotask(() => {
+            pendingDuringWait = timers.pending;
+            controller.abort(reason);
+          }),
+      }),
+      (e: unknown) => e === reason,
+    );
+    strictEqual(calls, 1);
+    strictEqual(pendingDuringWait, 1); // the wait had started its timer
+    strictEqual(timers.pending, 0); // and the abort cleared it
+    ok(performance.now() - started < 4000, "the wait was cut short");
+  },
+);
 
 Deno.test("withRetry() rejects at once on abort even when a custom sleep ignores it", async () => {
   const controller = new AbortController();
@@ -423,17 +445,20 @@ Deno.test("withRetry() leaves no abort listener on the caller's signal", async (
   strictEqual(listeners.count, 0);
 });
 
-Deno.test("withRetry() rejects at once when aborted during an attempt that ignores the signal", async () => {
-  const controller = new AbortController();
-  let settle: (value: string) => void = () => {};
-  const attempt = new Promise<string>((resolve) => settle = resolve);
-  const running = withRetry(() => attempt, { signal: controller.signal });
-  controller.abort("gone");
-  await rejects(running, (e: unknown) => e === "gone");
-  settle("late"); // what the attempt settles with after the abort is ignored
-  const listeners = countListeners(controller.signal);
-  strictEqual(listeners.count, 0);
-});
+Deno.test(
+  "withRetry() rejects at once when aborted during an attempt that ignores the signal",
+  async () => {
+    const controller = new AbortController();
+    let settle: (value: string) => void = () => {};
+    const attempt = new Promise<string>((resolve) => settle = resolve);
+    const running = withRetry(() => attempt, { signal: controller.signal });
+    controller.abort("gone");
+    await rejects(running, (e: unknown) => e === "gone");
+    settle("late"); // what the attempt settles with after the abort is ignored
+    const listeners = countListeners(controller.signal);
+    strictEqual(listeners.count, 0);
+  },
+);
 
 Deno.test("withRetry() escalates when onDecision takes the wait past the budget", async () => {
   const { state, policy } = fakeClock();
@@ -465,25 +490,29 @@ Deno.test("withRetry() escalates when onDecision takes the wait past the budget"
   strictEqual(events[0]?.decision.action, "retry");
 });
 
-Deno.test("withRetry() rethrows an inner RetryBudgetExhaustedError at once: nested budgets do not multiply", async () => {
-  const { policy } = fakeClock();
-  const events: RetryEvent[] = [];
-  let calls = 0;
-  const error = await withRetry(
-    () =>
-      withRetry(() => {
-        calls++;
-        return Promise.reject(failure(UNAVAILABLE));
-      }, { policy }),
-    { policy, onDecision: (event) => events.push(event) },
-  ).then(() => undefined, (e: unknown) => e);
-  ok(error instanceof RetryBudgetExhaustedError);
-  strictEqual(calls, 4); // the inner budget: 1 attempt + 3 retries, once
-  strictEqual(events.length, 1);
-  deepStrictEqual(events[0]?.decision, {
-    action: "escalate_to_human",
-    reason: "retry_budget_exhausted",
-    limit: "max_retries",
-  });
-  strictEqual(events[0]?.thrown, error);
-});
+Deno.test(
+  "withRetry() rethrows an inner RetryBudgetExhaustedError at once: nested budgets do " +
+    "not multiply",
+  async () => {
+    const { policy } = fakeClock();
+    const events: RetryEvent[] = [];
+    let calls = 0;
+    const error = await withRetry(
+      () =>
+        withRetry(() => {
+          calls++;
+          return Promise.reject(failure(UNAVAILABLE));
+        }, { policy }),
+      { policy, onDecision: (event) => events.push(event) },
+    ).then(() => undefined, (e: unknown) => e);
+    ok(error instanceof RetryBudgetExhaustedError);
+    strictEqual(calls, 4); // the inner budget: 1 attempt + 3 retries, once
+    strictEqual(events.length, 1);
+    deepStrictEqual(events[0]?.decision, {
+      action: "escalate_to_human",
+      reason: "retry_budget_exhausted",
+      limit: "max_retries",
+    });
+    strictEqual(events[0]?.thrown, error);
+  },
+);

@@ -68,18 +68,21 @@ Deno.test("decodeBase64Bounded() refuses oversize payloads from the length alone
   });
 });
 
-Deno.test("decodeBase64Bounded() rejects invalid characters, lengths and padding with positions", () => {
-  expectInvalid("Zm9v\nYmFy", "invalid_character", 4);
-  expectInvalid("Zm 9", "invalid_character", 2);
-  expectInvalid("Zm9é", "invalid_character", 3);
-  expectInvalid("Z", "invalid_length", 1);
-  expectInvalid("Zm9vY", "invalid_length", 5);
-  expectInvalid("Zg=", "invalid_padding", 2);
-  expectInvalid("Zm9v=", "invalid_padding", 4);
-  expectInvalid("Zm9v====", "invalid_padding", 4);
-  expectInvalid("Z=g=", "invalid_padding", 1);
-  expectInvalid("==", "invalid_padding", 0);
-});
+Deno.test(
+  "decodeBase64Bounded() rejects invalid characters, lengths and padding with positions",
+  () => {
+    expectInvalid("Zm9v\nYmFy", "invalid_character", 4);
+    expectInvalid("Zm 9", "invalid_character", 2);
+    expectInvalid("Zm9é", "invalid_character", 3);
+    expectInvalid("Z", "invalid_length", 1);
+    expectInvalid("Zm9vY", "invalid_length", 5);
+    expectInvalid("Zg=", "invalid_padding", 2);
+    expectInvalid("Zm9v=", "invalid_padding", 4);
+    expectInvalid("Zm9v====", "invalid_padding", 4);
+    expectInvalid("Z=g=", "invalid_padding", 1);
+    expectInvalid("==", "invalid_padding", 0);
+  },
+);
 
 Deno.test("decodeBase64Bounded() rejects non-canonical encodings", () => {
   expectInvalid("Zh==", "non_canonical", 1);
@@ -122,14 +125,21 @@ Deno.test("decodeBase64Bounded() round-trips arbitrary bytes in every accepted f
   );
 });
 
-Deno.test("decodeBase64Bounded() never returns more than maxBytes and throws only typed errors", () => {
-  fc.assert(
-    fc.property(fc.string({ maxLength: 40 }), fc.integer({ min: 0, max: 40 }), (raw, maxBytes) => {
-      try {
-        ok(decodeBase64Bounded(raw, { maxBytes }).length <= maxBytes);
-      } catch (error) {
-        ok(error instanceof Base64SizeLimitError || error instanceof InvalidBase64Error);
-      }
-    }),
-  );
-});
+Deno.test(
+  "decodeBase64Bounded() never returns more than maxBytes and throws only typed errors",
+  () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 40 }),
+        fc.integer({ min: 0, max: 40 }),
+        (raw, maxBytes) => {
+          try {
+            ok(decodeBase64Bounded(raw, { maxBytes }).length <= maxBytes);
+          } catch (error) {
+            ok(error instanceof Base64SizeLimitError || error instanceof InvalidBase64Error);
+          }
+        },
+      ),
+    );
+  },
+);

@@ -56,16 +56,20 @@ Deno.test("escapeTerminal() rejects a non-string with TypeError", () => {
   });
 });
 
-Deno.test("escapeTerminal() output has no code point of the strip set, tags included, and round-trips", () => {
-  fc.assert(
-    fc.property(hostileString(), (input) => {
-      const out = escapeTerminal(input);
-      strictEqual(strippedCodePoints(out).length, 0);
-      ok(out.isWellFormed());
-      strictEqual(unescapeTerminal(out), input);
-    }),
-  );
-});
+Deno.test(
+  "escapeTerminal() output has no code point of the strip set, tags included, and " +
+    "round-trips",
+  () => {
+    fc.assert(
+      fc.property(hostileString(), (input) => {
+        const out = escapeTerminal(input);
+        strictEqual(strippedCodePoints(out).length, 0);
+        ok(out.isWellFormed());
+        strictEqual(unescapeTerminal(out), input);
+      }),
+    );
+  },
+);
 
 Deno.test("escapeTerminal() makes the invisible format characters of the strip set visible", () => {
   strictEqual(escapeTerminal("a\u061Cb"), "a\\u061cb");

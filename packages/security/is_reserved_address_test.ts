@@ -137,45 +137,57 @@ const IPV6_BOUNDARIES: readonly (readonly [string, boolean])[] = [
   ["[2001:4860:4860::8888]", false],
 ];
 
-Deno.test("isReservedAddress() rejects the first and last address of each IPv4 range and accepts its neighbours", () => {
-  assertParserOutput(IPV4_BOUNDARIES);
-  runTable(IPV4_BOUNDARIES);
-});
+Deno.test(
+  "isReservedAddress() rejects the first and last address of each IPv4 range and accepts " +
+    "its neighbours",
+  () => {
+    assertParserOutput(IPV4_BOUNDARIES);
+    runTable(IPV4_BOUNDARIES);
+  },
+);
 
-Deno.test("isReservedAddress() rejects every IPv6 address outside 2000::/3 and the Teredo, documentation and 6to4 prefixes", () => {
-  assertParserOutput(IPV6_BOUNDARIES);
-  runTable(IPV6_BOUNDARIES);
-});
+Deno.test(
+  "isReservedAddress() rejects every IPv6 address outside 2000::/3 and the Teredo, " +
+    "documentation and 6to4 prefixes",
+  () => {
+    assertParserOutput(IPV6_BOUNDARIES);
+    runTable(IPV6_BOUNDARIES);
+  },
+);
 
-Deno.test("isReservedAddress() reads full, zero-padded, uppercase, embedded-IPv4 and unbracketed IPv6 forms", () => {
-  runTable([
-    ["[0:0:0:0:0:0:0:1]", true],
-    ["[0000:0000:0000:0000:0000:0000:0000:0001]", true],
-    ["[0:0:0:0:0:ffff:7f00:1]", true],
-    ["[::ffff:127.0.0.1]", true],
-    ["[::ffff:8.8.8.8]", true],
-    ["[0:0:0:0:0:ffff:8.8.8.8]", true],
-    ["[::127.0.0.1]", true],
-    ["[64:ff9b::8.8.8.8]", true],
-    ["[FD00:EC2::254]", true],
-    ["[FE80::1]", true],
-    ["[fe80:0:0:0:0:0:0:1]", true],
-    ["[2001:DB8::1]", true],
-    ["[2001:0db8:0000:0000:0000:0000:0000:0001]", true],
-    ["[2606:4700:0:0:0:0:0:1111]", false],
-    ["[2606:4700:0000:0000:0000:0000:0000:1111]", false],
-    ["[2606:4700::ABCD]", false],
-    ["[2606:4700::17.17.17.17]", false],
-    ["[2606:4700:0:0:0:0:17.17.17.17]", false],
-    ["[2606:4700:0:0:0:0:0::]", false], // `::` standing for one zero piece
-    ["[::2606:4700:0:0:0:0:1111]", true], // the same `::` at the front: 0:2606:…
-    // Without brackets, as a resolver returns an address.
-    ["::1", true],
-    ["::ffff:127.0.0.1", true],
-    ["fe80::1", true],
-    ["2606:4700::1111", false],
-  ]);
-});
+Deno.test(
+  "isReservedAddress() reads full, zero-padded, uppercase, embedded-IPv4 and unbracketed " +
+    "IPv6 forms",
+  () => {
+    runTable([
+      ["[0:0:0:0:0:0:0:1]", true],
+      ["[0000:0000:0000:0000:0000:0000:0000:0001]", true],
+      ["[0:0:0:0:0:ffff:7f00:1]", true],
+      ["[::ffff:127.0.0.1]", true],
+      ["[::ffff:8.8.8.8]", true],
+      ["[0:0:0:0:0:ffff:8.8.8.8]", true],
+      ["[::127.0.0.1]", true],
+      ["[64:ff9b::8.8.8.8]", true],
+      ["[FD00:EC2::254]", true],
+      ["[FE80::1]", true],
+      ["[fe80:0:0:0:0:0:0:1]", true],
+      ["[2001:DB8::1]", true],
+      ["[2001:0db8:0000:0000:0000:0000:0000:0001]", true],
+      ["[2606:4700:0:0:0:0:0:1111]", false],
+      ["[2606:4700:0000:0000:0000:0000:0000:1111]", false],
+      ["[2606:4700::ABCD]", false],
+      ["[2606:4700::17.17.17.17]", false],
+      ["[2606:4700:0:0:0:0:17.17.17.17]", false],
+      ["[2606:4700:0:0:0:0:0::]", false], // `::` standing for one zero piece
+      ["[::2606:4700:0:0:0:0:1111]", true], // the same `::` at the front: 0:2606:…
+      // Without brackets, as a resolver returns an address.
+      ["::1", true],
+      ["::ffff:127.0.0.1", true],
+      ["fe80::1", true],
+      ["2606:4700::1111", false],
+    ]);
+  },
+);
 
 Deno.test("isReservedAddress() fails closed on malformed IPv6 literals", () => {
   runTable([
@@ -214,69 +226,80 @@ Deno.test("isReservedAddress() fails closed on malformed IPv6 literals", () => {
   }
 });
 
-Deno.test("isReservedAddress() rejects localhost and *.localhost, with trailing dots, and nothing else by name", () => {
-  runTable([
-    ["localhost", true],
-    ["localhost.", true],
-    ["localhost..", true],
-    ["a.localhost", true],
-    ["foo.bar.localhost", true],
-    ["foo.bar.localhost.", true],
-    [".localhost", true],
-    ["LOCALHOST", true], // not parser output (it lowercases), but compared case-insensitively
-    ["Api.LocalHost.", true],
-    ["localhost.example.com", false],
-    ["notlocalhost", false],
-    ["localhostx", false],
-    ["xlocalhost", false],
-    ["localhost.com", false],
-    ["localhos", false],
-    ["sales.example.com", false],
-    ["example.com.", false],
-    ["xn--bcher-kva.example", false],
-    ["123.example", false],
-    ["a_b.example", false],
-  ]);
-});
+Deno.test(
+  "isReservedAddress() rejects localhost and *.localhost, with trailing dots, and " +
+    "nothing else by name",
+  () => {
+    runTable([
+      ["localhost", true],
+      ["localhost.", true],
+      ["localhost..", true],
+      ["a.localhost", true],
+      ["foo.bar.localhost", true],
+      ["foo.bar.localhost.", true],
+      [".localhost", true],
+      ["LOCALHOST", true], // not parser output (it lowercases), but compared case-insensitively
+      ["Api.LocalHost.", true],
+      ["localhost.example.com", false],
+      ["notlocalhost", false],
+      ["localhostx", false],
+      ["xlocalhost", false],
+      ["localhost.com", false],
+      ["localhos", false],
+      ["sales.example.com", false],
+      ["example.com.", false],
+      ["xn--bcher-kva.example", false],
+      ["123.example", false],
+      ["a_b.example", false],
+    ]);
+  },
+);
 
-Deno.test("isReservedAddress() fails closed on empty hosts and on numeric hosts that are not canonical dotted decimal", () => {
-  runTable([
-    ["", true],
-    [".", true],
-    ["127.1", true],
-    ["0x7f.1", true],
-    ["0x7f000001", true],
-    ["2130706433", true],
-    ["8.8.8.08", true],
-    ["08.8.8.8", true],
-    ["8.8.8.8.8", true],
-    ["256.0.0.1", true],
-    ["1.2.3.0x", true],
-    ["example.123", true],
-    ["example.0x1f", true],
-    ["8.8.8.8.", false], // a trailing dot on a public address
-    ["127.0.0.1.", true],
-    ["example.0x1g", false], // not a number: a name
-  ]);
-});
+Deno.test(
+  "isReservedAddress() fails closed on empty hosts and on numeric hosts that are not " +
+    "canonical dotted decimal",
+  () => {
+    runTable([
+      ["", true],
+      [".", true],
+      ["127.1", true],
+      ["0x7f.1", true],
+      ["0x7f000001", true],
+      ["2130706433", true],
+      ["8.8.8.08", true],
+      ["08.8.8.8", true],
+      ["8.8.8.8.8", true],
+      ["256.0.0.1", true],
+      ["1.2.3.0x", true],
+      ["example.123", true],
+      ["example.0x1f", true],
+      ["8.8.8.8.", false], // a trailing dot on a public address
+      ["127.0.0.1.", true],
+      ["example.0x1g", false], // not a number: a name
+    ]);
+  },
+);
 
-Deno.test("isReservedAddress() judges URL-normalized IPv4 spellings by the address they denote", () => {
-  const hostOf = (host: string) => new URL(`https://${host}/`).hostname;
-  runTable([
-    [hostOf("0x7f.1"), true],
-    [hostOf("2130706433"), true],
-    [hostOf("127.1"), true],
-    [hostOf("0251.0376.0251.0376"), true], // 169.254.169.254 in octal
-    [hostOf("0xa9fea9fe"), true],
-    [hostOf("0"), true],
-    [hostOf("LOCALHOST."), true],
-    [hostOf("[::ffff:127.0.0.1]"), true],
-    [hostOf("[0:0:0:0:0:0:0:1]"), true],
-    [hostOf("1572395042"), false], // 93.184.216.34
-    [hostOf("8.8.8.8."), false],
-    [hostOf("[2606:4700:0:0:0:0:0:1111]"), false],
-  ]);
-});
+Deno.test(
+  "isReservedAddress() judges URL-normalized IPv4 spellings by the address they denote",
+  () => {
+    const hostOf = (host: string) => new URL(`https://${host}/`).hostname;
+    runTable([
+      [hostOf("0x7f.1"), true],
+      [hostOf("2130706433"), true],
+      [hostOf("127.1"), true],
+      [hostOf("0251.0376.0251.0376"), true], // 169.254.169.254 in octal
+      [hostOf("0xa9fea9fe"), true],
+      [hostOf("0"), true],
+      [hostOf("LOCALHOST."), true],
+      [hostOf("[::ffff:127.0.0.1]"), true],
+      [hostOf("[0:0:0:0:0:0:0:1]"), true],
+      [hostOf("1572395042"), false], // 93.184.216.34
+      [hostOf("8.8.8.8."), false],
+      [hostOf("[2606:4700:0:0:0:0:0:1111]"), false],
+    ]);
+  },
+);
 
 Deno.test("isReservedAddress() rejects a non-string with TypeError naming its kind", () => {
   for (
@@ -346,26 +369,29 @@ const ipv4Address = fc.oneof(
   ).map(([edge, delta]) => Math.min(Math.max(edge + delta, 0), 0xffffffff)),
 );
 
-Deno.test("isReservedAddress() of the URL hostname of any IPv4 a.b.c.d equals the CIDR reference", () => {
-  fc.assert(
-    fc.property(ipv4Address, (address) => {
-      const [a, b, c, d] = [
-        address >>> 24,
-        (address >>> 16) & 0xff,
-        (address >>> 8) & 0xff,
-        address & 0xff,
-      ];
-      const hostname = new URL("https://" + a + "." + b + "." + c + "." + d + "/").hostname;
-      strictEqual(isReservedAddress(hostname), referenceIpv4(address), hostname);
-      // The same address as one decimal number, as the URL parser also accepts it.
-      strictEqual(
-        isReservedAddress(new URL(`https://${address}/`).hostname),
-        referenceIpv4(address),
-      );
-    }),
-    { numRuns: 2000 },
-  );
-});
+Deno.test(
+  "isReservedAddress() of the URL hostname of any IPv4 a.b.c.d equals the CIDR reference",
+  () => {
+    fc.assert(
+      fc.property(ipv4Address, (address) => {
+        const [a, b, c, d] = [
+          address >>> 24,
+          (address >>> 16) & 0xff,
+          (address >>> 8) & 0xff,
+          address & 0xff,
+        ];
+        const hostname = new URL("https://" + a + "." + b + "." + c + "." + d + "/").hostname;
+        strictEqual(isReservedAddress(hostname), referenceIpv4(address), hostname);
+        // The same address as one decimal number, as the URL parser also accepts it.
+        strictEqual(
+          isReservedAddress(new URL(`https://${address}/`).hostname),
+          referenceIpv4(address),
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  },
+);
 
 /** An independent restatement of the IPv6 rule on the eight 16-bit pieces. */
 function referenceIpv6(pieces: readonly number[]): boolean {
@@ -413,7 +439,10 @@ const piece = fc.oneof(
   ),
 );
 
-/** Writes pieces in full, lowercase or uppercase, optionally compressing a run with `::` and ending in dotted IPv4. */
+/**
+ * Writes pieces in full, lowercase or uppercase, optionally compressing a run with `::` and ending
+ * in dotted IPv4.
+ */
 function ipv6Text(
   pieces: readonly number[],
   compress: readonly [number, number] | undefined,
@@ -436,37 +465,40 @@ function ipv6Text(
   return upper ? text.toUpperCase() : text;
 }
 
-Deno.test("isReservedAddress() of any IPv6 literal equals the 2000::/3 reference, in every spelling", () => {
-  fc.assert(
-    fc.property(
-      fc.array(piece, { minLength: 8, maxLength: 8 }),
-      fc.option(fc.tuple(fc.nat(7), fc.integer({ min: 1, max: 8 }))),
-      fc.boolean(),
-      fc.boolean(),
-      (raw, run, dotted, upper) => {
-        let pieces = raw;
-        let compress: [number, number] | undefined;
-        if (run !== null) {
-          const [start, length] = [run[0], Math.min(run[1], 8 - run[0])];
-          // `::` stands for zero pieces, and never for part of a dotted IPv4 tail.
-          if (!dotted || start + length <= 6) {
-            pieces = raw.map((value, index) =>
-              index >= start && index < start + length ? 0 : value
-            );
-            compress = [start, length];
+Deno.test(
+  "isReservedAddress() of any IPv6 literal equals the 2000::/3 reference, in every spelling",
+  () => {
+    fc.assert(
+      fc.property(
+        fc.array(piece, { minLength: 8, maxLength: 8 }),
+        fc.option(fc.tuple(fc.nat(7), fc.integer({ min: 1, max: 8 }))),
+        fc.boolean(),
+        fc.boolean(),
+        (raw, run, dotted, upper) => {
+          let pieces = raw;
+          let compress: [number, number] | undefined;
+          if (run !== null) {
+            const [start, length] = [run[0], Math.min(run[1], 8 - run[0])];
+            // `::` stands for zero pieces, and never for part of a dotted IPv4 tail.
+            if (!dotted || start + length <= 6) {
+              pieces = raw.map((value, index) =>
+                index >= start && index < start + length ? 0 : value
+              );
+              compress = [start, length];
+            }
           }
-        }
-        const expected = referenceIpv6(pieces);
-        const text = ipv6Text(pieces, compress, dotted, upper);
-        strictEqual(isReservedAddress(`[${text}]`), expected, text);
-        strictEqual(isReservedAddress(text), expected, text);
-        const hostname = new URL(`https://[${text}]/`).hostname;
-        strictEqual(isReservedAddress(hostname), expected, hostname);
-      },
-    ),
-    { numRuns: 2000 },
-  );
-});
+          const expected = referenceIpv6(pieces);
+          const text = ipv6Text(pieces, compress, dotted, upper);
+          strictEqual(isReservedAddress(`[${text}]`), expected, text);
+          strictEqual(isReservedAddress(text), expected, text);
+          const hostname = new URL(`https://[${text}]/`).hostname;
+          strictEqual(isReservedAddress(hostname), expected, hostname);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  },
+);
 
 /**
  * Texts near IPv6 literals: zero to nine hex groups, perhaps a `::` and a dotted tail, then
@@ -507,25 +539,29 @@ const ipv6Like = fc.tuple(
   return text;
 });
 
-Deno.test("isReservedAddress() agrees with the URL parser: a bracketed text it rejects is reserved, one it accepts keeps its verdict", () => {
-  fc.assert(
-    fc.property(ipv6Like, (text) => {
-      const bracketed = `[${text}]`;
-      let hostname: string | undefined;
-      try {
-        hostname = new URL(`https://${bracketed}/`).hostname;
-      } catch {
-        hostname = undefined;
-      }
-      if (hostname === undefined) {
-        strictEqual(isReservedAddress(bracketed), true, bracketed);
-      } else {
-        strictEqual(isReservedAddress(bracketed), isReservedAddress(hostname), bracketed);
-      }
-    }),
-    { numRuns: 5000 },
-  );
-});
+Deno.test(
+  "isReservedAddress() agrees with the URL parser: a bracketed text it rejects is " +
+    "reserved, one it accepts keeps its verdict",
+  () => {
+    fc.assert(
+      fc.property(ipv6Like, (text) => {
+        const bracketed = `[${text}]`;
+        let hostname: string | undefined;
+        try {
+          hostname = new URL(`https://${bracketed}/`).hostname;
+        } catch {
+          hostname = undefined;
+        }
+        if (hostname === undefined) {
+          strictEqual(isReservedAddress(bracketed), true, bracketed);
+        } else {
+          strictEqual(isReservedAddress(bracketed), isReservedAddress(hostname), bracketed);
+        }
+      }),
+      { numRuns: 5000 },
+    );
+  },
+);
 
 Deno.test("isReservedAddress() never throws for a string", () => {
   fc.assert(

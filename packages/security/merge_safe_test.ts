@@ -87,30 +87,33 @@ Deno.test("mergeSafe() rejects bad arguments and enforces limits", () => {
   throws(() => mergeSafe({}, { a: { b: {} } }, { maxJsonDepth: 2 }), JsonDepthLimitError);
 });
 
-Deno.test("mergeSafe() result equals a naive deep merge whenever no dangerous key is present", () => {
-  const key = fc.constantFrom("a", "b", "c", "d");
-  const json = fc.letrec((tie) => ({
-    value: fc.oneof(
-      { depthSize: "small", withCrossShrink: true },
-      fc.oneof(fc.integer(), fc.string({ maxLength: 3 }), fc.constant(null)),
-      fc.array(tie("value"), { maxLength: 2 }),
-      fc.dictionary(key, tie("value"), { maxKeys: 3 }),
-    ),
-  })).value;
-  const object = fc.dictionary(key, json, { maxKeys: 4 });
-  const naive = (into: Record<string, unknown>, from: Record<string, unknown>) => {
-    for (const [k, v] of Object.entries(from)) {
-      const isObj = (x: unknown) => typeof x === "object" && x !== null && !Array.isArray(x);
-      if (isObj(v) && isObj(into[k])) {
-        naive(into[k] as Record<string, unknown>, v as Record<string, unknown>);
-      } else into[k] = structuredClone(v);
-    }
-    return into;
-  };
-  fc.assert(
-    fc.property(object, object, (target, source) => {
-      const expected = naive(structuredClone(target), source);
-      deepStrictEqual(mergeSafe(structuredClone(target), source), expected);
-    }),
-  );
-});
+Deno.test(
+  "mergeSafe() result equals a naive deep merge whenever no dangerous key is present",
+  () => {
+    const key = fc.constantFrom("a", "b", "c", "d");
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small", withCrossShrink: true },
+        fc.oneof(fc.integer(), fc.string({ maxLength: 3 }), fc.constant(null)),
+        fc.array(tie("value"), { maxLength: 2 }),
+        fc.dictionary(key, tie("value"), { maxKeys: 3 }),
+      ),
+    })).value;
+    const object = fc.dictionary(key, json, { maxKeys: 4 });
+    const naive = (into: Record<string, unknown>, from: Record<string, unknown>) => {
+      for (const [k, v] of Object.entries(from)) {
+        const isObj = (x: unknown) => typeof x === "object" && x !== null && !Array.isArray(x);
+        if (isObj(v) && isObj(into[k])) {
+          naive(into[k] as Record<string, unknown>, v as Record<string, unknown>);
+        } else into[k] = structuredClone(v);
+      }
+      return into;
+    };
+    fc.assert(
+      fc.property(object, object, (target, source) => {
+        const expected = naive(structuredClone(target), source);
+        deepStrictEqual(mergeSafe(structuredClone(target), source), expected);
+      }),
+    );
+  },
+);

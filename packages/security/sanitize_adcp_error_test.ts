@@ -48,22 +48,25 @@ Deno.test("sanitizeAdcpError() keeps code, recovery and retry_after exactly as r
   });
 });
 
-Deno.test("sanitizeAdcpError() sanitizes and caps message, suggestion, field, source and sdk_id", () => {
-  const out = sanitizeAdcpError({
-    code: "VALIDATION_ERROR",
-    message: "a\u0000b".repeat(200),
-    suggestion: "s\u200B".repeat(600),
-    field: "packages[0]\u2066.x".repeat(100),
-    source: "sdk\n",
-    sdk_id: "@acme/sdk@1.0.0\u202E".repeat(20),
-  });
-  strictEqual(out.message, "ab".repeat(128));
-  strictEqual(out.suggestion, "s".repeat(512));
-  strictEqual(utf8Length(out.field!), 256);
-  strictEqual(out.field!.startsWith("packages[0].xpackages[0].x"), true);
-  strictEqual(out.source, "sdk");
-  strictEqual(utf8Length(out.sdk_id!), 128);
-});
+Deno.test(
+  "sanitizeAdcpError() sanitizes and caps message, suggestion, field, source and sdk_id",
+  () => {
+    const out = sanitizeAdcpError({
+      code: "VALIDATION_ERROR",
+      message: "a\u0000b".repeat(200),
+      suggestion: "s\u200B".repeat(600),
+      field: "packages[0]\u2066.x".repeat(100),
+      source: "sdk\n",
+      sdk_id: "@acme/sdk@1.0.0\u202E".repeat(20),
+    });
+    strictEqual(out.message, "ab".repeat(128));
+    strictEqual(out.suggestion, "s".repeat(512));
+    strictEqual(utf8Length(out.field!), 256);
+    strictEqual(out.field!.startsWith("packages[0].xpackages[0].x"), true);
+    strictEqual(out.source, "sdk");
+    strictEqual(utf8Length(out.sdk_id!), 128);
+  },
+);
 
 Deno.test("sanitizeAdcpError() drops unknown fields and non-string text fields", () => {
   deepStrictEqual(
@@ -131,14 +134,17 @@ Deno.test("sanitizeAdcpError() replaces details past each bound with the marker"
   strictEqual(sanitizeAdcpError({ details: nine }).details, OMITTED_MARKER);
 });
 
-Deno.test("sanitizeAdcpError() treats issues like details and containers in scalar fields too", () => {
-  const out = sanitizeAdcpError({
-    code: { evil: "\u202Ex", __proto__: null },
-    issues: [{ pointer: "/a\n", message: "bad\u2028", keyword: "type" }],
-  });
-  deepStrictEqual(out.code, { evil: "x" });
-  deepStrictEqual(out.issues, [{ pointer: "/a", message: "bad", keyword: "type" }]);
-});
+Deno.test(
+  "sanitizeAdcpError() treats issues like details and containers in scalar fields too",
+  () => {
+    const out = sanitizeAdcpError({
+      code: { evil: "\u202Ex", __proto__: null },
+      issues: [{ pointer: "/a\n", message: "bad\u2028", keyword: "type" }],
+    });
+    deepStrictEqual(out.code, { evil: "x" });
+    deepStrictEqual(out.issues, [{ pointer: "/a", message: "bad", keyword: "type" }]);
+  },
+);
 
 Deno.test("sanitizeAdcpError() returns a fresh object and never invokes accessors", () => {
   let touched = false;
@@ -171,51 +177,54 @@ Deno.test("sanitizeAdcpError() never throws, even on hostile proxies or non-obje
   }
 });
 
-Deno.test("sanitizeAdcpError() output is bounded, clean and free of dangerous keys for any input", () => {
-  const anyError = fc.record(
-    {
-      code: fc.anything(),
-      message: fc.oneof(hostileString(400), fc.anything()),
-      suggestion: hostileString(700),
-      field: hostileString(300),
-      details: fc.anything({ withObjectString: true, withNullPrototype: true, maxDepth: 4 }),
-      issues: fc.anything({ maxDepth: 3 }),
-      extra: fc.anything(),
-    },
-    { requiredKeys: [] },
-  );
-  fc.assert(
-    fc.property(fc.oneof(anyError, fc.anything()), (input) => {
-      const out = sanitizeAdcpError(input);
-      ok(
-        Object.keys(out).every((key) =>
-          [
-            "code",
-            "message",
-            "field",
-            "suggestion",
-            "recovery",
-            "retry_after",
-            "details",
-            "issues",
-            "source",
-            "sdk_id",
-          ]
-            .includes(key)
-        ),
-      );
-      if (out.message !== undefined) ok(utf8Length(out.message) <= 256);
-      if (out.suggestion !== undefined) ok(utf8Length(out.suggestion) <= 512);
-      if (out.field !== undefined) ok(utf8Length(out.field) <= 256);
-      for (const part of [out.message, out.suggestion, out.field, out.details, out.issues]) {
-        forEachString(part, (text) => {
-          strictEqual(strippedCodePoints(text).length, 0);
-          ok(text.isWellFormed());
-        });
-      }
-      strictEqual(hasDangerousOwnKey(out.details), false);
-      strictEqual(hasDangerousOwnKey(out.issues), false);
-      if (out.details !== undefined) ok(JSON.stringify(out.details).length < 40_000);
-    }),
-  );
-});
+Deno.test(
+  "sanitizeAdcpError() output is bounded, clean and free of dangerous keys for any input",
+  () => {
+    const anyError = fc.record(
+      {
+        code: fc.anything(),
+        message: fc.oneof(hostileString(400), fc.anything()),
+        suggestion: hostileString(700),
+        field: hostileString(300),
+        details: fc.anything({ withObjectString: true, withNullPrototype: true, maxDepth: 4 }),
+        issues: fc.anything({ maxDepth: 3 }),
+        extra: fc.anything(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.oneof(anyError, fc.anything()), (input) => {
+        const out = sanitizeAdcpError(input);
+        ok(
+          Object.keys(out).every((key) =>
+            [
+              "code",
+              "message",
+              "field",
+              "suggestion",
+              "recovery",
+              "retry_after",
+              "details",
+              "issues",
+              "source",
+              "sdk_id",
+            ]
+              .includes(key)
+          ),
+        );
+        if (out.message !== undefined) ok(utf8Length(out.message) <= 256);
+        if (out.suggestion !== undefined) ok(utf8Length(out.suggestion) <= 512);
+        if (out.field !== undefined) ok(utf8Length(out.field) <= 256);
+        for (const part of [out.message, out.suggestion, out.field, out.details, out.issues]) {
+          forEachString(part, (text) => {
+            strictEqual(strippedCodePoints(text).length, 0);
+            ok(text.isWellFormed());
+          });
+        }
+        strictEqual(hasDangerousOwnKey(out.details), false);
+        strictEqual(hasDangerousOwnKey(out.issues), false);
+        if (out.details !== undefined) ok(JSON.stringify(out.details).length < 40_000);
+      }),
+    );
+  },
+);

@@ -17,9 +17,11 @@ import { sanitizeSellerString } from "./sanitize_seller_string.ts";
 
 // The whole strip set (the table in _strip_set.ts), written out independently: one class for the
 // BMP ranges and the tag block as a surrogate pair.
-const STRIP_REGEX =
-  // deno-lint-ignore no-control-regex -- the baseline removes control characters on purpose
-  /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDC7F]/g;
+const STRIP_REGEX = new RegExp(
+  "[\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u180E\\u200B-\\u200F\\u2028-\\u202E" +
+    "\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB]|\\uDB40[\\uDC00-\\uDC7F]",
+  "g",
+);
 const SIZE = 4096;
 const VARIANTS = 64;
 

@@ -14,7 +14,8 @@ function hasDangerousOwnKey(value: unknown): boolean {
 
 Deno.test("toSafeJson() drops own __proto__, constructor and prototype keys at any depth", () => {
   const parsed = JSON.parse(
-    '{"__proto__":{"polluted":1},"a":{"constructor":{"prototype":{"polluted":2}},"b":[{"prototype":3,"c":4}]}}',
+    '{"__proto__":{"polluted":1},"a":{"constructor":{"prototype":{"polluted":2}},' +
+      '"b":[{"prototype":3,"c":4}]}}',
   );
   ok(Object.hasOwn(parsed, "__proto__"));
   const safe = toSafeJson(parsed);
@@ -23,20 +24,23 @@ Deno.test("toSafeJson() drops own __proto__, constructor and prototype keys at a
   strictEqual(Object.getPrototypeOf(safe), Object.prototype);
 });
 
-Deno.test("toSafeJson() leaves Object.prototype untouched when the copy is spread and assigned", () => {
-  const parsed = JSON.parse(
-    '{"__proto__":{"polluted":"yes"},"nested":{"__proto__":{"polluted":"yes"}}}',
-  );
-  const safe = toSafeJson(parsed) as Record<string, unknown>;
-  const state: Record<string, unknown> = {};
-  Object.assign(state, safe);
-  const spread = { ...safe };
-  strictEqual(({} as Record<string, unknown>).polluted, undefined);
-  strictEqual((state as Record<string, unknown>).polluted, undefined);
-  strictEqual((spread.nested as Record<string, unknown>).polluted, undefined);
-  strictEqual(Object.getPrototypeOf(spread.nested), Object.prototype);
-  strictEqual(Object.hasOwn(Object.prototype, "polluted"), false);
-});
+Deno.test(
+  "toSafeJson() leaves Object.prototype untouched when the copy is spread and assigned",
+  () => {
+    const parsed = JSON.parse(
+      '{"__proto__":{"polluted":"yes"},"nested":{"__proto__":{"polluted":"yes"}}}',
+    );
+    const safe = toSafeJson(parsed) as Record<string, unknown>;
+    const state: Record<string, unknown> = {};
+    Object.assign(state, safe);
+    const spread = { ...safe };
+    strictEqual(({} as Record<string, unknown>).polluted, undefined);
+    strictEqual((state as Record<string, unknown>).polluted, undefined);
+    strictEqual((spread.nested as Record<string, unknown>).polluted, undefined);
+    strictEqual(Object.getPrototypeOf(spread.nested), Object.prototype);
+    strictEqual(Object.hasOwn(Object.prototype, "polluted"), false);
+  },
+);
 
 Deno.test("toSafeJson() copies without aliasing and keeps other keys, order and values", () => {
   const input = {
@@ -53,38 +57,41 @@ Deno.test("toSafeJson() copies without aliasing and keeps other keys, order and 
   deepStrictEqual(toSafeJson(Object.assign(Object.create(null), { a: 1 })), { a: 1 });
 });
 
-Deno.test("toSafeJson() omits undefined properties and rejects non-JSON values with TypeError", () => {
-  deepStrictEqual(toSafeJson({ a: undefined, b: 1 }), { b: 1 });
-  throws(() => toSafeJson({ a: { b: () => 1 } }), {
-    name: "TypeError",
-    message: "Cannot copy JSON as 'value/a/b' must be JSON data: current value is a function",
-  });
-  throws(() => toSafeJson([1, Number.NaN]), {
-    name: "TypeError",
-    message: "Cannot copy JSON as 'value/1' must be a finite number: current value is NaN",
-  });
-  throws(() => toSafeJson({ d: new Date(0) }), {
-    name: "TypeError",
-    message:
-      "Cannot copy JSON as 'value/d' must be an array or a plain object: current value is an " +
-      "object",
-  });
-  throws(() => toSafeJson(10n), {
-    name: "TypeError",
-    message: "Cannot copy JSON as 'value' must be JSON data: current value is 10n",
-  });
-  // deno-lint-ignore no-sparse-arrays
-  throws(() => toSafeJson([1, , 3]), {
-    name: "TypeError",
-    message:
-      "Cannot copy JSON as 'value/1' must be JSON data, not an array hole: current value is " +
-      "undefined",
-  });
-  throws(() => toSafeJson([undefined]), {
-    name: "TypeError",
-    message: "Cannot copy JSON as 'value/0' must be JSON data: current value is undefined",
-  });
-});
+Deno.test(
+  "toSafeJson() omits undefined properties and rejects non-JSON values with TypeError",
+  () => {
+    deepStrictEqual(toSafeJson({ a: undefined, b: 1 }), { b: 1 });
+    throws(() => toSafeJson({ a: { b: () => 1 } }), {
+      name: "TypeError",
+      message: "Cannot copy JSON as 'value/a/b' must be JSON data: current value is a function",
+    });
+    throws(() => toSafeJson([1, Number.NaN]), {
+      name: "TypeError",
+      message: "Cannot copy JSON as 'value/1' must be a finite number: current value is NaN",
+    });
+    throws(() => toSafeJson({ d: new Date(0) }), {
+      name: "TypeError",
+      message:
+        "Cannot copy JSON as 'value/d' must be an array or a plain object: current value is an " +
+        "object",
+    });
+    throws(() => toSafeJson(10n), {
+      name: "TypeError",
+      message: "Cannot copy JSON as 'value' must be JSON data: current value is 10n",
+    });
+    // deno-lint-ignore no-sparse-arrays
+    throws(() => toSafeJson([1, , 3]), {
+      name: "TypeError",
+      message:
+        "Cannot copy JSON as 'value/1' must be JSON data, not an array hole: current value is " +
+        "undefined",
+    });
+    throws(() => toSafeJson([undefined]), {
+      name: "TypeError",
+      message: "Cannot copy JSON as 'value/0' must be JSON data: current value is undefined",
+    });
+  },
+);
 
 Deno.test("toSafeJson() enforces depth and node limits with typed errors", () => {
   let deep: unknown = 0;

@@ -42,8 +42,8 @@ export interface ValidateSellerUrlOptions {
    * from 1 to 65535; non-empty. Absent, ports are not restricted beyond the entries' own:
    * "SDKs that ship a DEFAULT_ALLOWED_PORTS constant MUST default it to 'no restriction' and
    * surface {443, 8443} as an opt-in profile, never as a default" (Security, Webhook URL
-   * validation, "Destination port: permissive by default").
-   * @default {undefined} (no port restriction)
+   * validation, "Destination port: permissive by default"). Default: no port restriction.
+   * @default {undefined}
    */
   readonly allowedPorts?: readonly number[];
   /**

@@ -64,58 +64,65 @@ async function settle(
   }
 }
 
-Deno.test("McpClient.callTool() returns a result member or a transport error for any answer", async () => {
-  await fc.assert(
-    fc.asyncProperty(
-      fc.oneof(
-        fc.record({ kind: fc.constant("result"), value: fc.jsonValue() }),
-        fc.record({
-          kind: fc.constant("error"),
-          value: fc.record({ code: fc.integer(), message: fc.jsonValue(), data: fc.jsonValue() }),
-        }),
-        fc.record({ kind: fc.constant("raw"), value: fc.string() }),
-        fc.record({ kind: fc.constant("sse"), value: fc.array(fc.jsonValue(), { maxLength: 4 }) }),
+Deno.test(
+  "McpClient.callTool() returns a result member or a transport error for any answer",
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.record({ kind: fc.constant("result"), value: fc.jsonValue() }),
+          fc.record({
+            kind: fc.constant("error"),
+            value: fc.record({ code: fc.integer(), message: fc.jsonValue(), data: fc.jsonValue() }),
+          }),
+          fc.record({ kind: fc.constant("raw"), value: fc.string() }),
+          fc.record({
+            kind: fc.constant("sse"),
+            value: fc.array(fc.jsonValue(), { maxLength: 4 }),
+          }),
+        ),
+        fc.integer({ min: 200, max: 599 }),
+        async (answer, status) => {
+          const answerFor = (init?: RequestInit): Response => {
+            const message = JSON.parse(String(init?.body ?? "{}"));
+            if (message.method === "initialize") {
+              return Response.json({
+                jsonrpc: "2.0",
+                id: message.id,
+                result: { protocolVersion: "2025-11-25", capabilities: {} },
+              });
+            }
+            if (message.id === undefined) return new Response(null, { status: 202 });
+            const nullBody = status === 204 || status === 205 || status === 304;
+            if (answer.kind === "raw") {
+              return new Response(nullBody ? null : answer.value, {
+                status,
+                headers: { "content-type": "application/json" },
+              });
+            }
+            if (answer.kind === "sse") {
+              const events = answer.value.map((value) => `data: ${JSON.stringify(value)}\n\n`);
+              const body = events.join("");
+              return new Response(body, { headers: { "content-type": "text/event-stream" } });
+            }
+            const body = answer.kind === "result"
+              ? { jsonrpc: "2.0", id: message.id, result: answer.value }
+              : { jsonrpc: "2.0", id: message.id, error: answer.value };
+            if (answer.kind === "error" && nullBody) return new Response(null, { status });
+            return Response.json(body, { status: answer.kind === "error" ? status : 200 });
+          };
+          const fetch = (_input: string | URL | Request, init?: RequestInit) =>
+            Promise.resolve(answerFor(init));
+          await settle(
+            new McpClient("http://127.0.0.1:1/mcp", { fetch, maxReconnects: 0 }).callTool("t"),
+            MCP_KINDS,
+          );
+        },
       ),
-      fc.integer({ min: 200, max: 599 }),
-      async (answer, status) => {
-        const answerFor = (init?: RequestInit): Response => {
-          const message = JSON.parse(String(init?.body ?? "{}"));
-          if (message.method === "initialize") {
-            return Response.json({
-              jsonrpc: "2.0",
-              id: message.id,
-              result: { protocolVersion: "2025-11-25", capabilities: {} },
-            });
-          }
-          if (message.id === undefined) return new Response(null, { status: 202 });
-          const nullBody = status === 204 || status === 205 || status === 304;
-          if (answer.kind === "raw") {
-            return new Response(nullBody ? null : answer.value, {
-              status,
-              headers: { "content-type": "application/json" },
-            });
-          }
-          if (answer.kind === "sse") {
-            const body = answer.value.map((value) => `data: ${JSON.stringify(value)}\n\n`).join("");
-            return new Response(body, { headers: { "content-type": "text/event-stream" } });
-          }
-          const body = answer.kind === "result"
-            ? { jsonrpc: "2.0", id: message.id, result: answer.value }
-            : { jsonrpc: "2.0", id: message.id, error: answer.value };
-          if (answer.kind === "error" && nullBody) return new Response(null, { status });
-          return Response.json(body, { status: answer.kind === "error" ? status : 200 });
-        };
-        const fetch = (_input: string | URL | Request, init?: RequestInit) =>
-          Promise.resolve(answerFor(init));
-        await settle(
-          new McpClient("http://127.0.0.1:1/mcp", { fetch, maxReconnects: 0 }).callTool("t"),
-          MCP_KINDS,
-        );
-      },
-    ),
-    { numRuns: 300 },
-  );
-});
+      { numRuns: 300 },
+    );
+  },
+);
 
 Deno.test("A2AClient returns a result member or a transport error for any answer", async () => {
   const card = {
@@ -158,32 +165,35 @@ Deno.test("A2AClient returns a result member or a transport error for any answer
   );
 });
 
-Deno.test("A2AClient reports a { response } wrapper DataPart as malformed, never throwing it", async () => {
-  const card = {
-    supportedInterfaces: [{
-      url: "http://127.0.0.1:1/a2a",
-      protocolBinding: "JSONRPC",
-      protocolVersion: "1.0",
-    }],
-  };
-  const wrapped = {
-    task: {
-      id: "t1",
-      contextId: "c1",
-      status: { state: "TASK_STATE_COMPLETED" },
-      artifacts: [{ artifactId: "a", parts: [{ data: { response: { products: [] } } }] }],
-    },
-  };
-  const fetch = (_input: string | URL | Request, init?: RequestInit) => {
-    const request = JSON.parse(String(init?.body ?? "{}"));
-    return Promise.resolve(Response.json({ jsonrpc: "2.0", id: request.id, result: wrapped }));
-  };
-  const client = new A2AClient(card, {
-    fetch,
-    cardUrl: "http://127.0.0.1:1/",
-    authHosts: ["auth.example"],
-  });
-  const result = await client.sendMessage(client.invocation("get_products", {}));
-  ok(result.kind === "malformed", `kind ${result.kind}`);
-  ok(result.error.code === "WRAPPER_DETECTED");
-});
+Deno.test(
+  "A2AClient reports a { response } wrapper DataPart as malformed, never throwing it",
+  async () => {
+    const card = {
+      supportedInterfaces: [{
+        url: "http://127.0.0.1:1/a2a",
+        protocolBinding: "JSONRPC",
+        protocolVersion: "1.0",
+      }],
+    };
+    const wrapped = {
+      task: {
+        id: "t1",
+        contextId: "c1",
+        status: { state: "TASK_STATE_COMPLETED" },
+        artifacts: [{ artifactId: "a", parts: [{ data: { response: { products: [] } } }] }],
+      },
+    };
+    const fetch = (_input: string | URL | Request, init?: RequestInit) => {
+      const request = JSON.parse(String(init?.body ?? "{}"));
+      return Promise.resolve(Response.json({ jsonrpc: "2.0", id: request.id, result: wrapped }));
+    };
+    const client = new A2AClient(card, {
+      fetch,
+      cardUrl: "http://127.0.0.1:1/",
+      authHosts: ["auth.example"],
+    });
+    const result = await client.sendMessage(client.invocation("get_products", {}));
+    ok(result.kind === "malformed", `kind ${result.kind}`);
+    ok(result.error.code === "WRAPPER_DETECTED");
+  },
+);

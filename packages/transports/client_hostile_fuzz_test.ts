@@ -320,7 +320,8 @@ function check(result: { readonly kind: string }, kinds: ReadonlySet<string>): s
 }
 
 netTest(
-  "clients end within the deadline, read at most the budget plus one chunk, and return their union or a transport error, whatever the server does",
+  "clients end within the deadline, read at most the budget plus one chunk, and return their " +
+    "union or a transport error, whatever the server does",
   async () => {
     const server = await hostileServer();
     try {
@@ -427,7 +428,8 @@ const heavyAnswer: fc.Arbitrary<Answer> = fc.record({
 });
 
 netTest(
-  `a client call against a hostile server grows the heap by at most ${HEAP_MULTIPLE}x its byte budget`,
+  `a client call against a hostile server grows the heap by at most ${HEAP_MULTIPLE}x its byte ` +
+    `budget`,
   async () => {
     const server = await hostileServer();
     let worst = 0;

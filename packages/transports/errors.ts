@@ -30,11 +30,11 @@ export type AdcpTransportErrorCode =
 
 /**
  * Base class of the `@adcp-wire/transports` error family: every way reading an agent response can
- * fail a safety bound, and every way an agent's answer can be unusable to {@linkcode McpClient}
- * and {@linkcode A2AClient}. Catch it to handle them all, or narrow on
- * {@linkcode AdcpTransportError.code}.
+ * fail a safety bound, and every way an agent's answer can be unusable to {@link McpClient}
+ * and {@link A2AClient}. Catch it to handle them all, or narrow on
+ * {@link AdcpTransportError.code}.
  *
- * Failures of the network itself (refused, reset, DNS, TLS) are {@linkcode NetworkError}; only a
+ * Failures of the network itself (refused, reset, DNS, TLS) are {@link NetworkError}; only a
  * caller's own cancellation (the reason of the caller's `AbortSignal`) is passed through unchanged.
  *
  * @example Narrowing on the code
@@ -108,7 +108,10 @@ const PHASE_SUBJECT: Record<ResponseSizePhase, string> = {
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  *
  * const error = new ResponseTooLargeError(4_194_304, 4_259_840, "raw");
- * strictEqual(error.message, "Cannot read response: body exceeded 4194304 bytes (observed 4259840)");
+ * strictEqual(
+ *   error.message,
+ *   "Cannot read response: body exceeded 4194304 bytes (observed 4259840)",
+ * );
  * deepStrictEqual(error.cause, { limit: 4_194_304, observed: 4_259_840, phase: "raw" });
  * ```
  */
@@ -152,8 +155,8 @@ export class ResponseTooLargeError extends AdcpTransportError {
  * forever while staying under the byte cap.
  *
  * Raised when `timeoutMs` runs out, and also when the caller's `signal` aborts with a
- * `TimeoutError` (as `AbortSignal.timeout()` does); `timeoutMs` is then `undefined`. Any other abort
- * reason is rethrown as it is.
+ * `TimeoutError` (as `AbortSignal.timeout()` does); `timeoutMs` is then `undefined`. Any other
+ * abort reason is rethrown as it is.
  *
  * @example Reading the structured fields
  * ```ts
@@ -161,7 +164,10 @@ export class ResponseTooLargeError extends AdcpTransportError {
  * import { strictEqual } from "node:assert/strict";
  *
  * const error = new DeadlineExceededError(30_000, 30_004);
- * strictEqual(error.message, "Cannot read response: deadline of 30000 ms exceeded (elapsed 30004 ms)");
+ * strictEqual(
+ *   error.message,
+ *   "Cannot read response: deadline of 30000 ms exceeded (elapsed 30004 ms)",
+ * );
  * strictEqual(error.code, "DEADLINE_EXCEEDED");
  * ```
  */
@@ -211,7 +217,10 @@ export type MalformedJsonReason = "syntax" | "unterminated";
  * import { strictEqual } from "node:assert/strict";
  *
  * const error = new MalformedJsonError("syntax", 12);
- * strictEqual(error.message, "Cannot read response: expected JSON, saw 12 characters that do not parse");
+ * strictEqual(
+ *   error.message,
+ *   "Cannot read response: expected JSON, saw 12 characters that do not parse",
+ * );
  * strictEqual(error.reason, "syntax");
  * ```
  */
@@ -283,7 +292,7 @@ export type ContentEncodingReason = "unsupported" | "corrupt" | "not_requested";
 /**
  * A body in a content coding that could not be decoded: raised when the caller asked to decode
  * the body itself (`contentDecoding: "manual"`, reasons `"unsupported"` and `"corrupt"`), and by
- * {@linkcode McpClient}, {@linkcode A2AClient} and {@linkcode fetchAgentCard} when an agent answers
+ * {@link McpClient}, {@link A2AClient} and {@link fetchAgentCard} when an agent answers
  * in a content coding although the request asked for `Accept-Encoding: identity` (reason
  * `"not_requested"`: its raw bytes could not be bounded).
  *
@@ -296,7 +305,10 @@ export type ContentEncodingReason = "unsupported" | "corrupt" | "not_requested";
  * import { strictEqual } from "node:assert/strict";
  *
  * const error = new ContentEncodingError("zstd", "unsupported");
- * strictEqual(error.message, 'Cannot read response: expected gzip, deflate or br, saw Content-Encoding "zstd"');
+ * strictEqual(
+ *   error.message,
+ *   'Cannot read response: expected gzip, deflate or br, saw Content-Encoding "zstd"',
+ * );
  * ```
  */
 export class ContentEncodingError extends AdcpTransportError {
@@ -321,7 +333,8 @@ export class ContentEncodingError extends AdcpTransportError {
       reason === "unsupported"
         ? `Cannot read response: expected gzip, deflate or br, saw Content-Encoding "${safe}"`
         : reason === "not_requested"
-        ? `Cannot read response: expected no content coding (Accept-Encoding: identity), saw Content-Encoding "${safe}"`
+        ? `Cannot read response: expected no content coding (Accept-Encoding: identity), saw ` +
+          `Content-Encoding "${safe}"`
         : `Cannot read response: body is not valid "${safe}" data`,
       { cause: { encoding: safe, reason } },
     );
@@ -331,7 +344,7 @@ export class ContentEncodingError extends AdcpTransportError {
 }
 
 /**
- * Why an agent's answer could not be used by {@linkcode McpClient} or {@linkcode A2AClient}:
+ * Why an agent's answer could not be used by {@link McpClient} or {@link A2AClient}:
  *
  * - `"http_status"`: an HTTP status the protocol does not allow there, without a JSON-RPC error
  *   body (`status` holds it).
@@ -372,7 +385,10 @@ export type AgentProtocolReason =
  * import { strictEqual } from "node:assert/strict";
  *
  * const error = new AgentProtocolError("content_type", "application/json", "text/html", 200);
- * strictEqual(error.message, "Cannot use agent response: expected application/json, saw text/html");
+ * strictEqual(
+ *   error.message,
+ *   "Cannot use agent response: expected application/json, saw text/html",
+ * );
  * strictEqual(error.code, "AGENT_PROTOCOL");
  * strictEqual(error.status, 200);
  * ```
@@ -501,10 +517,10 @@ export type AnyTransportError =
  * import { fetchAgentCard, RedirectRefusedError } from "@adcp-wire/transports";
  * import { ok, strictEqual } from "node:assert/strict";
  *
- * const fetch = () =>
- *   Promise.resolve(new Response(null, { status: 308, headers: { location: "http://169.254.169.254/" } }));
- * const error = await fetchAgentCard("https://sales.example/.well-known/agent-card.json", { fetch })
- *   .catch((thrown: unknown) => thrown);
+ * const headers = { location: "http://169.254.169.254/" };
+ * const fetch = () => Promise.resolve(new Response(null, { status: 308, headers }));
+ * const cardUrl = "https://sales.example/.well-known/agent-card.json";
+ * const error = await fetchAgentCard(cardUrl, { fetch }).catch((thrown: unknown) => thrown);
  * ok(error instanceof RedirectRefusedError);
  * strictEqual(error.code, "REDIRECT_REFUSED");
  * strictEqual(error.status, 308);
@@ -534,7 +550,7 @@ export class RedirectRefusedError extends AdcpTransportError {
 /**
  * The request failed before an answer arrived: connection refused or reset, DNS or TLS failure,
  * a body that broke off. Network errors are transient (Error Handling, "Protocol Errors": retry
- * with exponential backoff), so {@linkcode NetworkError.adcpError} is a transient
+ * with exponential backoff), so {@link NetworkError.adcpError} is a transient
  * `SERVICE_UNAVAILABLE`, which the clients' `retry` option and `withRetry` of
  * `@adcp-wire/recovery` retry. The message names no cause: the runtime's error is kept in `cause`
  * for local logs only (Security, "Webhook URL validation (SSRF)", step 6: do not echo fetch errors
@@ -580,7 +596,7 @@ export class NetworkError extends AdcpTransportError {
 /**
  * An agent answered with a status outside 2xx and no usable protocol error in the body.
  *
- * `429`, `408` and `5xx` are transient: {@linkcode HttpStatusError.adcpError} is then
+ * `429`, `408` and `5xx` are transient: {@link HttpStatusError.adcpError} is then
  * `RATE_LIMITED` (429) or `SERVICE_UNAVAILABLE`, with `retry_after` from the `Retry-After` header
  * when it has one (delay-seconds or an HTTP-date, rounded up and clamped to [1, 3600] as
  * `retry_after` is: Error Handling, "Normative throttling behavior"), so the clients' `retry`
@@ -594,8 +610,8 @@ export class NetworkError extends AdcpTransportError {
  *
  * const fetch = () =>
  *   Promise.resolve(new Response("busy", { status: 429, headers: { "retry-after": "7" } }));
- * const error = await fetchAgentCard("https://sales.example/.well-known/agent-card.json", { fetch })
- *   .catch((thrown: unknown) => thrown);
+ * const cardUrl = "https://sales.example/.well-known/agent-card.json";
+ * const error = await fetchAgentCard(cardUrl, { fetch }).catch((thrown: unknown) => thrown);
  * ok(error instanceof HttpStatusError);
  * strictEqual(error.status, 429);
  * strictEqual(error.retryAfterSeconds, 7);
@@ -639,7 +655,7 @@ export class HttpStatusError extends AdcpTransportError {
 }
 
 /**
- * What an {@linkcode ItemLimitError} counted.
+ * What an {@link ItemLimitError} counted.
  */
 export type LimitedItem = "tools" | "events" | "artifacts" | "parts";
 
@@ -647,7 +663,7 @@ export type LimitedItem = "tools" | "events" | "artifacts" | "parts";
  * One client operation collected more items than its cap allows: tools over every `tools/list`
  * page (`maxTools`), SSE events over every stream and reconnect (`maxEvents`), artifacts
  * (`maxArtifacts`) or parts (`maxParts`) of an A2A task over every frame. The caps bound the work
- * and memory of one call whatever the seller sends; see {@linkcode ClientLimits}.
+ * and memory of one call whatever the seller sends; see {@link ClientLimits}.
  *
  * @example Reading the fields
  * ```ts
@@ -655,7 +671,10 @@ export type LimitedItem = "tools" | "events" | "artifacts" | "parts";
  * import { strictEqual } from "node:assert/strict";
  *
  * const error = new ItemLimitError("tools", 4_096, 4_097);
- * strictEqual(error.message, "Cannot use agent response: more than 4096 tools in one call (observed 4097)");
+ * strictEqual(
+ *   error.message,
+ *   "Cannot use agent response: more than 4096 tools in one call (observed 4097)",
+ * );
  * strictEqual(error.code, "ITEM_LIMIT");
  * ```
  */

@@ -64,15 +64,18 @@ Deno.test("DeadlineExceededError reports a signal timeout without a timeoutMs", 
   deepStrictEqual(new DeadlineExceededError(5, 7).cause, { timeoutMs: 5, elapsedMs: 7 });
 });
 
-Deno.test("the JSON limit errors are declared once, in @adcp-wire/security, and re-exported", () => {
-  strictEqual(JsonDepthLimitError, security.JsonDepthLimitError);
-  strictEqual(JsonNodeLimitError, security.JsonNodeLimitError);
-  const error = new JsonDepthLimitError(64, 65);
-  ok(error instanceof security.AdcpSecurityError);
-  ok(error instanceof AdcpWireError);
-  ok(!(error instanceof AdcpTransportError));
-  ok(new ResponseTooLargeError(1, 2, "raw") instanceof AdcpWireError);
-});
+Deno.test(
+  "the JSON limit errors are declared once, in @adcp-wire/security, and re-exported",
+  () => {
+    strictEqual(JsonDepthLimitError, security.JsonDepthLimitError);
+    strictEqual(JsonNodeLimitError, security.JsonNodeLimitError);
+    const error = new JsonDepthLimitError(64, 65);
+    ok(error instanceof security.AdcpSecurityError);
+    ok(error instanceof AdcpWireError);
+    ok(!(error instanceof AdcpTransportError));
+    ok(new ResponseTooLargeError(1, 2, "raw") instanceof AdcpWireError);
+  },
+);
 
 Deno.test("MalformedJsonError distinguishes syntax from an unterminated stdio message", () => {
   strictEqual(

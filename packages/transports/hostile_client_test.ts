@@ -49,7 +49,9 @@ interface Seen {
 
 type Handler = (request: Request, seen: Seen) => Response | Promise<Response>;
 
-/** A server handler that records every request (reading its whole body) before `handler` answers. */
+/**
+ * A server handler that records every request (reading its whole body) before `handler` answers.
+ */
 function recording(handler: Handler): { seen: Seen[]; serve: Deno.ServeHandler } {
   const seen: Seen[] = [];
   return {
@@ -189,7 +191,7 @@ function mcpSeller(
   return (_request, seen) => mcpAnswer(seen, (id) => toolsCall(id, seen, calls++), get);
 }
 
-/** What {@linkcode mcpSeller} answers to one request. */
+/** What {@link mcpSeller} answers to one request. */
 function mcpAnswer(
   seen: Seen,
   toolsCall: (id: number | string) => Response | Promise<Response>,
@@ -408,7 +410,9 @@ interface RedirectTarget {
   readonly name: string;
   /** The Location values (`undefined`: no Location header), given the seller and the witness. */
   readonly locations: (seller: string, witness: string) => (string | undefined)[];
-  /** Whether the operation runs with a URL-recording fetch (for targets no server stands behind). */
+  /**
+   * Whether the operation runs with a URL-recording fetch (for targets no server stands behind).
+   */
   readonly recordUrls: boolean;
 }
 
@@ -728,7 +732,8 @@ netTest(
 );
 
 netTest(
-  "A2AClient.sendMessage with retry retries two refused connections and succeeds on the third attempt",
+  "A2AClient.sendMessage with retry retries two refused connections and succeeds on the third " +
+    "attempt",
   async () => {
     const seller = recording((_request, seen) =>
       rpcResult(parseRpc(seen.body).id, COMPLETED_FRAME)
@@ -1185,7 +1190,8 @@ for (
   ] as const
 ) {
   netTest(
-    `${name} keeps the status and Retry-After of a 429 or 503 labelled JSON whose body does not parse`,
+    `${name} keeps the status and Retry-After of a 429 or 503 labelled JSON whose body does not ` +
+      `parse`,
     async () => {
       let answer: () => Response = () => new Response(null, { status: 500 });
       const server = recording(seller(() => answer()));

@@ -306,7 +306,8 @@ async function peakGrowth(
 
 /** A tools/list page of one tool carrying 1 MiB of description, always with a fresh cursor. */
 function bigPage(id: number, page: number): string {
-  return `{"jsonrpc":"2.0","id":${id},"result":{"tools":[{"name":"t${page}","description":"${PAD}"}],"nextCursor":"c${page}"}}`;
+  return `{"jsonrpc":"2.0","id":${id},"result":{"tools":[{"name":"t${page}",` +
+    `"description":"${PAD}"}],"nextCursor":"c${page}"}}`;
 }
 
 netTest(
@@ -580,7 +581,8 @@ netTest(
           index === 0
             ? "retry: 10\n\n"
             : index <= 24
-            ? `id: s${number}e${index}\ndata: {"jsonrpc":"2.0","id":999999,"result":{"pad":"${padding}"}}\n\n`
+            ? `id: s${number}e${index}\ndata: {"jsonrpc":"2.0","id":999999,` +
+              `"result":{"pad":"${padding}"}}\n\n`
             : undefined,
         stop,
       );
@@ -812,7 +814,8 @@ function thrown(fn: () => unknown): unknown {
 }
 
 Deno.test(
-  "new A2AClient() and agentCardAuthHosts() refuse a 3.9 MiB card of 150,000 hosts in under 10x its JSON.parse",
+  "new A2AClient() and agentCardAuthHosts() refuse a 3.9 MiB card of 150,000 hosts in under 10x " +
+    "its JSON.parse",
   async () => {
     const { card, text } = manyHostsCard(150_000, CARD_ORIGIN);
     ok(text.length > 3.8 * MiB && text.length < CAP, `card is ${text.length} bytes`);
@@ -842,7 +845,8 @@ Deno.test(
 );
 
 Deno.test(
-  "new A2AClient() and agentCardAuthHosts() take under 10x JSON.parse on the largest card they accept",
+  "new A2AClient() and agentCardAuthHosts() take under 10x JSON.parse on the largest card they " +
+    "accept",
   async () => {
     const { card, text } = fullListsCard(3_950, CARD_ORIGIN);
     ok(text.length > 3.8 * MiB && text.length < CAP, `card is ${text.length} bytes`);
@@ -1082,7 +1086,8 @@ netTest(
 );
 
 netTest(
-  "A2AClient.sendStreamingMessage() against 64 KiB artifact frames grows the heap by < 16x its budget",
+  "A2AClient.sendStreamingMessage() against 64 KiB artifact frames grows the heap by < 16x its " +
+    "budget",
   async () => {
     const padding = "z".repeat(65_536);
     const agent = a2aAgent((id, stop) => {

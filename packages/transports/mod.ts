@@ -5,8 +5,8 @@
  * | --- | --- |
  * | `@adcp-wire/transports/mcp` | `McpClient`, the MCP Streamable HTTP client |
  * | `@adcp-wire/transports/a2a` | `A2AClient` and `fetchAgentCard`, the A2A JSON-RPC client |
- * | `@adcp-wire/transports/read` | Bounded reading: HTTP bodies, SSE, stdio, `boundedFetch`, limits |
- * | `@adcp-wire/transports/seller` | Result builders, JSON-RPC errors, failed tasks, outgoing checks |
+ * | `@adcp-wire/transports/read` | Bounded reads: HTTP bodies, SSE, stdio, `boundedFetch`, limits |
+ * | `@adcp-wire/transports/seller` | Result builders, JSON-RPC errors, failed tasks, error checks |
  * | `@adcp-wire/transports/testing` | In-process fake agents for tests and examples |
  *
  * Everything the package throws on purpose is an `AdcpTransportError` (or, for the JSON bounds,
@@ -24,7 +24,12 @@
  * const fetch = fakeMcpAgent({
  *   tools: {
  *     get_products: () =>
- *       adcpErrorResult({ code: "RATE_LIMITED", message: "Slow down", recovery: "transient", retry_after: 5 }),
+ *       adcpErrorResult({
+ *         code: "RATE_LIMITED",
+ *         message: "Slow down",
+ *         recovery: "transient",
+ *         retry_after: 5,
+ *       }),
  *   },
  * });
  * const result = await new McpClient("https://agent.example/mcp", { fetch })

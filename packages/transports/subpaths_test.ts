@@ -39,36 +39,43 @@ Deno.test("the root re-exports every subpath's bindings, identical, and not the 
   ok("fakeMcpAgent" in testing && "fakeA2AAgent" in testing);
 });
 
-Deno.test("errors: one root, the JSON bounds declared once, core's classes usable with instanceof", () => {
-  strictEqual(root.JsonDepthLimitError, security.JsonDepthLimitError);
-  strictEqual(root.JsonNodeLimitError, security.JsonNodeLimitError);
-  strictEqual(root.AdcpWireError, AdcpWireError);
-  ok(new root.NetworkError(new TypeError("reset")) instanceof AdcpWireError);
-  ok(new root.WrapperDetectedError(0) instanceof root.AdcpCoreError);
-  ok(new root.WrapperDetectedError(0) instanceof AdcpWireError);
-  strictEqual(new root.WrapperDetectedError(0).code, "WRAPPER_DETECTED");
-});
+Deno.test(
+  "errors: one root, the JSON bounds declared once, core's classes usable with instanceof",
+  () => {
+    strictEqual(root.JsonDepthLimitError, security.JsonDepthLimitError);
+    strictEqual(root.JsonNodeLimitError, security.JsonNodeLimitError);
+    strictEqual(root.AdcpWireError, AdcpWireError);
+    ok(new root.NetworkError(new TypeError("reset")) instanceof AdcpWireError);
+    ok(new root.WrapperDetectedError(0) instanceof root.AdcpCoreError);
+    ok(new root.WrapperDetectedError(0) instanceof AdcpWireError);
+    strictEqual(new root.WrapperDetectedError(0).code, "WRAPPER_DETECTED");
+  },
+);
 
-Deno.test("the deprecated limit layer spellings still work, and both spellings at once do not", async () => {
-  const fetch = testing.fakeMcpAgent({ tools: { t: () => ({ content: [] }) } });
-  const old = new mcp.McpClient("https://agent.example/mcp", {
-    fetch,
-    defaults: { maxTools: 0 },
-  });
-  await old.connect();
-  await root.resolveLimits({ defaults: { timeoutMs: 5 } });
-  throws(() => new mcp.McpClient("https://a.example/", { defaults: {}, defaultLimits: {} }), {
-    name: "TypeError",
-    message: "Cannot create an McpClient as 'options.defaults' must be undefined when " +
-      "'options.defaultLimits' is set (it is its deprecated spelling): current value is an object",
-  });
-  throws(() => new mcp.McpClient("https://a.example/", { agentLimits: null as never }), {
-    name: "TypeError",
-    message: "Cannot create an McpClient as 'options.agentLimits' must be an object: current " +
-      "value is null",
-  });
-  // The deprecated layer is applied: a cap of zero tools refuses the first tool listed.
-  const error = await old.listTools().catch((caught: unknown) => caught);
-  ok(error instanceof root.ItemLimitError, String(error));
-  deepStrictEqual([error.item, error.limit], ["tools", 0]);
-});
+Deno.test(
+  "the deprecated limit layer spellings still work, and both spellings at once do not",
+  async () => {
+    const fetch = testing.fakeMcpAgent({ tools: { t: () => ({ content: [] }) } });
+    const old = new mcp.McpClient("https://agent.example/mcp", {
+      fetch,
+      defaults: { maxTools: 0 },
+    });
+    await old.connect();
+    await root.resolveLimits({ defaults: { timeoutMs: 5 } });
+    throws(() => new mcp.McpClient("https://a.example/", { defaults: {}, defaultLimits: {} }), {
+      name: "TypeError",
+      message: "Cannot create an McpClient as 'options.defaults' must be undefined when " +
+        "'options.defaultLimits' is set (it is its deprecated spelling): current value is an " +
+        "object",
+    });
+    throws(() => new mcp.McpClient("https://a.example/", { agentLimits: null as never }), {
+      name: "TypeError",
+      message: "Cannot create an McpClient as 'options.agentLimits' must be an object: current " +
+        "value is null",
+    });
+    // The deprecated layer is applied: a cap of zero tools refuses the first tool listed.
+    const error = await old.listTools().catch((caught: unknown) => caught);
+    ok(error instanceof root.ItemLimitError, String(error));
+    deepStrictEqual([error.item, error.limit], ["tools", 0]);
+  },
+);

@@ -2,8 +2,8 @@
 import { TASK_VALIDATORS, VALIDATORS_ADCP_VERSION } from "@adcp-wire/schemas/validators";
 
 /**
- * The options scripts/_gen_validators/ajv.ts (makeAjv) compiles with, minus code generation: same schema, same
- * checks.
+ * The options scripts/_gen_validators/ajv.ts (makeAjv) compiles with, minus code generation: same
+ * schema, same checks.
  */
 export const AJV_OPTIONS = {
   strict: false,

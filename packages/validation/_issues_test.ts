@@ -12,36 +12,39 @@ function err(
   return { instancePath, schemaPath: "#/x", keyword, params };
 }
 
-Deno.test("toIssues() points at the property a required, dependencies or additionalProperties names", () => {
-  deepStrictEqual(
-    toIssues([
-      err("required", { missingProperty: "x/y" }),
-      err("dependencies", { property: "p", missingProperty: "q~", depsCount: 1, deps: "q~" }),
-      err("additionalProperties", { additionalProperty: "extra" }, ""),
-      err("propertyNames", { propertyName: "bad key" }, "/m"),
-      err("type", { type: "string" }, "/a/0"),
-    ], 20),
-    [
-      { pointer: "/a/x~1y", message: 'Missing required property "x/y"', keyword: "required" },
-      {
-        pointer: "/a/q~0",
-        message: 'Missing property "q~", required when "p" is present',
-        keyword: "dependencies",
-      },
-      {
-        pointer: "/extra",
-        message: "Expected no property the schema does not name",
-        keyword: "additionalProperties",
-      },
-      {
-        pointer: "/m/bad key",
-        message: "Expected a property name the schema allows",
-        keyword: "propertyNames",
-      },
-      { pointer: "/a/0", message: "Expected type string", keyword: "type" },
-    ],
-  );
-});
+Deno.test(
+  "toIssues() points at the property a required, dependencies or additionalProperties names",
+  () => {
+    deepStrictEqual(
+      toIssues([
+        err("required", { missingProperty: "x/y" }),
+        err("dependencies", { property: "p", missingProperty: "q~", depsCount: 1, deps: "q~" }),
+        err("additionalProperties", { additionalProperty: "extra" }, ""),
+        err("propertyNames", { propertyName: "bad key" }, "/m"),
+        err("type", { type: "string" }, "/a/0"),
+      ], 20),
+      [
+        { pointer: "/a/x~1y", message: 'Missing required property "x/y"', keyword: "required" },
+        {
+          pointer: "/a/q~0",
+          message: 'Missing property "q~", required when "p" is present',
+          keyword: "dependencies",
+        },
+        {
+          pointer: "/extra",
+          message: "Expected no property the schema does not name",
+          keyword: "additionalProperties",
+        },
+        {
+          pointer: "/m/bad key",
+          message: "Expected a property name the schema allows",
+          keyword: "propertyNames",
+        },
+        { pointer: "/a/0", message: "Expected type string", keyword: "type" },
+      ],
+    );
+  },
+);
 
 Deno.test("toIssues() writes messages from schema values only", () => {
   const msgs = toIssues([
@@ -99,18 +102,22 @@ Deno.test("toIssues() cuts long schema values and long pointers", () => {
   strictEqual(root!.pointer, "");
 });
 
-Deno.test("toIssues() prefixes pointers, caps the count keeping the last failure, never returns nothing", () => {
-  const many = Array.from({ length: 30 }, (_, i) => err("type", { type: "string" }, `/${i}`));
-  const issues = toIssues(many, 5, "/result");
-  deepStrictEqual(
-    issues.map((i) => i.pointer),
-    ["/result/0", "/result/1", "/result/2", "/result/3", "/result/29"],
-  );
-  deepStrictEqual(toIssues(many, 1).map((i) => i.pointer), ["/29"]);
-  deepStrictEqual(toIssues(null, 5, "/result"), [
-    { pointer: "/result", message: "Expected a value matching the schema", keyword: "schema" },
-  ]);
-});
+Deno.test(
+  "toIssues() prefixes pointers, caps the count keeping the last failure, never returns " +
+    "nothing",
+  () => {
+    const many = Array.from({ length: 30 }, (_, i) => err("type", { type: "string" }, `/${i}`));
+    const issues = toIssues(many, 5, "/result");
+    deepStrictEqual(
+      issues.map((i) => i.pointer),
+      ["/result/0", "/result/1", "/result/2", "/result/3", "/result/29"],
+    );
+    deepStrictEqual(toIssues(many, 1).map((i) => i.pointer), ["/29"]);
+    deepStrictEqual(toIssues(null, 5, "/result"), [
+      { pointer: "/result", message: "Expected a value matching the schema", keyword: "schema" },
+    ]);
+  },
+);
 
 Deno.test("toIssues() keeps pointers and messages bounded for any params (property)", () => {
   fc.assert(

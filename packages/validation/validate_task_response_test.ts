@@ -13,7 +13,10 @@ import { clone, readFixture, readSchema, schemaExample } from "./_test_util.ts";
 
 type Payload = Record<string, unknown>;
 
-/** One schema family (a manifest `protocol`): a valid payload and a broken copy with its exact first issue. */
+/**
+ * One schema family (a manifest `protocol`): a valid payload and a broken copy with its exact first
+ * issue.
+ */
 interface FamilyCase {
   family: string;
   task: string;
@@ -188,31 +191,38 @@ for (const c of CASES) {
     strictEqual(result.schemas.length, 1);
   });
 
-  Deno.test(`validateTaskResponse() rejects a broken ${c.task} response at ${c.pointer} (${c.family})`, async () => {
-    const payload = clone(await c.valid());
-    c.break(payload);
-    const result = await validateTaskResponse(c.task, payload);
-    ok(!result.valid);
-    const first = result.issues[0]!;
-    strictEqual(first.pointer, c.pointer);
-    strictEqual(first.keyword, c.keyword);
-    ok(first.message.length > 0);
-  });
+  Deno.test(
+    `validateTaskResponse() rejects a broken ${c.task} response at ${c.pointer} ` +
+      `(${c.family})`,
+    async () => {
+      const payload = clone(await c.valid());
+      c.break(payload);
+      const result = await validateTaskResponse(c.task, payload);
+      ok(!result.valid);
+      const first = result.issues[0]!;
+      strictEqual(first.pointer, c.pointer);
+      strictEqual(first.keyword, c.keyword);
+      ok(first.message.length > 0);
+    },
+  );
 }
 
-Deno.test("validateTaskResponse() reports a oneOf failure with its branches, inner first", async () => {
-  const result = await validateTaskResponse("search_brands", { status: "completed" });
-  ok(!result.valid);
-  deepStrictEqual(result.issues, [
-    { pointer: "/brands", message: 'Missing required property "brands"', keyword: "required" },
-    { pointer: "/errors", message: 'Missing required property "errors"', keyword: "required" },
-    {
-      pointer: "",
-      message: "Expected a value matching exactly one of the allowed shapes",
-      keyword: "oneOf",
-    },
-  ]);
-});
+Deno.test(
+  "validateTaskResponse() reports a oneOf failure with its branches, inner first",
+  async () => {
+    const result = await validateTaskResponse("search_brands", { status: "completed" });
+    ok(!result.valid);
+    deepStrictEqual(result.issues, [
+      { pointer: "/brands", message: 'Missing required property "brands"', keyword: "required" },
+      { pointer: "/errors", message: 'Missing required property "errors"', keyword: "required" },
+      {
+        pointer: "",
+        message: "Expected a value matching exactly one of the allowed shapes",
+        keyword: "oneOf",
+      },
+    ]);
+  },
+);
 
 Deno.test("validateTaskResponse() chooses the schema by status, not by the payload", async () => {
   const working = { status: "completed", percentage: 30 };
@@ -230,27 +240,31 @@ Deno.test("validateTaskResponse() chooses the schema by status, not by the paylo
   }
 });
 
-Deno.test("validateTaskResponse() checks interim payloads when their status has a schema", async () => {
-  const submitted = await validateTaskResponse(
-    "get_products",
-    { status: "submitted", task_id: 7 },
-    { status: "submitted" },
-  );
-  ok(!submitted.valid);
-  strictEqual(submitted.issues[0]?.pointer, "/task_id");
-  strictEqual(submitted.issues[0]?.keyword, "type");
-  deepStrictEqual(submitted.schemas, ["media-buy/get-products-async-response-submitted.json"]);
+Deno.test(
+  "validateTaskResponse() checks interim payloads when their status has a schema",
+  async () => {
+    const submitted = await validateTaskResponse(
+      "get_products",
+      { status: "submitted", task_id: 7 },
+      { status: "submitted" },
+    );
+    ok(!submitted.valid);
+    strictEqual(submitted.issues[0]?.pointer, "/task_id");
+    strictEqual(submitted.issues[0]?.keyword, "type");
+    deepStrictEqual(submitted.schemas, ["media-buy/get-products-async-response-submitted.json"]);
 
-  const input = await validateTaskResponse(
-    "get_products",
-    { reason: "BUDGET_REQUIRED", suggestions: ["50000 USD"] },
-    { status: "input-required" },
-  );
-  ok(input.valid);
-});
+    const input = await validateTaskResponse(
+      "get_products",
+      { reason: "BUDGET_REQUIRED", suggestions: ["50000 USD"] },
+      { status: "input-required" },
+    );
+    ok(input.valid);
+  },
+);
 
 Deno.test("validateTaskResponse() passes interim payloads whose status has no schema", async () => {
-  // activate_signal has no async schemas; get_products has no auth-required schema; unknown has none anywhere.
+  // activate_signal has no async schemas; get_products has no auth-required schema; unknown has
+  // none anywhere.
   for (
     const [task, status] of [
       ["activate_signal", "working"],
@@ -273,48 +287,55 @@ Deno.test("validateTaskResponse() validates terminal_schema_overrides task types
   deepStrictEqual(result.schemas, ["media-buy/media-buy-delivery-webhook-result.json"]);
 });
 
-Deno.test("validateTaskResponse() validates and returns the copy without dangerous keys", async () => {
-  const raw = JSON.parse(
-    '{"__proto__":{"polluted":true},"percentage":10,"nested":{"constructor":{"prototype":{"x":1}},"ok":1}}',
-  );
-  const result = await validateTaskResponse("get_products", raw, { status: "working" });
-  ok(result.valid);
-  deepStrictEqual(result.value, { percentage: 10, nested: { ok: 1 } });
-  strictEqual(Object.getPrototypeOf(result.value), Object.prototype);
-  strictEqual(({} as Record<string, unknown>).polluted, undefined);
-});
+Deno.test(
+  "validateTaskResponse() validates and returns the copy without dangerous keys",
+  async () => {
+    const raw = JSON.parse(
+      '{"__proto__":{"polluted":true},"percentage":10,' +
+        '"nested":{"constructor":{"prototype":{"x":1}},"ok":1}}',
+    );
+    const result = await validateTaskResponse("get_products", raw, { status: "working" });
+    ok(result.valid);
+    deepStrictEqual(result.value, { percentage: 10, nested: { ok: 1 } });
+    strictEqual(Object.getPrototypeOf(result.value), Object.prototype);
+    strictEqual(({} as Record<string, unknown>).polluted, undefined);
+  },
+);
 
-Deno.test("validateTaskResponse() throws a TypeError listing the known tasks for an unknown one", async () => {
-  await rejects(
-    validateTaskResponse("get_prodcuts", {}),
-    (e: unknown) => {
-      ok(e instanceof TypeError);
-      ok(
-        e.message.startsWith(
-          "Cannot validate a task response as 'task' must be a task of AdCP " +
-            `${VALIDATORS_ADCP_VERSION} (`,
-        ),
-      );
-      ok(e.message.includes("get_products, get_property_list"));
-      ok(e.message.endsWith('): current value is "get_prodcuts"'));
-      return true;
-    },
-  );
-  for (const name of ["__proto__", "constructor", "toString", ""]) {
-    await rejects(validateTaskResponse(name, {}), TypeError, name);
-  }
-  await rejects(
-    validateTaskResponse(42 as unknown as string, {}),
-    (e: unknown) =>
-      e instanceof TypeError &&
-      e.message ===
-        "Cannot validate a task response as 'task' must be a string: current value is 42",
-  );
-  await rejects(
-    loadTaskValidator("nope"),
-    /^TypeError: Cannot load a task validator as 'task' must be a task of AdCP/,
-  );
-});
+Deno.test(
+  "validateTaskResponse() throws a TypeError listing the known tasks for an unknown one",
+  async () => {
+    await rejects(
+      validateTaskResponse("get_prodcuts", {}),
+      (e: unknown) => {
+        ok(e instanceof TypeError);
+        ok(
+          e.message.startsWith(
+            "Cannot validate a task response as 'task' must be a task of AdCP " +
+              `${VALIDATORS_ADCP_VERSION} (`,
+          ),
+        );
+        ok(e.message.includes("get_products, get_property_list"));
+        ok(e.message.endsWith('): current value is "get_prodcuts"'));
+        return true;
+      },
+    );
+    for (const name of ["__proto__", "constructor", "toString", ""]) {
+      await rejects(validateTaskResponse(name, {}), TypeError, name);
+    }
+    await rejects(
+      validateTaskResponse(42 as unknown as string, {}),
+      (e: unknown) =>
+        e instanceof TypeError &&
+        e.message ===
+          "Cannot validate a task response as 'task' must be a string: current value is 42",
+    );
+    await rejects(
+      loadTaskValidator("nope"),
+      /^TypeError: Cannot load a task validator as 'task' must be a task of AdCP/,
+    );
+  },
+);
 
 Deno.test("validateTaskResponse() checks its options", async () => {
   await rejects(
@@ -332,19 +353,22 @@ Deno.test("validateTaskResponse() checks its options", async () => {
   await rejects(validateTaskResponse("get_products", {}, [] as never), TypeError);
 });
 
-Deno.test("validateTaskResponse() caps the issues at maxIssues, keeping the enclosing failure", async () => {
-  const data = { status: "completed" };
-  const all = await validateTaskResponse("search_brands", data);
-  ok(!all.valid);
-  strictEqual(all.issues.length, 3);
-  const one = await validateTaskResponse("search_brands", data, { maxIssues: 1 });
-  ok(!one.valid);
-  deepStrictEqual(one.issues, [all.issues[2]]);
-  const two = await validateTaskResponse("search_brands", data, { maxIssues: 2 });
-  ok(!two.valid);
-  deepStrictEqual(two.issues, [all.issues[0], all.issues[2]]);
-  strictEqual(DEFAULT_MAX_ISSUES, 20);
-});
+Deno.test(
+  "validateTaskResponse() caps the issues at maxIssues, keeping the enclosing failure",
+  async () => {
+    const data = { status: "completed" };
+    const all = await validateTaskResponse("search_brands", data);
+    ok(!all.valid);
+    strictEqual(all.issues.length, 3);
+    const one = await validateTaskResponse("search_brands", data, { maxIssues: 1 });
+    ok(!one.valid);
+    deepStrictEqual(one.issues, [all.issues[2]]);
+    const two = await validateTaskResponse("search_brands", data, { maxIssues: 2 });
+    ok(!two.valid);
+    deepStrictEqual(two.issues, [all.issues[0], all.issues[2]]);
+    strictEqual(DEFAULT_MAX_ISSUES, 20);
+  },
+);
 
 Deno.test("validateTaskResponse() enforces the copy limits before validating", async () => {
   let deep: unknown = 1;
@@ -412,45 +436,51 @@ function checkIssues(issues: readonly ValidationIssue[]): void {
   }
 }
 
-Deno.test("validateTaskResponse() returns a safe copy or well-formed issues for any JSON (property)", async () => {
-  const validator = await loadTaskValidator("get_products");
-  fc.assert(
-    fc.property(
-      fc.jsonValue({ maxDepth: 6 }),
-      fc.constantFrom("completed", "working", "submitted", "input-required", "unknown" as const),
-      (data, status) => {
-        const result = validator.validate(data, { status });
-        if (result.valid) deepStrictEqual(result.value, toSafeJson(data));
-        else checkIssues(result.issues);
-      },
-    ),
-    { numRuns: 300 },
-  );
-});
-
-Deno.test("validateTaskResponse() never quotes seller keys or values in messages (property)", async () => {
-  const validator = await loadTaskValidator("get_products");
-  const marker = "SELLER_MARKER_";
-  fc.assert(
-    fc.property(
-      fc.dictionary(
-        fc.string({ maxLength: 20 }).map((s) => marker + s),
-        fc.string({ maxLength: 20 }).map((s) => marker + s),
+Deno.test(
+  "validateTaskResponse() returns a safe copy or well-formed issues for any JSON (property)",
+  async () => {
+    const validator = await loadTaskValidator("get_products");
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 6 }),
+        fc.constantFrom("completed", "working", "submitted", "input-required", "unknown" as const),
+        (data, status) => {
+          const result = validator.validate(data, { status });
+          if (result.valid) deepStrictEqual(result.value, toSafeJson(data));
+          else checkIssues(result.issues);
+        },
       ),
-      (extra) => {
-        const product = { product_id: marker, delivery_type: marker, ...extra };
-        const result = validator.validate({
-          status: "completed",
-          cache_scope: marker,
-          products: [product],
-        });
-        ok(!result.valid);
-        for (const i of result.issues) ok(!i.message.includes(marker), i.message);
-      },
-    ),
-    { numRuns: 100 },
-  );
-});
+      { numRuns: 300 },
+    );
+  },
+);
+
+Deno.test(
+  "validateTaskResponse() never quotes seller keys or values in messages (property)",
+  async () => {
+    const validator = await loadTaskValidator("get_products");
+    const marker = "SELLER_MARKER_";
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.string({ maxLength: 20 }).map((s) => marker + s),
+          fc.string({ maxLength: 20 }).map((s) => marker + s),
+        ),
+        (extra) => {
+          const product = { product_id: marker, delivery_type: marker, ...extra };
+          const result = validator.validate({
+            status: "completed",
+            cache_scope: marker,
+            products: [product],
+          });
+          ok(!result.valid);
+          for (const i of result.issues) ok(!i.message.includes(marker), i.message);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  },
+);
 
 Deno.test("every validator runs where code generation from strings is forbidden", async () => {
   const worker = new Worker(new URL("./testdata/no_codegen_worker.ts", import.meta.url), {
@@ -477,17 +507,20 @@ Deno.test("every validator runs where code generation from strings is forbidden"
   }
 });
 
-Deno.test("validateTaskResponse() refuses a null status or maxIssues instead of using the default", async () => {
-  await rejects(
-    validateTaskResponse("get_products", { products: [] }, {
-      status: null as unknown as "completed",
-    }),
-    TypeError,
-  );
-  await rejects(
-    validateTaskResponse("get_products", { products: [] }, {
-      maxIssues: null as unknown as number,
-    }),
-    RangeError,
-  );
-});
+Deno.test(
+  "validateTaskResponse() refuses a null status or maxIssues instead of using the default",
+  async () => {
+    await rejects(
+      validateTaskResponse("get_products", { products: [] }, {
+        status: null as unknown as "completed",
+      }),
+      TypeError,
+    );
+    await rejects(
+      validateTaskResponse("get_products", { products: [] }, {
+        maxIssues: null as unknown as number,
+      }),
+      RangeError,
+    );
+  },
+);

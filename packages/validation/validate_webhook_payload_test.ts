@@ -13,68 +13,81 @@ const ENVELOPE = {
   timestamp: "2026-01-22T10:30:00Z",
 };
 
-Deno.test("validateWebhookPayload() accepts upstream's interim examples and checks them per task", async () => {
-  for (
-    const [index, schema] of [
-      [0, "media-buy/create-media-buy-async-response-input-required.json"],
-      [2, "media-buy/create-media-buy-async-response-working.json"],
-    ] as const
-  ) {
-    const body = await schemaExample("core/mcp-webhook-payload.json", index);
+Deno.test(
+  "validateWebhookPayload() accepts upstream's interim examples and checks them per task",
+  async () => {
+    for (
+      const [index, schema] of [
+        [0, "media-buy/create-media-buy-async-response-input-required.json"],
+        [2, "media-buy/create-media-buy-async-response-working.json"],
+      ] as const
+    ) {
+      const body = await schemaExample("core/mcp-webhook-payload.json", index);
+      const result = await validateWebhookPayload(body);
+      ok(result.valid, JSON.stringify(!result.valid && result.issues));
+      deepStrictEqual(result.value, body);
+      deepStrictEqual(result.schemas, ["core/mcp-webhook-payload.json", schema]);
+    }
+  },
+);
+
+Deno.test(
+  "validateWebhookPayload() checks a completed result against the task's response schema",
+  async () => {
+    const products = await readFixture("get_products_response.json");
+    const good = await validateWebhookPayload({ ...ENVELOPE, result: products });
+    ok(good.valid, JSON.stringify(!good.valid && good.issues));
+    deepStrictEqual(good.schemas, [
+      "core/mcp-webhook-payload.json",
+      "media-buy/get-products-response.json",
+    ]);
+
+    const broken = clone(products) as { products: { delivery_type: string }[] };
+    broken.products[0]!.delivery_type = "sometimes";
+    const bad = await validateWebhookPayload({ ...ENVELOPE, result: broken });
+    ok(!bad.valid);
+    deepStrictEqual(bad.issues[0], {
+      pointer: "/result/products/0/delivery_type",
+      message: 'Expected one of "guaranteed", "non_guaranteed"',
+      keyword: "enum",
+    });
+  },
+);
+
+Deno.test(
+  "validateWebhookPayload() rejects a bad envelope before looking at the result",
+  async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ ...ENVELOPE, idempotency_key: "short" }, "/idempotency_key", "minLength"],
+      [{ ...ENVELOPE, status: "done" }, "/status", "enum"],
+      [{ ...ENVELOPE, task_type: "get_everything" }, "/task_type", "enum"],
+      [{ ...ENVELOPE, timestamp: "yesterday" }, "/timestamp", "format"],
+      [(({ operation_id: _, ...rest }) => rest)(ENVELOPE), "/operation_id", "required"],
+    ];
+    for (const [body, pointer, keyword] of cases) {
+      const result = await validateWebhookPayload(body);
+      ok(!result.valid, pointer);
+      strictEqual(result.issues[0]?.pointer, pointer);
+      strictEqual(result.issues[0]?.keyword, keyword);
+      deepStrictEqual(result.schemas, ["core/mcp-webhook-payload.json"]);
+    }
+  },
+);
+
+Deno.test(
+  "validateWebhookPayload() leaves results without a task schema to the envelope check",
+  async () => {
+    // The status "unknown" has no payload schema in any task; a body without result has nothing to
+    // check.
+    const body = { ...ENVELOPE, status: "unknown", result: { anything: true } };
     const result = await validateWebhookPayload(body);
-    ok(result.valid, JSON.stringify(!result.valid && result.issues));
-    deepStrictEqual(result.value, body);
-    deepStrictEqual(result.schemas, ["core/mcp-webhook-payload.json", schema]);
-  }
-});
-
-Deno.test("validateWebhookPayload() checks a completed result against the task's response schema", async () => {
-  const products = await readFixture("get_products_response.json");
-  const good = await validateWebhookPayload({ ...ENVELOPE, result: products });
-  ok(good.valid, JSON.stringify(!good.valid && good.issues));
-  deepStrictEqual(good.schemas, [
-    "core/mcp-webhook-payload.json",
-    "media-buy/get-products-response.json",
-  ]);
-
-  const broken = clone(products) as { products: { delivery_type: string }[] };
-  broken.products[0]!.delivery_type = "sometimes";
-  const bad = await validateWebhookPayload({ ...ENVELOPE, result: broken });
-  ok(!bad.valid);
-  deepStrictEqual(bad.issues[0], {
-    pointer: "/result/products/0/delivery_type",
-    message: 'Expected one of "guaranteed", "non_guaranteed"',
-    keyword: "enum",
-  });
-});
-
-Deno.test("validateWebhookPayload() rejects a bad envelope before looking at the result", async () => {
-  const cases: [Record<string, unknown>, string, string][] = [
-    [{ ...ENVELOPE, idempotency_key: "short" }, "/idempotency_key", "minLength"],
-    [{ ...ENVELOPE, status: "done" }, "/status", "enum"],
-    [{ ...ENVELOPE, task_type: "get_everything" }, "/task_type", "enum"],
-    [{ ...ENVELOPE, timestamp: "yesterday" }, "/timestamp", "format"],
-    [(({ operation_id: _, ...rest }) => rest)(ENVELOPE), "/operation_id", "required"],
-  ];
-  for (const [body, pointer, keyword] of cases) {
-    const result = await validateWebhookPayload(body);
-    ok(!result.valid, pointer);
-    strictEqual(result.issues[0]?.pointer, pointer);
-    strictEqual(result.issues[0]?.keyword, keyword);
+    ok(result.valid);
     deepStrictEqual(result.schemas, ["core/mcp-webhook-payload.json"]);
-  }
-});
-
-Deno.test("validateWebhookPayload() leaves results without a task schema to the envelope check", async () => {
-  // The status "unknown" has no payload schema in any task; a body without result has nothing to check.
-  const body = { ...ENVELOPE, status: "unknown", result: { anything: true } };
-  const result = await validateWebhookPayload(body);
-  ok(result.valid);
-  deepStrictEqual(result.schemas, ["core/mcp-webhook-payload.json"]);
-  const noResult = await validateWebhookPayload({ ...ENVELOPE, status: "working" });
-  ok(noResult.valid);
-  deepStrictEqual(noResult.schemas, ["core/mcp-webhook-payload.json"]);
-});
+    const noResult = await validateWebhookPayload({ ...ENVELOPE, status: "working" });
+    ok(noResult.valid);
+    deepStrictEqual(noResult.schemas, ["core/mcp-webhook-payload.json"]);
+  },
+);
 
 Deno.test("validateWebhookPayload() returns the copy without dangerous keys", async () => {
   const raw = JSON.parse(
@@ -90,22 +103,25 @@ Deno.test("validateWebhookPayload() checks its options", async () => {
   await rejects(validateWebhookPayload(ENVELOPE, { maxIssues: 0 }), RangeError);
 });
 
-Deno.test("validateWebhookPayload() returns a safe copy or issues for any result (property)", async () => {
-  await fc.assert(
-    fc.asyncProperty(
-      fc.constantFrom("completed", "working", "input-required", "submitted", "failed"),
-      fc.constantFrom("get_products", "create_media_buy", "sync_creatives", "get_signals"),
-      fc.jsonValue({ maxDepth: 4 }),
-      async (status, task_type, result) => {
-        const body = { ...ENVELOPE, status, task_type, result };
-        const r = await validateWebhookPayload(body);
-        if (r.valid) deepStrictEqual(r.value, toSafeJson(body));
-        else {
-          ok(r.issues.length >= 1);
-          for (const i of r.issues) ok(i.pointer === "" || i.pointer.startsWith("/"));
-        }
-      },
-    ),
-    { numRuns: 100 },
-  );
-});
+Deno.test(
+  "validateWebhookPayload() returns a safe copy or issues for any result (property)",
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("completed", "working", "input-required", "submitted", "failed"),
+        fc.constantFrom("get_products", "create_media_buy", "sync_creatives", "get_signals"),
+        fc.jsonValue({ maxDepth: 4 }),
+        async (status, task_type, result) => {
+          const body = { ...ENVELOPE, status, task_type, result };
+          const r = await validateWebhookPayload(body);
+          if (r.valid) deepStrictEqual(r.value, toSafeJson(body));
+          else {
+            ok(r.issues.length >= 1);
+            for (const i of r.issues) ok(i.pointer === "" || i.pointer.startsWith("/"));
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  },
+);

@@ -60,8 +60,7 @@ export type ValidationResult<T> =
 export interface ValidateOptions {
   /**
    * Depth and node limits for the copy made before validating (see `toSafeJson` of
-   * `@adcp-wire/security`).
-   * @default {{ maxJsonDepth: 64, maxJsonNodes: 2097152 }}
+   * `@adcp-wire/security`). Default: `maxJsonDepth` 64 and `maxJsonNodes` 2097152.
    */
   readonly limits?: JsonLimits;
   /**

@@ -21,7 +21,7 @@ const BOUNDED_LISTS: readonly (readonly string[])[] = [
 ];
 
 /**
- * Refuses a card with more than {@linkcode MAX_CARD_LIST_ENTRIES} entries in a bounded list.
+ * Refuses a card with more than {@link MAX_CARD_LIST_ENTRIES} entries in a bounded list.
  * @throws {AgentProtocolError} With reason `"agent_card"`.
  */
 export function checkCardLists(card: unknown): void {

@@ -108,7 +108,7 @@ export class A2AClient {
   /**
    * Creates a client for the agent an agent card describes. Nothing is sent yet.
    *
-   * @param agentCard What {@linkcode fetchAgentCard} returned, or a parsed card (then give
+   * @param agentCard What {@link fetchAgentCard} returned, or a parsed card (then give
    * `options.cardUrl`).
    * @param options Headers, limits, `fetch`, version preference, extensions, auth hosts, the card
    * binding (`cardUrl`, `allowedHosts`, `allowHttp`, `allowReservedAddresses`), retry.
@@ -125,13 +125,13 @@ export class A2AClient {
    *
    * const client = new A2AClient({
    *   supportedInterfaces: [
-   *     { url: "https://sales.example.com/", protocolBinding: "JSONRPC", protocolVersion: "0.3" },
-   *     { url: "https://sales.example.com/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+   *     { url: "https://sales.example/", protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+   *     { url: "https://sales.example/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
    *   ],
-   * }, { cardUrl: "https://sales.example.com/.well-known/agent-card.json" });
-   * strictEqual(client.endpoint, "https://sales.example.com/a2a");
+   * }, { cardUrl: "https://sales.example/.well-known/agent-card.json" });
+   * strictEqual(client.endpoint, "https://sales.example/a2a");
    * strictEqual(client.protocolVersion, "1.0");
-   * deepStrictEqual(client.authHosts, ["sales.example.com"]);
+   * deepStrictEqual(client.authHosts, ["sales.example"]);
    * ```
    */
   constructor(
@@ -241,9 +241,10 @@ export class A2AClient {
    * import { A2AClient } from "@adcp-wire/transports";
    * import { deepStrictEqual } from "node:assert/strict";
    *
+   * const url = "https://a.example/";
    * const client = new A2AClient({
-   *   supportedInterfaces: [{ url: "https://a.example/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
-   * }, { cardUrl: "https://a.example/" });
+   *   supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+   * }, { cardUrl: url });
    * const message = client.invocation("get_products", { brief: "CTV" });
    * deepStrictEqual(message.parts, [{ data: { skill: "get_products", input: { brief: "CTV" } } }]);
    * deepStrictEqual(message.role, "ROLE_USER");
@@ -275,9 +276,9 @@ export class A2AClient {
   /**
    * Sends a message and waits for the agent's answer (`SendMessage`, v0.3 `message/send`): the
    * task in the state the agent returned it (final or interrupted, or any state when the agent
-   * returns early), classified as {@linkcode A2ACallResult} says.
+   * returns early), classified as {@link A2ACallResult} says.
    *
-   * @param message The wire message (see {@linkcode A2AClient.invocation}); a missing
+   * @param message The wire message (see {@link A2AClient.invocation}); a missing
    * `messageId` is filled in, the same one each time this object is sent.
    * @param options Limits for this call.
    * @returns The classified result.
@@ -314,12 +315,11 @@ export class A2AClient {
 
   /**
    * Sends a message and reads the streamed answer (`SendStreamingMessage`, v0.3
-   * `message/stream`) over bounded SSE until a final or interrupted state; see
-   * {@linkcode A2AClient} for how frames are accumulated. Every frame is passed to `onEvent`.
-   * A bare Message frame is an out-of-band agent message and does not end the call ("task-facing
-   * clients SHOULD log and ignore bare `message` envelopes", A2A guide); it is the answer only
-   * when the stream ends without any task frame. A frame whose inner value is itself an envelope
-   * is refused (envelopes are unwrapped exactly once).
+   * `message/stream`) over bounded SSE until a final or interrupted state, passing every frame to
+   * `onEvent`. How frames are accumulated, and when a bare Message frame is the answer:
+   * `docs/clients.md`, "A2A streaming".
+   *
+   * Spec: A2A Guide (bare `message` envelopes); A2A Response Extraction.
    *
    * @param message The wire message; a missing `messageId` is filled in, the same one each time
    * this object is sent.

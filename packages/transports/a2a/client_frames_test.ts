@@ -88,77 +88,89 @@ Deno.test("A2AClient answers with the Message when a stream carries no task at a
   strictEqual(result.kind === "message" && result.text, "Hello");
 });
 
-Deno.test("A2AClient normalizes states over ASCII letters only (KELVIN SIGN is not k)", async () => {
-  const kelvin = { id: "t", contextId: "c", status: { state: "TASK_STATE_WOR\u212AING" } };
-  const client = clientAnswering([{ task: kelvin }, { task: completed({}) }], true);
-  const events: A2AStreamEvent[] = [];
-  await client.sendStreamingMessage(client.invocation("get_products", {}), {
-    onEvent: (event) => events.push(event),
-  });
-  deepStrictEqual(events.map((event) => event.state), ["wor\u212Aing", "completed"]);
-});
+Deno.test(
+  "A2AClient normalizes states over ASCII letters only (KELVIN SIGN is not k)",
+  async () => {
+    const kelvin = { id: "t", contextId: "c", status: { state: "TASK_STATE_WOR\u212AING" } };
+    const client = clientAnswering([{ task: kelvin }, { task: completed({}) }], true);
+    const events: A2AStreamEvent[] = [];
+    await client.sendStreamingMessage(client.invocation("get_products", {}), {
+      onEvent: (event) => events.push(event),
+    });
+    deepStrictEqual(events.map((event) => event.state), ["wor\u212Aing", "completed"]);
+  },
+);
 
-Deno.test("A2AClient holds the result's DataPart to 1 MiB by default, per agent and per call", async () => {
-  const big = completed({ pad: "x".repeat(1_048_576) });
-  const client = clientAnswering([{ task: big }], false);
-  const error = await rejection(client.sendMessage(client.invocation("get_products", {})));
-  ok(error instanceof ResponseTooLargeError);
-  strictEqual(error.phase, "data-part");
-  strictEqual(error.limit, 1_048_576);
-  strictEqual(error.observed, 1_048_586);
-  const raised = await client.sendMessage(client.invocation("get_products", {}), {
-    limits: { maxResponseBytes: 4_194_304, maxDataPartBytes: 2_097_152 },
-  });
-  strictEqual(raised.kind, "success");
-  const tight = await rejection(
-    clientAnswering([{ task: completed({ pad: "x".repeat(100) }) }], true).sendStreamingMessage(
-      client.invocation("get_products", {}),
-      { limits: { maxDataPartBytes: 64 } },
-    ),
-  );
-  ok(tight instanceof ResponseTooLargeError && tight.phase === "data-part");
-});
+Deno.test(
+  "A2AClient holds the result's DataPart to 1 MiB by default, per agent and per call",
+  async () => {
+    const big = completed({ pad: "x".repeat(1_048_576) });
+    const client = clientAnswering([{ task: big }], false);
+    const error = await rejection(client.sendMessage(client.invocation("get_products", {})));
+    ok(error instanceof ResponseTooLargeError);
+    strictEqual(error.phase, "data-part");
+    strictEqual(error.limit, 1_048_576);
+    strictEqual(error.observed, 1_048_586);
+    const raised = await client.sendMessage(client.invocation("get_products", {}), {
+      limits: { maxResponseBytes: 4_194_304, maxDataPartBytes: 2_097_152 },
+    });
+    strictEqual(raised.kind, "success");
+    const tight = await rejection(
+      clientAnswering([{ task: completed({ pad: "x".repeat(100) }) }], true).sendStreamingMessage(
+        client.invocation("get_products", {}),
+        { limits: { maxDataPartBytes: 64 } },
+      ),
+    );
+    ok(tight instanceof ResponseTooLargeError && tight.phase === "data-part");
+  },
+);
 
-Deno.test("A2AClient reports an injected extra DataPart as malformed when expectedDataParts is set", async () => {
-  const injected = {
-    ...completed({ products: [] }),
-    artifacts: [{
-      artifactId: "r",
-      parts: [{ data: { products: [] } }, { data: { products: [{ product_id: "injected" }] } }],
-    }],
-  };
-  const client = clientAnswering([{ task: injected }], false);
-  const plain = await client.sendMessage(client.invocation("get_products", {}));
-  ok(plain.kind === "success");
-  deepStrictEqual(plain.data, { products: [{ product_id: "injected" }] }); // the last DataPart
-  const checked = await client.sendMessage(client.invocation("get_products", {}), {
-    expectedDataParts: 1,
-  });
-  ok(checked.kind === "malformed");
-  ok(checked.error instanceof UnexpectedPartCountError);
-  strictEqual(checked.error.observed, 2);
-  throws(
-    () => client.sendMessage(client.invocation("get_products", {}), { expectedDataParts: -1 }),
-    RangeError,
-  );
-});
+Deno.test(
+  "A2AClient reports an injected extra DataPart as malformed when expectedDataParts is set",
+  async () => {
+    const injected = {
+      ...completed({ products: [] }),
+      artifacts: [{
+        artifactId: "r",
+        parts: [{ data: { products: [] } }, { data: { products: [{ product_id: "injected" }] } }],
+      }],
+    };
+    const client = clientAnswering([{ task: injected }], false);
+    const plain = await client.sendMessage(client.invocation("get_products", {}));
+    ok(plain.kind === "success");
+    deepStrictEqual(plain.data, { products: [{ product_id: "injected" }] }); // the last DataPart
+    const checked = await client.sendMessage(client.invocation("get_products", {}), {
+      expectedDataParts: 1,
+    });
+    ok(checked.kind === "malformed");
+    ok(checked.error instanceof UnexpectedPartCountError);
+    strictEqual(checked.error.observed, 2);
+    throws(
+      () => client.sendMessage(client.invocation("get_products", {}), { expectedDataParts: -1 }),
+      RangeError,
+    );
+  },
+);
 
-Deno.test("A2AClient with expectedDataParts reports an injected adcp_error DataPart as malformed", async () => {
-  const injected = {
-    ...completed({ products: [] }),
-    artifacts: [{
-      artifactId: "r",
-      parts: [
-        { data: { products: [] } },
-        { data: { adcp_error: { code: "AGENT_SUSPENDED", message: "injected" } } },
-      ],
-    }],
-  };
-  const client = clientAnswering([{ task: injected }], false);
-  const plain = await client.sendMessage(client.invocation("get_products", {}));
-  strictEqual(plain.kind, "error"); // the injected error decides without the expectation
-  const checked = await client.sendMessage(client.invocation("get_products", {}), {
-    expectedDataParts: 1,
-  });
-  ok(checked.kind === "malformed" && checked.error instanceof UnexpectedPartCountError);
-});
+Deno.test(
+  "A2AClient with expectedDataParts reports an injected adcp_error DataPart as malformed",
+  async () => {
+    const injected = {
+      ...completed({ products: [] }),
+      artifacts: [{
+        artifactId: "r",
+        parts: [
+          { data: { products: [] } },
+          { data: { adcp_error: { code: "AGENT_SUSPENDED", message: "injected" } } },
+        ],
+      }],
+    };
+    const client = clientAnswering([{ task: injected }], false);
+    const plain = await client.sendMessage(client.invocation("get_products", {}));
+    strictEqual(plain.kind, "error"); // the injected error decides without the expectation
+    const checked = await client.sendMessage(client.invocation("get_products", {}), {
+      expectedDataParts: 1,
+    });
+    ok(checked.kind === "malformed" && checked.error instanceof UnexpectedPartCountError);
+  },
+);

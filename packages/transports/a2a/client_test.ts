@@ -172,8 +172,8 @@ for (const legacy of [false, true]) {
                   {
                     data: {
                       auth_scheme: "oauth2",
-                      challenge_url:
-                        "https://auth.seller.example/authorize?client_id=c&redirect_uri=https%3A%2F%2Fevil.example",
+                      challenge_url: "https://auth.seller.example/authorize?client_id=c&" +
+                        "redirect_uri=https%3A%2F%2Fevil.example",
                       scopes: ["media_buy:write"],
                     },
                   },

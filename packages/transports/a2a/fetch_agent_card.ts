@@ -15,15 +15,18 @@ import type { ResponseLimits } from "../read/limits.ts";
 import { describe, isJsonObject as isObject } from "@adcp-wire/internal";
 
 /**
- * An agent card and the URL it was fetched from, as {@linkcode fetchAgentCard} returns it. Pass it
- * to {@linkcode A2AClient}, which binds the card's interfaces to {@linkcode FetchedAgentCard.origin}.
+ * An agent card and the URL it was fetched from, as {@link fetchAgentCard} returns it. Pass it
+ * to {@link A2AClient}, which binds the card's interfaces to {@link FetchedAgentCard.origin}.
  *
  * @example Wrapping a card from elsewhere
  * ```ts
  * import { FetchedAgentCard } from "@adcp-wire/transports";
  * import { strictEqual } from "node:assert/strict";
  *
- * const fetched = new FetchedAgentCard({ name: "Demo" }, "https://sales.example/.well-known/agent-card.json");
+ * const fetched = new FetchedAgentCard(
+ *   { name: "Demo" },
+ *   "https://sales.example/.well-known/agent-card.json",
+ * );
  * strictEqual(fetched.origin, "https://sales.example");
  * ```
  */
@@ -53,17 +56,16 @@ export class FetchedAgentCard {
 }
 
 /**
- * Options of {@linkcode fetchAgentCard}.
+ * Options of {@link fetchAgentCard}.
  */
 export interface FetchAgentCardOptions {
   /**
-   * Headers sent with the request.
-   * @default {{}}
+   * Headers sent with the request. Default: none beyond those `fetch` adds.
    */
   readonly headers?: HeadersInit | undefined;
   /**
-   * Limits of the read (one call layer; see {@linkcode resolveLimits}).
-   * @default {{}}
+   * Limits of the read (one call layer; see {@link resolveLimits}). Default: no limits of
+   * its own (the built-in defaults apply).
    */
   readonly limits?: ResponseLimits | undefined;
   /**
@@ -75,10 +77,10 @@ export interface FetchAgentCardOptions {
 
 /**
  * Fetches an A2A agent card (`/.well-known/agent-card.json`) under the same bounds as every other
- * agent response: byte cap, deadline, JSON depth and node count. It only reads: the card is
- * seller-controlled JSON for {@linkcode A2AClient}, which validates what it uses. The result keeps
- * the URL the card came from, so that the client can bind the card's interfaces to that origin. A
- * redirect is refused, never followed (Security, "Webhook URL validation (SSRF)", step 4).
+ * agent response, and keeps the URL it came from so that {@link A2AClient} can bind the card's
+ * interfaces to that origin. See `docs/clients.md`, "Agent cards".
+ *
+ * Spec: Security, "Webhook URL validation (SSRF)", step 4 (redirects refused).
  *
  * @param url The card URL (`https:`, or `http:` for local agents).
  * @param options Headers, limits and `fetch`.
@@ -94,22 +96,15 @@ export interface FetchAgentCardOptions {
  *
  * @example Fetching a card from an in-process agent
  * ```ts
- * import { A2AClient, fetchAgentCard } from "@adcp-wire/transports";
+ * import { A2AClient, fetchAgentCard } from "@adcp-wire/transports/a2a";
+ * import { fakeA2AAgent } from "@adcp-wire/transports/testing";
  * import { strictEqual } from "node:assert/strict";
  *
- * const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
- *   const url = new URL("/a2a", request.url).href; // an interface on the card's own origin
- *   const card = { name: "Demo", supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
- *   return Response.json(card);
- * });
- * try {
- *   const base = `http://127.0.0.1:${server.addr.port}`;
- *   const fetched = await fetchAgentCard(`${base}/.well-known/agent-card.json`);
- *   strictEqual(fetched.origin, base);
- *   strictEqual(new A2AClient(fetched).endpoint, `${base}/a2a`);
- * } finally {
- *   await server.shutdown();
- * }
+ * const agent = fakeA2AAgent({ skills: {} });
+ * const fetched = await fetchAgentCard(agent.cardUrl, { fetch: agent.fetch });
+ * strictEqual(fetched.origin, "https://agent.example");
+ * // The card's interface is on the origin the card came from, so the client accepts it.
+ * strictEqual(new A2AClient(fetched).endpoint, "https://agent.example/a2a");
  * ```
  */
 export async function fetchAgentCard(

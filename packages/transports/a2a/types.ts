@@ -17,12 +17,12 @@ import type { A2AWireVersion } from "./_agent_card.ts";
 export const ADCP_A2A_PROFILE = "https://adcontextprotocol.org/extensions/adcp/v3";
 
 /**
- * The A2A wire version an {@linkcode A2AClient} speaks: `"1.0"` (ProtoJSON) or `"0.3"`.
+ * The A2A wire version an {@link A2AClient} speaks: `"1.0"` (ProtoJSON) or `"0.3"`.
  */
 export type A2AProtocolVersion = A2AWireVersion;
 
 /**
- * Options of {@linkcode A2AClient}.
+ * Options of {@link A2AClient}.
  */
 export interface A2AClientOptions extends ClientOptions {
   /**
@@ -38,13 +38,13 @@ export interface A2AClientOptions extends ClientOptions {
   readonly extensions?: readonly string[] | undefined;
   /**
    * Hosts from the caller's configuration added to the auth-challenge allow-list, beside those
-   * the card seeds ({@linkcode agentCardAuthHosts}).
+   * the card seeds ({@link agentCardAuthHosts}).
    * @default {[]}
    */
   readonly authHosts?: readonly string[] | undefined;
   /**
    * The URL the card was fetched from, when `agentCard` is a plain card; its origin is where the
-   * card's interfaces may point. A {@linkcode FetchedAgentCard} carries its own.
+   * card's interfaces may point. A {@link FetchedAgentCard} carries its own.
    * @default {undefined}
    */
   readonly cardUrl?: string | URL | undefined;
@@ -85,7 +85,7 @@ export interface A2AStreamEvent {
 }
 
 /**
- * Options of one {@linkcode A2AClient} call.
+ * Options of one {@link A2AClient} call.
  */
 export interface A2ACallOptions extends CallOptions {
   /**
@@ -109,7 +109,9 @@ export interface A2ACallOptions extends CallOptions {
 export interface A2ATaskContext {
   /** The task the result was extracted from (accumulated for a stream), or `undefined`. */
   readonly task: Record<string, unknown> | undefined;
-  /** The normalized state (`completed`, `auth-required`, ...; unknown values as sent), or `null`. */
+  /**
+   * The normalized state (`completed`, `auth-required`, ...; unknown values as sent), or `null`.
+   */
   readonly state: string | null;
   /** The task id, when it is a string. */
   readonly taskId: string | undefined;
@@ -118,7 +120,7 @@ export interface A2ATaskContext {
 }
 
 /**
- * What an {@linkcode A2AClient} call returned, with the task it came from:
+ * What an {@link A2AClient} call returned, with the task it came from:
  *
  * - `"success"`, `"text"` (with `isError: true` for a failed or rejected task without a valid
  *   structured error): as `handleA2AResponse` of `@adcp-wire/core` classifies the task;
@@ -128,7 +130,7 @@ export interface A2ATaskContext {
  * - `"error"`: a valid AdCP structured error (from an artifact, the status message, or a
  *   JSON-RPC error's `error.data.adcp_error`), with its recovery decision;
  * - `"auth_required"`: the task is `auth-required`; `challenge` is its challenge checked by
- *   {@linkcode checkAuthChallenge} against the card-seeded allow-list (an invalid one is reported,
+ *   {@link checkAuthChallenge} against the card-seeded allow-list (an invalid one is reported,
  *   never followed), `data` the raw challenge DataPart;
  * - `"message"`: the agent answered with a Message, not a task (`text` is its TextParts);
  * - `"jsonrpc_error"`: a JSON-RPC error without an `adcp_error`.
@@ -162,12 +164,12 @@ export type A2ACallResult =
   );
 
 /**
- * Options of {@linkcode A2AClient.invocation}.
+ * Options of {@link A2AClient.invocation}.
  */
 export interface A2AInvocationOptions {
   /**
    * Adds an `idempotency_key` to the input: `true` for a fresh UUID v4, or the key to use. An
-   * `idempotency_key` already in the input is kept. See {@linkcode withIdempotencyKey}.
+   * `idempotency_key` already in the input is kept. See {@link withIdempotencyKey}.
    * @default {false}
    */
   readonly idempotencyKey?: boolean | string | undefined;

@@ -5,7 +5,7 @@ import type { ResolvedLimits, ResponseLimits } from "../read/_limits.ts";
 import { assertCount, resolveLayers } from "../read/_limits.ts";
 
 /**
- * The limits of a client ({@linkcode McpClient}, {@linkcode A2AClient}): the response limits, which
+ * The limits of a client ({@link McpClient}, {@link A2AClient}): the response limits, which
  * bound every operation as a whole, plus item caps. One operation (a `listTools` over all its
  * pages, a `waitForTask` over all its polls, a stream over all its frames and reconnects) reads at
  * most `maxResponseBytes` in all, within one deadline, and collects at most these many items. Each
@@ -42,7 +42,7 @@ export interface ClientLimits extends ResponseLimits {
 }
 
 /**
- * {@linkcode ClientLimits} with every field resolved.
+ * {@link ClientLimits} with every field resolved.
  */
 export interface ResolvedClientLimits extends ResolvedLimits {
   /** Most tools one `listTools` call collects. */
@@ -57,7 +57,10 @@ export interface ResolvedClientLimits extends ResolvedLimits {
   readonly maxDataPartBytes: number;
 }
 
-/** The built-in item caps of one client operation; `client/limits.ts` documents and exports each one. */
+/**
+ * The built-in item caps of one client operation; `client/limits.ts` documents and exports each
+ * one.
+ */
 export const BUILTIN_ITEMS = {
   maxTools: 4_096,
   maxEvents: 65_536,

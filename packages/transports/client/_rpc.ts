@@ -40,7 +40,8 @@ export function ownString(object: JsonRecord, key: string): string | undefined {
  * One request's bounds inside an operation: the resolved limits, one deadline started when the
  * request starts (covering the request, the response headers and every body read, reconnects
  * included), and the operation's byte budget (cumulative bytes across every response the operation
- * reads: pages, polls, reconnects and frames). A call made without an operation budget gets its own.
+ * reads: pages, polls, reconnects and frames). A call made without an operation budget gets its
+ * own.
  */
 export class Call {
   readonly limits: ResolvedClientLimits;
@@ -107,14 +108,14 @@ interface Counts {
  *
  * - Redirects: the request is sent with `redirect: "manual"`, and a 3xx answer (or a browser's
  *   opaque redirect, or a response a custom `fetch` reports as `redirected`) is refused with
- *   {@linkcode RedirectRefusedError}, its body cancelled, so no request goes to the `Location`
+ *   {@link RedirectRefusedError}, its body cancelled, so no request goes to the `Location`
  *   (Security, "Webhook URL validation (SSRF)", step 4).
  * - Failures: an abort by the deadline is reported as its error, a caller's abort as the caller's
- *   reason, anything else the runtime throws (refused, reset, DNS, TLS) as {@linkcode NetworkError}.
- * - Encoding: unless the caller's headers set `Accept-Encoding`, the request asks for `identity`, so
- *   that the bytes the readers count are the bytes on the wire (MCP Response Extraction, Size
+ *   reason, anything else the runtime throws (refused, reset, DNS, TLS) as {@link NetworkError}.
+ * - Encoding: unless the caller's headers set `Accept-Encoding`, the request asks for `identity`,
+ *   so that the bytes the readers count are the bytes on the wire (MCP Response Extraction, Size
  *   Limits: "bound raw and decoded bytes"). An answer in a content coding anyway is refused, its
- *   body cancelled unread, with {@linkcode ContentEncodingError} reason `"not_requested"`.
+ *   body cancelled unread, with {@link ContentEncodingError} reason `"not_requested"`.
  */
 export async function fetchWithin(
   fetchImpl: FetchLike | undefined,
@@ -161,7 +162,7 @@ export async function fetchWithin(
 /**
  * What a failed network step throws: the deadline's error once it fired, the caller's abort reason
  * when the caller aborted, a transport error as it is, and anything else as a
- * {@linkcode NetworkError}.
+ * {@link NetworkError}.
  */
 export function networkFailure(error: unknown, call: Call): unknown {
   return failure(error, call.deadline, call.limits.signal);
@@ -291,7 +292,7 @@ export function jsonRpcError(error: RpcErrorObject): JsonRpcError {
 /**
  * Reads a non-2xx response: its JSON-RPC error when the body is one (a gateway rejecting a
  * request before dispatch answers so, often with HTTP 429, 401 or 503), else an
- * {@linkcode HttpStatusError} carrying the `Retry-After` header (the body is cancelled unread).
+ * {@link HttpStatusError} carrying the `Retry-After` header (the body is cancelled unread).
  */
 export async function errorStatusResponse(
   response: Response,
@@ -320,7 +321,9 @@ export async function errorStatusResponse(
   throw status;
 }
 
-/** Whether a body read failed on the body itself (size, syntax, encoding), not on time or network. */
+/**
+ * Whether a body read failed on the body itself (size, syntax, encoding), not on time or network.
+ */
 function isBodyError(error: unknown): boolean {
   return error instanceof AdcpWireError && error.code !== "DEADLINE_EXCEEDED" &&
     error.code !== "NETWORK_ERROR";
@@ -401,7 +404,7 @@ export class CallerError {
 /** Objects a caller's own callback threw during a call: never retried, whatever their class. */
 const thrownByCaller = new WeakSet<object>();
 
-/** Whether `error` is an object a caller's callback threw (see {@linkcode CallerError}). */
+/** Whether `error` is an object a caller's callback threw (see {@link CallerError}). */
 export function isCallerError(error: unknown): boolean {
   return typeof error === "object" && error !== null && thrownByCaller.has(error);
 }

@@ -6,11 +6,11 @@ import {
 import { checkCardLists } from "../a2a/_agent_card.ts";
 import { describe, isJsonObject as isObject, type JsonRecord, own } from "@adcp-wire/internal";
 
-/** Most scopes {@linkcode checkAuthChallenge} passes on; the rest are dropped. */
+/** Most scopes {@link checkAuthChallenge} passes on; the rest are dropped. */
 const MAX_SCOPES = 64;
 
 /**
- * The result of {@linkcode checkAuthChallenge}: the challenge to show, or why it must not be
+ * The result of {@link checkAuthChallenge}: the challenge to show, or why it must not be
  * followed.
  *
  * - `valid: true`: `url` is the validated `challenge_url` with redirect parameters and fragment
@@ -37,12 +37,12 @@ export type AuthChallengeCheck =
   };
 
 /**
- * Options of {@linkcode checkAuthChallenge}.
+ * Options of {@link checkAuthChallenge}.
  */
 export interface CheckAuthChallengeOptions {
   /**
    * The hosts the `challenge_url` may point at, from configuration and the agent card (see
-   * {@linkcode agentCardAuthHosts}), never from the task payload. Entries as in
+   * {@link agentCardAuthHosts}), never from the task payload. Entries as in
    * `validateSellerUrl` of `@adcp-wire/security` (`host`, `host:port`, `*.domain`).
    */
   readonly allowedHosts: readonly string[];
@@ -50,11 +50,11 @@ export interface CheckAuthChallengeOptions {
 
 /**
  * Checks the auth challenge of an A2A `auth-required` task (the first DataPart of
- * `status.message.parts`, with `auth_scheme`, `challenge_url` and `scopes`) before any auth flow
- * starts, as A2A Response Extraction, Security Considerations, "Auth Challenge URL Validation"
- * requires: `https` only, no userinfo, the host on the per-agent allow-list, redirect parameters
- * (`redirect_uri`, `return_url` and similar) dropped. It only validates: nothing is opened or
- * fetched, and an invalid URL is reported, never followed.
+ * `status.message.parts`: `auth_scheme`, `challenge_url`, `scopes`) before any auth flow starts.
+ * It only validates: nothing is opened or fetched. The rules are in `docs/clients.md`, "Auth
+ * challenges".
+ *
+ * Spec: A2A Response Extraction, Security Considerations, "Auth Challenge URL Validation".
  *
  * @param data The challenge data (any value; seller-controlled).
  * @param options The allow-list.
@@ -74,7 +74,8 @@ export interface CheckAuthChallengeOptions {
  * deepStrictEqual(
  *   checkAuthChallenge({
  *     auth_scheme: "oauth2",
- *     challenge_url: "https://auth.seller.example/authorize?client_id=a&redirect_uri=https%3A%2F%2Fevil.example",
+ *     challenge_url: "https://auth.seller.example/authorize?client_id=a&" +
+ *       "redirect_uri=https%3A%2F%2Fevil.example",
  *     scopes: ["media_buy:write"],
  *   }, { allowedHosts }),
  *   {
@@ -123,18 +124,14 @@ export function checkAuthChallenge(
 }
 
 /**
- * The auth allow-list an A2A agent card seeds (A2A Response Extraction, "Auth Challenge URL
- * Validation": "a per-agent allowlist seeded from the Agent Card's `supportedInterfaces[].url`
- * origin or a declared `authOrigin` extension field"): the host (with a non-default port) of
- * every `https:` URL among `supportedInterfaces[].url`, the v0.3 root `url` and
- * `additionalInterfaces[].url`, a top-level `authOrigin` (a string or an array of strings), and
- * the `params.authOrigin` of each `capabilities.extensions[]` entry.
+ * The auth allow-list an A2A agent card seeds: the host (with a non-default port) of each
+ * `https:` interface URL and declared `authOrigin` of the card. Which fields are read, and why
+ * only `https:` origins count: `docs/clients.md`, "Auth challenges".
  *
- * Only `https:` origins seed it: a challenge URL must be `https:`, and an `http:` interface at the
- * same host and port is a different origin. The card must come from a source the caller trusts
- * (its own configuration, or a fetch of the seller's well-known URL); nothing from a task payload
- * ever enters the list.
+ * Spec: A2A Response Extraction, Security Considerations, "Auth Challenge URL Validation".
  *
+ * @param card The agent card, from a source the caller trusts (its own configuration, or a fetch
+ * of the seller's well-known URL), never from a task payload.
  * @returns The hosts, deduplicated, in card order.
  * @throws {AgentProtocolError} With reason `"agent_card"` when a list of the card holds more than
  * 256 entries (as `A2AClient` refuses such a card).
@@ -147,7 +144,7 @@ export function checkAuthChallenge(
  * deepStrictEqual(
  *   agentCardAuthHosts({
  *     supportedInterfaces: [
- *       { url: "https://sales.example.com/a2a/jsonrpc", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+ *       { url: "https://sales.example.com/", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
  *       { url: "http://127.0.0.1:8080/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
  *     ],
  *     authOrigin: "https://auth.sales.example.com:8443",

@@ -72,38 +72,41 @@ Deno.test("agentCardAuthHosts() seeds from https interface URLs and authOrigin o
   deepStrictEqual(agentCardAuthHosts(null), []);
 });
 
-Deno.test("checkAuthChallenge() never throws and only accepts allow-listed https hosts (property)", () => {
-  const allowedHosts = ["auth.seller.example", "*.login.example"];
-  fc.assert(
-    fc.property(
-      fc.oneof(
-        fc.anything(),
-        fc.record({
-          challenge_url: fc.oneof(
-            fc.webUrl({ withQueryParameters: true, withFragments: true }),
-            fc.string(),
-          ),
-          scopes: fc.anything(),
-        }),
+Deno.test(
+  "checkAuthChallenge() never throws and only accepts allow-listed https hosts (property)",
+  () => {
+    const allowedHosts = ["auth.seller.example", "*.login.example"];
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.anything(),
+          fc.record({
+            challenge_url: fc.oneof(
+              fc.webUrl({ withQueryParameters: true, withFragments: true }),
+              fc.string(),
+            ),
+            scopes: fc.anything(),
+          }),
+        ),
+        (data) => {
+          const checked = checkAuthChallenge(data, { allowedHosts });
+          if (!checked.valid) return;
+          const url = new URL(checked.url);
+          ok(url.protocol === "https:");
+          ok(url.hostname === "auth.seller.example" || url.hostname.endsWith(".login.example"));
+          ok(!url.searchParams.has("redirect_uri"));
+        },
       ),
-      (data) => {
-        const checked = checkAuthChallenge(data, { allowedHosts });
-        if (!checked.valid) return;
-        const url = new URL(checked.url);
-        ok(url.protocol === "https:");
-        ok(url.hostname === "auth.seller.example" || url.hostname.endsWith(".login.example"));
-        ok(!url.searchParams.has("redirect_uri"));
-      },
-    ),
-    { numRuns: 500 },
-  );
-  fc.assert(
-    fc.property(fc.anything(), (card) => {
-      for (const host of agentCardAuthHosts(card)) {
-        // Every seeded entry is one validateSellerUrl accepts.
-        checkAuthChallenge({ challenge_url: "https://x.example/" }, { allowedHosts: [host] });
-      }
-    }),
-    { numRuns: 300 },
-  );
-});
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.anything(), (card) => {
+        for (const host of agentCardAuthHosts(card)) {
+          // Every seeded entry is one validateSellerUrl accepts.
+          checkAuthChallenge({ challenge_url: "https://x.example/" }, { allowedHosts: [host] });
+        }
+      }),
+      { numRuns: 300 },
+    );
+  },
+);

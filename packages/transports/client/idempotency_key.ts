@@ -6,11 +6,10 @@ const KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
 /**
  * Returns `args` with an `idempotency_key`: the one `args` already has, else `key` when given,
  * else a fresh UUID v4. Call it once per logical request and pass the result to every attempt, so
- * that a retry resends the same payload with the same key (Security, "Request safety": a buyer MUST
- * mint a fresh key per (seller, request) and, on a retry after a network error, resend the exact
- * same payload with the same key).
+ * that a retry resends the same payload with the same key. `args` is not modified (the result is
+ * a new object unless `args` already had a key).
  *
- * `args` is not modified; the result is a new object unless `args` already had a string key.
+ * Spec: Security, "Request safety".
  *
  * @param args The task arguments.
  * @param key The key to use instead of a fresh UUID v4 (for example one persisted for a retry
@@ -46,9 +45,8 @@ export function withIdempotencyKey<T extends Record<string, unknown>>(
     const existing = args.idempotency_key;
     if (typeof existing !== "string" || !KEY_PATTERN.test(existing)) {
       throw new TypeError(
-        `Cannot add an idempotency key as args.idempotency_key does not match ${KEY_PATTERN.source}: ${
-          describe(existing)
-        }`,
+        `Cannot add an idempotency key as args.idempotency_key does not match ` +
+          `${KEY_PATTERN.source}: ${describe(existing)}`,
       );
     }
     return args as T & { readonly idempotency_key: string };

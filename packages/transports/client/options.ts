@@ -39,13 +39,13 @@ export interface ClientOptions {
   readonly agent?: ClientLimits | undefined;
   /**
    * The `fetch` to use.
-   * @default globalThis.fetch
+   * @default {globalThis.fetch}
    */
   readonly fetch?: FetchLike | undefined;
   /**
    * Retry transient AdCP errors with `withRetry` of `@adcp-wire/recovery`, honouring
    * `retry_after` and the retry budget.
-   * @default false
+   * @default {false}
    */
   readonly retry?: RetryOption | undefined;
 }

@@ -64,9 +64,9 @@ export function checkTask(value: unknown): McpTask {
 
 /**
  * Classifies a `tools/call` or `tasks/result` answer. JSON that the extraction will parse out of a
- * `content[].text` item is held to the call's depth bound before it is parsed, and to the node bound
- * after: for a server that returns only text, "that item is the entire response" (MCP Response
- * Extraction, Size Limits). Data from `structuredContent` was bounded with the body.
+ * `content[].text` item is held to the call's depth bound before it is parsed, and to the node
+ * bound after: for a server that returns only text, "that item is the entire response" (MCP
+ * Response Extraction, Size Limits). Data from `structuredContent` was bounded with the body.
  *
  * @throws {JsonDepthLimitError | JsonNodeLimitError} When text-item JSON passes a bound.
  */

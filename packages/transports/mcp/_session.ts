@@ -30,7 +30,9 @@ const MAX_SESSION_ID_LENGTH = 1024;
 const SESSION_ID = /^[\x21-\x7e]+$/;
 /** Reconnect delay when the server sent no SSE `retry` field, in milliseconds. */
 const DEFAULT_RECONNECT_DELAY_MS = 500;
-/** A value a header can hold: visible ASCII, space and tab, nothing else (an SSE id is any text). */
+/**
+ * A value a header can hold: visible ASCII, space and tab, nothing else (an SSE id is any text).
+ */
 const HEADER_VALUE = /^[\x20-\x7e\t]*$/;
 
 /** Most server-to-client requests one call answers (a `ping` flood is not answered past this). */

@@ -19,7 +19,7 @@ export interface TestAgent {
   close(): Promise<void>;
 }
 
-/** Options of {@linkcode startMcpAgent}. */
+/** Options of {@link startMcpAgent}. */
 export interface StartOptions {
   /** Answer POSTs with one JSON body (`enableJsonResponse`) instead of SSE. */
   readonly json: boolean;

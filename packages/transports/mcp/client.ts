@@ -48,7 +48,9 @@ const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(["completed", "faile
  * import { fakeMcpAgent } from "@adcp-wire/transports/testing";
  * import { deepStrictEqual } from "node:assert/strict";
  *
- * const fetch = fakeMcpAgent({ tools: { get_products: () => adcpSuccessResult({ products: [] }) } });
+ * const fetch = fakeMcpAgent({
+ *   tools: { get_products: () => adcpSuccessResult({ products: [] }) },
+ * });
  * const client = new McpClient("https://agent.example/mcp", { fetch });
  * deepStrictEqual(await client.callTool("get_products", { brief: "CTV" }), {
  *   kind: "success",
@@ -128,7 +130,9 @@ export class McpClient {
    * import { fakeMcpAgent } from "@adcp-wire/transports/testing";
    * import { strictEqual } from "node:assert/strict";
    *
-   * const client = new McpClient("https://agent.example/mcp", { fetch: fakeMcpAgent({ tools: {} }) });
+   * const client = new McpClient("https://agent.example/mcp", {
+   *   fetch: fakeMcpAgent({ tools: {} }),
+   * });
    * await client.connect();
    * strictEqual(client.sessionId, undefined); // the fake agent assigns no session
    * ```
@@ -148,7 +152,9 @@ export class McpClient {
    * import { fakeMcpAgent } from "@adcp-wire/transports/testing";
    * import { strictEqual } from "node:assert/strict";
    *
-   * const client = new McpClient("https://agent.example/mcp", { fetch: fakeMcpAgent({ tools: {} }) });
+   * const client = new McpClient("https://agent.example/mcp", {
+   *   fetch: fakeMcpAgent({ tools: {} }),
+   * });
    * strictEqual(client.protocolVersion, undefined);
    * await client.connect();
    * strictEqual(client.protocolVersion, "2025-11-25");
@@ -169,7 +175,7 @@ export class McpClient {
    * @throws {AgentProtocolError} For an unsupported version, a malformed session id or answer.
    * @throws {AdcpTransportError} For size, deadline and JSON failures.
    *
-   * @example See {@linkcode McpClient}.
+   * @example See {@link McpClient}.
    * ```ts
    * import { McpClient } from "@adcp-wire/transports";
    * import { strictEqual } from "node:assert/strict";
@@ -288,7 +294,7 @@ export class McpClient {
 
   /**
    * Calls a tool and classifies its result: `handleMcpResponse` of `@adcp-wire/core` for a
-   * `CallToolResult`, and JSON-RPC errors as result members (see {@linkcode McpCallResult}).
+   * `CallToolResult`, and JSON-RPC errors as result members (see {@link McpCallResult}).
    * With the client's `retry` option, transient AdCP errors are retried within the budget.
    *
    * @param name The tool name.
@@ -299,7 +305,7 @@ export class McpClient {
    * @throws {AdcpTransportError} For size, deadline, JSON and protocol failures (not retried).
    * @throws {TypeError} When `name` is not a string or `args` not an object.
    *
-   * @example See {@linkcode McpClient}.
+   * @example See {@link McpClient}.
    * ```ts ignore
    * const result = await client.callTool("get_products", { brief: "CTV" });
    * if (result.kind === "error") console.log(result.error.code, result.decision.action);
@@ -343,8 +349,8 @@ export class McpClient {
   /**
    * Calls a tool as an MCP task (`params.task`, MCP 2025-11-25 Tasks; AdCP MCP Guide, "MCP Tasks
    * as a Transport Wrapper"): the server answers with a task handle at once. Poll it with
-   * {@linkcode McpClient.waitForTask}, then read the tool result with
-   * {@linkcode McpClient.getTaskResult}. A server that ran the tool at once returns its result.
+   * {@link McpClient.waitForTask}, then read the tool result with
+   * {@link McpClient.getTaskResult}. A server that ran the tool at once returns its result.
    *
    * @param name The tool name.
    * @param args The tool arguments.
@@ -433,7 +439,7 @@ export class McpClient {
    * @param options Limits (`timeoutMs` per poll, the byte budget for all), and `maxWaitMs`.
    * @returns The task in its last state.
    * @throws {DeadlineExceededError} When `maxWaitMs` passes first.
-   * @throws {JsonRpcError | AdcpTransportError} As {@linkcode McpClient.getTask}.
+   * @throws {JsonRpcError | AdcpTransportError} As {@link McpClient.getTask}.
    *
    * @example Waiting for a task
    * ```ts ignore
@@ -500,7 +506,7 @@ export class McpClient {
 
   /**
    * Reads a task's tool result with `tasks/result` and classifies it as
-   * {@linkcode McpClient.callTool} does. The server may hold the request until the task ends, so
+   * {@link McpClient.callTool} does. The server may hold the request until the task ends, so
    * give it a deadline that covers the task (`limits.timeoutMs`).
    *
    * @param taskId The task id.

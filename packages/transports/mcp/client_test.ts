@@ -675,24 +675,34 @@ netTest(
   },
 );
 
-Deno.test("McpClient holds the JSON of content[].text items to the depth and node bounds", async () => {
-  let text = "";
-  const fetch = async (_input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const message = JSON.parse(String(init?.body));
-    if (message.id === undefined) return new Response(null, { status: 202 });
-    const result = message.method === "initialize"
-      ? { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "x", version: "1" } }
-      : { content: [{ type: "text", text }] };
-    return await Promise.resolve(Response.json({ jsonrpc: "2.0", id: message.id, result }));
-  };
-  const client = new McpClient("http://127.0.0.1:1/mcp", { fetch, agent: { maxJsonNodes: 1000 } });
-  text = `{"status":"completed","d":${"[".repeat(5000)}${"]".repeat(5000)}}`;
-  ok((await rejection(client.callTool("get_products"))) instanceof JsonDepthLimitError);
-  text = JSON.stringify({ status: "completed", d: Array.from({ length: 2000 }, (_, i) => i) });
-  ok((await rejection(client.callTool("get_products"))) instanceof JsonNodeLimitError);
-  // Text that is not JSON is not bounded as JSON: it is plain text.
-  text = `Nested ${"[".repeat(200)} brackets in prose`;
-  strictEqual((await client.callTool("get_products")).kind, "text");
-  text = JSON.stringify({ status: "completed", products: [] });
-  strictEqual((await client.callTool("get_products")).kind, "success");
-});
+Deno.test(
+  "McpClient holds the JSON of content[].text items to the depth and node bounds",
+  async () => {
+    let text = "";
+    const fetch = async (_input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const message = JSON.parse(String(init?.body));
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      const result = message.method === "initialize"
+        ? {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          serverInfo: { name: "x", version: "1" },
+        }
+        : { content: [{ type: "text", text }] };
+      return await Promise.resolve(Response.json({ jsonrpc: "2.0", id: message.id, result }));
+    };
+    const client = new McpClient("http://127.0.0.1:1/mcp", {
+      fetch,
+      agent: { maxJsonNodes: 1000 },
+    });
+    text = `{"status":"completed","d":${"[".repeat(5000)}${"]".repeat(5000)}}`;
+    ok((await rejection(client.callTool("get_products"))) instanceof JsonDepthLimitError);
+    text = JSON.stringify({ status: "completed", d: Array.from({ length: 2000 }, (_, i) => i) });
+    ok((await rejection(client.callTool("get_products"))) instanceof JsonNodeLimitError);
+    // Text that is not JSON is not bounded as JSON: it is plain text.
+    text = `Nested ${"[".repeat(200)} brackets in prose`;
+    strictEqual((await client.callTool("get_products")).kind, "text");
+    text = JSON.stringify({ status: "completed", products: [] });
+    strictEqual((await client.callTool("get_products")).kind, "success");
+  },
+);

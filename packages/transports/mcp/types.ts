@@ -5,12 +5,12 @@ import type { RecoveryDecision } from "@adcp-wire/recovery";
 import type { CallOptions, ClientOptions } from "../client/options.ts";
 
 /**
- * The MCP protocol version {@linkcode McpClient} asks for by default: `"2025-11-25"`.
+ * The MCP protocol version {@link McpClient} asks for by default: `"2025-11-25"`.
  */
 export const MCP_PROTOCOL_VERSION = "2025-11-25";
 
 /**
- * The MCP protocol versions {@linkcode McpClient} accepts from `initialize`. `structuredContent`
+ * The MCP protocol versions {@link McpClient} accepts from `initialize`. `structuredContent`
  * needs 2025-03-26 or later (Transport Error Mapping, "Tool-Level Errors"); 2024-11-05 servers are
  * still read through the text fallback.
  */
@@ -22,7 +22,7 @@ export const MCP_SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze(
 ]);
 
 /**
- * Options of {@linkcode McpClient}.
+ * Options of {@link McpClient}.
  */
 export interface McpClientOptions extends ClientOptions {
   /**
@@ -31,12 +31,11 @@ export interface McpClientOptions extends ClientOptions {
    */
   readonly protocolVersion?: string | undefined;
   /**
-   * The `clientInfo` sent in `initialize`.
-   * @default {{ name: "adcp-wire", version: "0.1.0" }}
+   * The `clientInfo` sent in `initialize`. Default: name `"adcp-wire"`, version `"0.1.0"`.
    */
   readonly clientInfo?: { readonly name: string; readonly version: string } | undefined;
   /**
-   * Most `tools/list` pages one {@linkcode McpClient.listTools} call follows.
+   * Most `tools/list` pages one {@link McpClient.listTools} call follows.
    * @default {100}
    */
   readonly maxPages?: number | undefined;
@@ -64,13 +63,13 @@ export interface McpNotification {
 }
 
 /**
- * Options of one {@linkcode McpClient} call.
+ * Options of one {@link McpClient} call.
  */
 export interface McpCallOptions extends CallOptions {
   /**
    * Adds an `idempotency_key` to the tool arguments of `callTool` / `callToolAsTask`: `true` for a
    * fresh UUID v4, minted once per call and the same on every retry of it, or the key to use. An
-   * `idempotency_key` already in the arguments is kept. See {@linkcode withIdempotencyKey}.
+   * `idempotency_key` already in the arguments is kept. See {@link withIdempotencyKey}.
    * @default {false}
    */
   readonly idempotencyKey?: boolean | string | undefined;
@@ -80,7 +79,7 @@ export interface McpCallOptions extends CallOptions {
  * What `initialize` returned, after the version check.
  */
 export interface McpInitializeResult {
-  /** The negotiated protocol version, one of {@linkcode MCP_SUPPORTED_PROTOCOL_VERSIONS}. */
+  /** The negotiated protocol version, one of {@link MCP_SUPPORTED_PROTOCOL_VERSIONS}. */
   readonly protocolVersion: string;
   /** The server's `capabilities`, raw (`{}` when absent). */
   readonly capabilities: Record<string, unknown>;
@@ -156,7 +155,7 @@ export type McpTaskCreation =
   | { readonly kind: "result"; readonly result: McpCallResult };
 
 /**
- * Options of {@linkcode McpClient.callToolAsTask}.
+ * Options of {@link McpClient.callToolAsTask}.
  */
 export interface McpTaskCallOptions extends McpCallOptions {
   /**
@@ -167,11 +166,11 @@ export interface McpTaskCallOptions extends McpCallOptions {
 }
 
 /**
- * Options of {@linkcode McpClient.waitForTask}.
+ * Options of {@link McpClient.waitForTask}.
  */
 export interface McpWaitOptions extends McpCallOptions {
   /**
-   * How long to poll before giving up with a {@linkcode DeadlineExceededError}, in milliseconds.
+   * How long to poll before giving up with a {@link DeadlineExceededError}, in milliseconds.
    * @default {300000}
    */
   readonly maxWaitMs?: number | undefined;

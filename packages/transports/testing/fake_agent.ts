@@ -20,12 +20,17 @@ export interface FakeRpcErrorObject {
  * ```ts
  * import { McpClient } from "@adcp-wire/transports/mcp";
  * import { adcpJsonRpcError } from "@adcp-wire/transports/seller";
- * import { FakeRpcError, fakeMcpAgent } from "@adcp-wire/transports/testing";
+ * import { fakeMcpAgent, FakeRpcError } from "@adcp-wire/transports/testing";
  * import { strictEqual } from "node:assert/strict";
  *
- * const error = adcpJsonRpcError({ code: "RATE_LIMITED", message: "Slow down", recovery: "transient" });
+ * const error = adcpJsonRpcError({
+ *   code: "RATE_LIMITED",
+ *   message: "Slow down",
+ *   recovery: "transient",
+ * });
  * const fetch = fakeMcpAgent({ tools: { get_products: () => new FakeRpcError(error) } });
- * const result = await new McpClient("https://agent.example/mcp", { fetch }).callTool("get_products", {});
+ * const client = new McpClient("https://agent.example/mcp", { fetch });
+ * const result = await client.callTool("get_products", {});
  * strictEqual(result.kind === "error" && result.path, "jsonrpc_error");
  * ```
  */

@@ -4,88 +4,100 @@ import { McpClient } from "../mcp/mod.ts";
 import { adcpFailedTask, adcpJsonRpcError, adcpSuccessResult } from "../seller/mod.ts";
 import { fakeA2AAgent, fakeMcpAgent, FakeRpcError } from "./mod.ts";
 
-Deno.test("fakeMcpAgent() answers initialize, tools/list and tools/call, and records them", async () => {
-  const fetch = fakeMcpAgent({
-    tools: {
-      get_products: (args) => adcpSuccessResult({ brief: args.brief }),
-      list_formats: () => adcpSuccessResult({ formats: [] }),
-    },
-  });
-  const client = new McpClient("https://agent.example/mcp", { fetch });
-  deepStrictEqual((await client.listTools()).map((tool) => tool.name), [
-    "get_products",
-    "list_formats",
-  ]);
-  deepStrictEqual(await client.callTool("get_products", { brief: "CTV" }), {
-    kind: "success",
-    data: { brief: "CTV" },
-  });
-  deepStrictEqual(fetch.requests.map((request) => request.method), [
-    "initialize",
-    "notifications/initialized",
-    "tools/list",
-    "tools/call",
-  ]);
-  strictEqual(fetch.requests[0]!.httpMethod, "POST");
-});
+Deno.test(
+  "fakeMcpAgent() answers initialize, tools/list and tools/call, and records them",
+  async () => {
+    const fetch = fakeMcpAgent({
+      tools: {
+        get_products: (args) => adcpSuccessResult({ brief: args.brief }),
+        list_formats: () => adcpSuccessResult({ formats: [] }),
+      },
+    });
+    const client = new McpClient("https://agent.example/mcp", { fetch });
+    deepStrictEqual((await client.listTools()).map((tool) => tool.name), [
+      "get_products",
+      "list_formats",
+    ]);
+    deepStrictEqual(await client.callTool("get_products", { brief: "CTV" }), {
+      kind: "success",
+      data: { brief: "CTV" },
+    });
+    deepStrictEqual(fetch.requests.map((request) => request.method), [
+      "initialize",
+      "notifications/initialized",
+      "tools/list",
+      "tools/call",
+    ]);
+    strictEqual(fetch.requests[0]!.httpMethod, "POST");
+  },
+);
 
-Deno.test("fakeMcpAgent() answers an unknown tool with -32602 and a FakeRpcError as an error", async () => {
-  const error = adcpJsonRpcError({
-    code: "RATE_LIMITED",
-    message: "Slow down",
-    recovery: "transient",
-    retry_after: 3,
-  });
-  const fetch = fakeMcpAgent({ tools: { busy: () => new FakeRpcError(error) } });
-  const client = new McpClient("https://agent.example/mcp", { fetch });
-  const unknown = await client.callTool("nope", {});
-  strictEqual(unknown.kind === "jsonrpc_error" && unknown.rpcCode, -32602);
-  const busy = await client.callTool("busy", {});
-  strictEqual(busy.kind, "error");
-  strictEqual(busy.kind === "error" && busy.error.code, "RATE_LIMITED");
-  strictEqual(busy.kind === "error" && busy.decision.action, "retry");
-});
+Deno.test(
+  "fakeMcpAgent() answers an unknown tool with -32602 and a FakeRpcError as an error",
+  async () => {
+    const error = adcpJsonRpcError({
+      code: "RATE_LIMITED",
+      message: "Slow down",
+      recovery: "transient",
+      retry_after: 3,
+    });
+    const fetch = fakeMcpAgent({ tools: { busy: () => new FakeRpcError(error) } });
+    const client = new McpClient("https://agent.example/mcp", { fetch });
+    const unknown = await client.callTool("nope", {});
+    strictEqual(unknown.kind === "jsonrpc_error" && unknown.rpcCode, -32602);
+    const busy = await client.callTool("busy", {});
+    strictEqual(busy.kind, "error");
+    strictEqual(busy.kind === "error" && busy.error.code, "RATE_LIMITED");
+    strictEqual(busy.kind === "error" && busy.decision.action, "retry");
+  },
+);
 
-Deno.test("fakeA2AAgent() serves its card and answers SendMessage, SendStreamingMessage and GetTask", async () => {
-  const agent = fakeA2AAgent({
-    skills: {
-      get_products: (input) => ({ data: { echo: input } }),
-      create_media_buy: (_input, ids) => ({
-        task: adcpFailedTask(ids, {
-          code: "BUDGET_TOO_LOW",
-          message: "Budget too low",
-          recovery: "correctable",
-        }) as unknown as Record<string, unknown>,
-      }),
-    },
-  });
-  const card = await fetchAgentCard(agent.cardUrl, { fetch: agent.fetch });
-  const client = new A2AClient(card, { fetch: agent.fetch });
-  strictEqual(client.endpoint, "https://agent.example/a2a");
-  const sent = await client.sendMessage(client.invocation("get_products", { brief: "CTV" }));
-  deepStrictEqual(sent.kind === "success" && sent.data, { echo: { brief: "CTV" } });
-  const streamed = await client.sendStreamingMessage(
-    client.invocation("get_products", { brief: "audio" }),
-  );
-  deepStrictEqual(streamed.kind === "success" && streamed.data, { echo: { brief: "audio" } });
-  const failed = await client.sendMessage(client.invocation("create_media_buy", {}));
-  strictEqual(failed.kind === "error" && failed.error.code, "BUDGET_TOO_LOW");
-  ok(failed.taskId !== undefined);
-  const again = await client.getTask(failed.taskId!);
-  strictEqual(again.kind === "error" && again.error.code, "BUDGET_TOO_LOW");
-  deepStrictEqual(agent.fetch.requests.map((request) => request.method), [
-    "/.well-known/agent-card.json",
-    "SendMessage",
-    "SendStreamingMessage",
-    "SendMessage",
-    "GetTask",
-  ]);
-});
+Deno.test(
+  "fakeA2AAgent() serves its card and answers SendMessage, SendStreamingMessage and GetTask",
+  async () => {
+    const agent = fakeA2AAgent({
+      skills: {
+        get_products: (input) => ({ data: { echo: input } }),
+        create_media_buy: (_input, ids) => ({
+          task: adcpFailedTask(ids, {
+            code: "BUDGET_TOO_LOW",
+            message: "Budget too low",
+            recovery: "correctable",
+          }) as unknown as Record<string, unknown>,
+        }),
+      },
+    });
+    const card = await fetchAgentCard(agent.cardUrl, { fetch: agent.fetch });
+    const client = new A2AClient(card, { fetch: agent.fetch });
+    strictEqual(client.endpoint, "https://agent.example/a2a");
+    const sent = await client.sendMessage(client.invocation("get_products", { brief: "CTV" }));
+    deepStrictEqual(sent.kind === "success" && sent.data, { echo: { brief: "CTV" } });
+    const streamed = await client.sendStreamingMessage(
+      client.invocation("get_products", { brief: "audio" }),
+    );
+    deepStrictEqual(streamed.kind === "success" && streamed.data, { echo: { brief: "audio" } });
+    const failed = await client.sendMessage(client.invocation("create_media_buy", {}));
+    strictEqual(failed.kind === "error" && failed.error.code, "BUDGET_TOO_LOW");
+    ok(failed.taskId !== undefined);
+    const again = await client.getTask(failed.taskId!);
+    strictEqual(again.kind === "error" && again.error.code, "BUDGET_TOO_LOW");
+    deepStrictEqual(agent.fetch.requests.map((request) => request.method), [
+      "/.well-known/agent-card.json",
+      "SendMessage",
+      "SendStreamingMessage",
+      "SendMessage",
+      "GetTask",
+    ]);
+  },
+);
 
-Deno.test("fakeA2AAgent() answers an unknown skill with -32602 and an unknown card path with 404", async () => {
-  const agent = fakeA2AAgent({ skills: {} });
-  const client = new A2AClient(agent.card, { cardUrl: agent.cardUrl, fetch: agent.fetch });
-  const result = await client.sendMessage(client.invocation("nope", {}));
-  strictEqual(result.kind === "jsonrpc_error" && result.rpcCode, -32602);
-  strictEqual((await agent.fetch("https://agent.example/other")).status, 404);
-});
+Deno.test(
+  "fakeA2AAgent() answers an unknown skill with -32602 and an unknown card path with 404",
+  async () => {
+    const agent = fakeA2AAgent({ skills: {} });
+    const client = new A2AClient(agent.card, { cardUrl: agent.cardUrl, fetch: agent.fetch });
+    const result = await client.sendMessage(client.invocation("nope", {}));
+    strictEqual(result.kind === "jsonrpc_error" && result.rpcCode, -32602);
+    strictEqual((await agent.fetch("https://agent.example/other")).status, 404);
+  },
+);

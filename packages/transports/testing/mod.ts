@@ -9,7 +9,9 @@
  * import { fakeMcpAgent } from "@adcp-wire/transports/testing";
  * import { deepStrictEqual } from "node:assert/strict";
  *
- * const fetch = fakeMcpAgent({ tools: { ping_tool: () => ({ content: [{ type: "text", text: "pong" }] }) } });
+ * const fetch = fakeMcpAgent({
+ *   tools: { ping_tool: () => ({ content: [{ type: "text", text: "pong" }] }) },
+ * });
  * const tools = await new McpClient("https://agent.example/mcp", { fetch }).listTools();
  * deepStrictEqual(tools.map((tool) => tool.name), ["ping_tool"]);
  * ```
