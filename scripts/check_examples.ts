@@ -30,6 +30,7 @@
  */
 
 import { posix } from "node:path";
+import { runMain, ScriptError } from "./_cli.ts";
 import { type Member, readWorkspace } from "./check_shape.ts";
 
 /** A JSDoc comment as `deno doc --json` gives it. */
@@ -276,7 +277,7 @@ export function resolveEntryPoints(
       const key = entry === member.name ? "." : `.${entry.slice(member.name.length)}`;
       const path = member.exports[key];
       if (path === undefined) {
-        throw new TypeError(
+        throw new ScriptError(
           `Cannot resolve ${entry}: expected one of the exports of ${member.name} ` +
             `(${Object.keys(member.exports).join(", ")}), found ${key}`,
         );
@@ -301,7 +302,7 @@ export async function readDocJson(entryPoints: string[]): Promise<DocJson> {
     env: { NO_COLOR: "1" },
   }).output();
   if (!out.success) {
-    throw new Error(`deno doc --json failed: ${new TextDecoder().decode(out.stderr)}`);
+    throw new ScriptError(`deno doc --json failed: ${new TextDecoder().decode(out.stderr)}`);
   }
   return JSON.parse(new TextDecoder().decode(out.stdout));
 }
@@ -321,7 +322,8 @@ export async function checkExamples(
   return docProblems(await readDocJson(entryPoints), { ...options, displayPath: relativePath });
 }
 
-if (import.meta.main) {
+/** The CLI: prints each problem, then a count; exits 1 when there is any. */
+async function main(): Promise<number> {
   const root = posix.relative(Deno.cwd(), new URL("..", import.meta.url).pathname) || ".";
   const forbidLinkcode = Deno.args.includes("--forbid-linkcode");
   const entries = Deno.args.filter((a) => !a.startsWith("--"));
@@ -332,7 +334,10 @@ if (import.meta.main) {
   const problems = await checkExamples(entryPoints, { forbidLinkcode });
   if (problems.length > 0) {
     console.error(`${problems.join("\n")}\ncheck_examples: ${problems.length} doc problems`);
-    Deno.exit(1);
+    return 1;
   }
   console.log(`check_examples: the docs of ${entryPoints.length} entry points are complete`);
+  return 0;
 }
+
+if (import.meta.main) await runMain(main);

@@ -268,9 +268,10 @@ Deno.test("resolveEntryPoints() takes paths, member directories and workspace sp
   );
   throws(
     () => resolveEntryPoints(["@adcp-wire/transports/nope"], members, "."),
-    new TypeError(
-      "Cannot resolve @adcp-wire/transports/nope: expected one of the exports of " +
+    {
+      name: "ScriptError",
+      message: "Cannot resolve @adcp-wire/transports/nope: expected one of the exports of " +
         "@adcp-wire/transports (., ./mcp), found ./nope",
-    ),
+    },
   );
 });

@@ -1,6 +1,9 @@
 /**
  * `deno task sync [--version V] [--from URL|DIR] [--update] [--check]`
  *
+ * (Past 600 lines: the closure walk, the lock checks and the all-or-nothing write share their
+ * state; `_sources.ts` already holds what the other scripts read.)
+ *
  * Fetches the schema closure of the pinned AdCP version into `spec/schemas/<version>/` and
  * upstream's vector files into `vectors/upstream/`, verifying every file against
  * `spec/sources.lock.json`.

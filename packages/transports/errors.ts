@@ -2,6 +2,9 @@ import type { ExtractedAdcpError } from "@adcp-wire/core";
 import { AdcpWireError } from "@adcp-wire/internal";
 import { JsonDepthLimitError, JsonNodeLimitError } from "@adcp-wire/security";
 
+// Why one file past 600 lines: the whole family (base, codes, union and thirteen classes) is
+// declared together, as jose's `util/errors.ts` does, so a reader sees every code in one place.
+//
 // The error family of @adcp-wire/transports: conditions a caller is expected to catch when an
 // agent's response breaks a safety bound. Programmer errors (bad options) are TypeError/RangeError.
 //
