@@ -1,6 +1,6 @@
 import type { ExtractedAdcpError } from "@adcp-wire/core";
 import { AdcpWireError } from "@adcp-wire/internal";
-import { JsonDepthLimitError, JsonNodeLimitError } from "@adcp-wire/security";
+import { AdcpSecurityError, JsonDepthLimitError, JsonNodeLimitError } from "@adcp-wire/security";
 
 // Why one file past 600 lines: the whole family (base, codes, union and thirteen classes) is
 // declared together, as jose's `util/errors.ts` does, so a reader sees every code in one place.
@@ -13,7 +13,8 @@ import { JsonDepthLimitError, JsonNodeLimitError } from "@adcp-wire/security";
 // members of `AnyTransportError`. Every class here and there extends `AdcpWireError`, so one
 // `instanceof AdcpWireError` catches every way reading a response can fail.
 
-export { JsonDepthLimitError, JsonNodeLimitError };
+export { AdcpSecurityError, AdcpWireError, JsonDepthLimitError, JsonNodeLimitError };
+export type { AdcpSecurityErrorCode } from "@adcp-wire/security";
 
 /**
  * The literal `code` of every error in the `@adcp-wire/transports` family.

@@ -4,13 +4,11 @@
 export {
   type A2AResponseOutcome,
   AdcpCoreError,
-  type AdcpErrorFieldName,
   type ExtractedAdcpError,
   type McpResponseOutcome,
   UnexpectedPartCountError,
   WrapperDetectedError,
 } from "@adcp-wire/core";
-export { AdcpWireError } from "@adcp-wire/internal";
 export type {
   ClassifyRecoveryOptions,
   EscalateRetryCountDecision,

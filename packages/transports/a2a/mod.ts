@@ -23,12 +23,7 @@
  * @module
  */
 
-export * from "../client/auth_challenge.ts";
-export * from "../client/idempotency_key.ts";
-export * from "../client/limits.ts";
-export * from "../client/options.ts";
-export * from "../errors.ts";
-export * from "../read/limits.ts";
+export * from "../client/shared.ts";
 export * from "./client.ts";
 export * from "./fetch_agent_card.ts";
 export * from "./types.ts";
