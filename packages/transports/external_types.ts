@@ -4,6 +4,8 @@
 export {
   type A2AResponseOutcome,
   AdcpCoreError,
+  type AdcpErrorFieldName,
+  type AdcpErrorSchema,
   type ExtractedAdcpError,
   type McpResponseOutcome,
   UnexpectedPartCountError,
