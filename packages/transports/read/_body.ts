@@ -9,58 +9,16 @@ import { notShown } from "./_not_shown.ts";
 import { AdcpWireError, optionError } from "@adcp-wire/internal";
 
 /**
- * Who decodes a body sent with a `Content-Encoding` (gzip, deflate, br):
+ * Who decodes a body sent with a `Content-Encoding` (gzip, deflate, br): `"runtime"` when `fetch`
+ * already did, so only decoded bytes are seen and capped at `maxDecodedBytes`; `"manual"` when the
+ * body is still encoded, so the reader counts raw bytes against `maxResponseBytes`, decodes, and
+ * counts decoded bytes against `maxDecodedBytes`. The rules are in `docs/bounded-reading.md`.
  *
- * - `"runtime"`: the runtime already did. `fetch()` in Deno, browsers and Node decodes such bodies
- *   transparently and leaves the header in place, so the reader sees decoded bytes only: it caps
- *   them at `maxDecodedBytes`, and raw bytes are bounded by the `Content-Length` pre-check when one
- *   is declared and otherwise only by the deadline (deflate and brotli cannot make data much larger
- *   than its decoded size, but a hostile stream of empty compressed blocks decodes to nothing).
- * - `"manual"`: the body is still encoded (for example a Deno `fetch()` sent with
- *   `Accept-Encoding: identity`, which Deno then leaves undecoded even if the server compresses, or
- *   a body from a raw HTTP stack). The reader counts raw bytes against `maxResponseBytes`, decodes
- *   with `DecompressionStream` (gzip, x-gzip, deflate; br where the runtime supports "brotli"; one
- *   coding only) and counts decoded bytes against `maxDecodedBytes`. Any other coding is a
- *   {@linkcode ContentEncodingError}.
- *
- * Without a `Content-Encoding` (or with `identity`) both are the same: raw bytes are decoded bytes.
- *
- * @example Decoding a gzip body here, with the decoded bytes bounded
- * ```ts
- * import { type ContentDecoding, readTextResponse } from "@adcp-wire/transports";
- * import { rejects, strictEqual } from "node:assert/strict";
- *
- * const zipped = new Blob(["x".repeat(10_000)]).stream().pipeThrough(
- *   new CompressionStream("gzip"),
- * );
- * const body = await new Response(zipped).bytes();
- * const reply = () => new Response(body, { headers: { "content-encoding": "gzip" } });
- * const contentDecoding: ContentDecoding = "manual";
- * strictEqual((await readTextResponse(reply(), { contentDecoding })).length, 10_000);
- * const capped = { contentDecoding, maxDecodedBytes: 1_000 };
- * await rejects(readTextResponse(reply(), capped), { phase: "decoded", limit: 1_000 });
- * ```
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
  */
 export type ContentDecoding = "runtime" | "manual";
 
-/**
- * Byte counts reported after each chunk is counted, before it is checked against the limits.
- *
- * @example Watching the counts grow chunk by chunk
- * ```ts
- * import { type ReadProgress, readTextResponse } from "@adcp-wire/transports";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const encoder = new TextEncoder();
- * const body = ReadableStream.from([encoder.encode("hel"), encoder.encode("lo")]);
- * const seen: ReadProgress[] = [];
- * await readTextResponse(new Response(body), { onProgress: (progress) => seen.push(progress) });
- * deepStrictEqual(seen, [
- *   { rawBytes: 3, decodedBytes: 3, chunkBytes: 3 },
- *   { rawBytes: 5, decodedBytes: 5, chunkBytes: 2 },
- * ]);
- * ```
- */
+/** Byte counts reported after each chunk is counted, before it is checked against the limits. */
 export interface ReadProgress {
   /** Bytes received on the wire so far, or `undefined` when the runtime decoded the body. */
   readonly rawBytes: number | undefined;
@@ -73,17 +31,19 @@ export interface ReadProgress {
 /**
  * Raw chunks are handed to a DecompressionStream at most this many bytes at a time. Deno's
  * DecompressionStream inflates each written chunk in one go, and deflate expands at most about
- * 1032:1, so one 1 KiB slice yields at most about 1 MiB: the decoded cap is overshot by at most that
- * much, instead of by 64 MiB for a 64 KiB network chunk of a gzip bomb.
+ * 1032:1, so one 1 KiB slice yields at most about 1 MiB: the decoded cap is overshot by at most
+ * that much, instead of by 64 MiB for a 64 KiB network chunk of a gzip bomb.
  */
 const INFLATE_SLICE = 1024;
 
 const noop = (): void => {};
 
-/** What the readers do, for their option errors (a bad argument, a body chunk that is not bytes). */
+/**
+ * What the readers do, for their option errors (a bad argument, a body chunk that is not bytes).
+ */
 export const ACTION = "read the response";
 
-/** Options of {@linkcode BoundedBody.open}. */
+/** Options of {@link BoundedBody.open}. */
 export interface BoundedBodyOptions {
   readonly limits: ResolvedLimits;
   readonly deadline: Deadline;
@@ -94,7 +54,7 @@ export interface BoundedBodyOptions {
   /**
    * Per-event counter for a `text/event-stream` body, checked on each decoded chunk before the
    * whole-body caps, so that one oversized event is reported as phase `"event"`.
-   * @default undefined
+   * @default {undefined}
    */
   readonly eventSizer?: SseEventSizer | undefined;
   /**
@@ -105,7 +65,7 @@ export interface BoundedBodyOptions {
   /**
    * Whether to enforce `maxResponseBytes` / `maxDecodedBytes` on the whole body (false for SSE,
    * whose per-request budget takes that role, unless raw bytes are counted separately).
-   * @default true
+   * @default {true}
    */
   readonly capWholeBody?: boolean;
 }

@@ -1,5 +1,5 @@
-// One read's deadline: a timer plus the caller's signal. When either fires, the deadline records the
-// error the read must fail with and calls its listeners (which cancel the body).
+// One read's deadline: a timer plus the caller's signal. When either fires, the deadline records
+// the error the read must fail with and calls its listeners (which cancel the body).
 //
 // No AbortController unless someone asks for `signal` (only boundedFetch does, to hand to fetch):
 // creating one per read was measurable in the 4 MiB read benchmark.
@@ -169,7 +169,7 @@ export function untilDeadline<T>(promise: Promise<T>, deadline: Deadline): Promi
 /**
  * What a failed network step throws: the deadline's error once it fired, a transport error as it
  * is, the caller's own abort reason as it is, and anything else the runtime threw (refused, reset,
- * DNS, TLS, a body that broke off) as a {@linkcode NetworkError}.
+ * DNS, TLS, a body that broke off) as a {@link NetworkError}.
  */
 export function networkFailure(
   error: unknown,

@@ -10,7 +10,7 @@ function busyWait(ms: number): void {
   while (performance.now() < end) { /* spin */ }
 }
 
-Deno.test("Deadline.checkClock() expires a deadline whose timer has not had a chance to fire", () => {
+Deno.test("Deadline.checkClock() expires a deadline whose timer has not fired yet", () => {
   const deadline = new Deadline(20, undefined);
   let fired = 0;
   deadline.onExpire(() => fired++);
@@ -53,25 +53,30 @@ Deno.test("Deadline.checkClock() reports a deadline the caller's signal ended", 
   }
 });
 
-Deno.test("a bounded read fails at the deadline while buffered chunks arrive back to back", async () => {
-  // 128 chunks of 32 KiB, all available at once: no read waits for a macrotask, so the timer cannot
-  // fire before the body ends. Each chunk takes 10 ms more here (a slow consumer or machine): the
-  // per-chunk clock check fails the read after about 20 chunks, not after all 128 (1.3 s).
-  const { stream, state } = streamOf(
-    Array.from({ length: 128 }, () => new Uint8Array(32_768).fill(0x61)),
-  );
-  const start = performance.now();
-  const error = await within(
-    5_000,
-    readTextResponse(new Response(stream), {
-      timeoutMs: 200,
-      onProgress: () => busyWait(10),
-    }).then(() => undefined, (reason: unknown) => reason),
-  );
-  const elapsed = performance.now() - start;
-  ok(error instanceof DeadlineExceededError, String(error));
-  strictEqual(error.timeoutMs, 200);
-  ok(elapsed < 1_000, `failed after ${elapsed} ms`);
-  ok(state.pulled < 64, `read ${state.pulled} chunks`);
-  strictEqual(state.cancelled, true);
-});
+Deno.test(
+  "a bounded read fails at the deadline " +
+    "while buffered chunks arrive back to back",
+  async () => {
+    // 128 chunks of 32 KiB, all available at once: no read waits for a macrotask, so the timer
+    // cannot fire before the body ends. Each chunk takes 10 ms more here (a slow consumer or
+    // machine): the per-chunk clock check fails the read after about 20 chunks, not after all 128
+    // (1.3 s).
+    const { stream, state } = streamOf(
+      Array.from({ length: 128 }, () => new Uint8Array(32_768).fill(0x61)),
+    );
+    const start = performance.now();
+    const error = await within(
+      5_000,
+      readTextResponse(new Response(stream), {
+        timeoutMs: 200,
+        onProgress: () => busyWait(10),
+      }).then(() => undefined, (reason: unknown) => reason),
+    );
+    const elapsed = performance.now() - start;
+    ok(error instanceof DeadlineExceededError, String(error));
+    strictEqual(error.timeoutMs, 200);
+    ok(elapsed < 1_000, `failed after ${elapsed} ms`);
+    ok(state.pulled < 64, `read ${state.pulled} chunks`);
+    strictEqual(state.cancelled, true);
+  },
+);

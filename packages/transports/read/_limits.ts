@@ -5,21 +5,7 @@ import { optionError } from "@adcp-wire/internal";
 
 /**
  * Bounds on reading one agent response. Every field is optional; unset fields fall back to the next
- * layer in {@linkcode resolveLimits} and finally to the defaults.
- *
- * @example Passing limits straight to a reader
- * ```ts
- * import { readJsonResponse, type ResponseLimits } from "@adcp-wire/transports";
- * import { deepStrictEqual, rejects } from "node:assert/strict";
- *
- * const limits: ResponseLimits = { maxJsonDepth: 2, timeoutMs: 5_000 };
- * deepStrictEqual(await readJsonResponse(new Response("[[1]]"), limits), [[1]]);
- * await rejects(readJsonResponse(new Response("[[[1]]]"), limits), {
- *   code: "JSON_DEPTH_LIMIT",
- *   limit: 2,
- *   observed: 3,
- * });
- * ```
+ * layer in {@link resolveLimits} and finally to the defaults.
  */
 export interface ResponseLimits {
   /**
@@ -42,7 +28,7 @@ export interface ResponseLimits {
   readonly timeoutMs?: number | undefined;
   /**
    * Aborts the read. An abort whose reason is a `TimeoutError` (`AbortSignal.timeout()`) is
-   * reported as {@linkcode DeadlineExceededError}; any other reason is rethrown as it is.
+   * reported as {@link DeadlineExceededError}; any other reason is rethrown as it is.
    * @default {undefined}
    */
   readonly signal?: AbortSignal | undefined;
@@ -58,26 +44,7 @@ export interface ResponseLimits {
   readonly maxJsonNodes?: number | undefined;
 }
 
-/**
- * {@linkcode ResponseLimits} with every bound decided, as {@linkcode resolveLimits} returns them.
- *
- * @example The built-in defaults, resolved
- * ```ts
- * import { readTextResponse, type ResolvedLimits, resolveLimits } from "@adcp-wire/transports";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * const limits: ResolvedLimits = resolveLimits();
- * deepStrictEqual({ ...limits }, {
- *   maxResponseBytes: 4_194_304,
- *   maxDecodedBytes: 4_194_304,
- *   timeoutMs: 30_000,
- *   signal: undefined,
- *   maxJsonDepth: 64,
- *   maxJsonNodes: 2_097_152,
- * });
- * strictEqual(await readTextResponse(new Response("ok"), limits), "ok");
- * ```
- */
+/** {@link ResponseLimits} with every bound decided, as {@link resolveLimits} returns them. */
 export interface ResolvedLimits {
   /** Maximum bytes as received, per body, SSE event, SSE request and stdio message. */
   readonly maxResponseBytes: number;
@@ -93,41 +60,16 @@ export interface ResolvedLimits {
   readonly maxJsonNodes: number;
 }
 
-/**
- * The layers {@linkcode resolveLimits} combines, most specific last.
- *
- * @example Byte caps from the agent layer, signals from every layer
- * ```ts
- * import { resolveLimits, type ResolveLimitsOptions } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * const session = new AbortController();
- * const layers: ResolveLimitsOptions = {
- *   defaultLimits: { signal: session.signal },
- *   agentLimits: { maxResponseBytes: 8_388_608 },
- *   callLimits: { signal: new AbortController().signal },
- * };
- * const limits = resolveLimits(layers);
- * strictEqual(limits.maxResponseBytes, 8_388_608);
- * session.abort();
- * strictEqual(limits.signal?.aborted, true);
- * ```
- */
+/** The layers {@link resolveLimits} combines, most specific last. */
 export interface ResolveLimitsOptions {
   /**
    * Client-wide defaults. `maxResponseBytes` and `maxDecodedBytes` here may not exceed 4 MiB.
-   * @default {}
+   * Default: none (the built-in values apply).
    */
   readonly defaultLimits?: ResponseLimits | undefined;
-  /**
-   * Limits for one agent; may raise the byte caps above 4 MiB.
-   * @default {}
-   */
+  /** Limits for one agent; may raise the byte caps above 4 MiB. Default: none of its own. */
   readonly agentLimits?: ResponseLimits | undefined;
-  /**
-   * Limits for one call; may raise the byte caps above 4 MiB.
-   * @default {}
-   */
+  /** Limits for one call; may raise the byte caps above 4 MiB. Default: none of its own. */
   readonly callLimits?: ResponseLimits | undefined;
   /** @deprecated Use `defaultLimits`. */
   readonly defaults?: ResponseLimits | undefined;

@@ -8,38 +8,16 @@ import type { ContentDecoding, ReadProgress } from "./_body.ts";
 import { notShown } from "./_not_shown.ts";
 import { optionError } from "@adcp-wire/internal";
 
-/**
- * Options of {@linkcode readTextResponse} and {@linkcode readJsonResponse}.
- *
- * @example Resolved limits plus a progress hook, which sees a chunk before it is refused
- * ```ts
- * import {
- *   type ReadResponseOptions,
- *   readTextResponse,
- *   resolveLimits,
- * } from "@adcp-wire/transports";
- * import { deepStrictEqual, rejects } from "node:assert/strict";
- *
- * const chunkSizes: number[] = [];
- * const options: ReadResponseOptions = {
- *   ...resolveLimits({ agentLimits: { maxResponseBytes: 8 } }),
- *   onProgress: (progress) => chunkSizes.push(progress.chunkBytes),
- * };
- * const encoder = new TextEncoder();
- * const body = ReadableStream.from([encoder.encode("0123"), encoder.encode("456789")]);
- * await rejects(readTextResponse(new Response(body), options), { phase: "raw", observed: 10 });
- * deepStrictEqual(chunkSizes, [4, 6]);
- * ```
- */
+/** Options of {@link readTextResponse} and {@link readJsonResponse}. */
 export interface ReadResponseOptions extends ResponseLimits {
   /**
-   * Who decodes a body with a `Content-Encoding`; see {@linkcode ContentDecoding}.
+   * Who decodes a body with a `Content-Encoding`; see {@link ContentDecoding}.
    * @default {"runtime"}
    */
   readonly contentDecoding?: ContentDecoding | undefined;
   /**
-   * Called after each chunk is counted, before the bounds are checked: for monitoring, and for tests
-   * that measure how much was buffered. An exception thrown here cancels the read.
+   * Called after each chunk is counted, before the bounds are checked: for monitoring, and for
+   * tests that measure how much was buffered. An exception thrown here cancels the read.
    * @default {undefined}
    */
   readonly onProgress?: ((progress: ReadProgress) => void) | undefined;

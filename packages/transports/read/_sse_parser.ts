@@ -2,10 +2,10 @@
 // event stream" and "Interpreting an event stream"), which never throws or builds an error.
 //
 // Why not eventsource-parser: version 3.1.1 builds a `ParseError` (an Error, with a captured stack)
-// for every line with an unknown field name or an invalid `retry` value, even when `onError` ignores
-// it. In Deno 2.9 that was about 10 µs a line: 4 MiB of `x\n` lines took 23 s of CPU, where
-// `JSON.parse` of the same bytes takes under 200 ms. Here every line, known field or not, costs a few
-// character comparisons: field names are matched in place, and a value is sliced out only for a
+// for every line with an unknown field name or an invalid `retry` value, even when `onError`
+// ignores it. In Deno 2.9 that was about 10 µs a line: 4 MiB of `x\n` lines took 23 s of CPU, where
+// `JSON.parse` of the same bytes takes under 200 ms. Here every line, known field or not, costs a
+// few character comparisons: field names are matched in place, and a value is sliced out only for a
 // field that keeps it (`data`, `event`, `id`, a valid `retry`).
 //
 // Work is linear in the text fed: each line terminator is found by one forward `indexOf` per kind
@@ -27,7 +27,7 @@ export type SseEventHandler = (
 /** Called for each valid `retry` field, with the reconnection time in milliseconds. */
 export type SseRetryHandler = (ms: number) => void;
 
-/** Options of {@linkcode SseParser}. */
+/** Options of {@link SseParser}. */
 export interface SseParserOptions {
   /** Receives each event whose data buffer is not empty. */
   readonly onEvent: SseEventHandler;
@@ -36,7 +36,7 @@ export interface SseParserOptions {
   /**
    * Whether to drop a U+FEFF at the very start of the stream. The UTF-8 decode step of the WHATWG
    * rules strips one BOM; pass `false` when the text fed was decoded by a decoder that already did.
-   * @default true
+   * @default {true}
    */
   readonly stripBom?: boolean | undefined;
 }
@@ -160,7 +160,10 @@ export class SseParser {
     }
   }
 
-  /** The position after the terminator at `end`; a CR at the end of `text` may pair with an LF next. */
+  /**
+   * The position after the terminator at `end`; a CR at the end of `text` may pair with an LF
+   * next.
+   */
   #after(text: string, end: number, isCr: boolean): number {
     const next = end + 1;
     if (!isCr) return next;
@@ -177,8 +180,8 @@ export class SseParser {
       this.#dispatch();
       return;
     }
-    // Field names are matched in place: a name is known when its letters are followed by the
-    // first colon or the end of the line. Comments (a leading colon) and unknown names fall through.
+    // Field names are matched in place: a name is known when its letters are followed by the first
+    // colon or the end of the line. Comments (a leading colon) and unknown names fall through.
     const size = end - start;
     const first = text.charCodeAt(start);
     if (first === 0x64) { // data
@@ -233,7 +236,9 @@ export class SseParser {
   }
 }
 
-/** Whether the line `text[start, end)` is a `data` field: those letters, then a colon or the end. */
+/**
+ * Whether the line `text[start, end)` is a `data` field: those letters, then a colon or the end.
+ */
 function isData(text: string, start: number, end: number): boolean {
   const size = end - start;
   return size >= 4 && text.charCodeAt(start) === 0x64 && text.charCodeAt(start + 1) === 0x61 &&
@@ -241,7 +246,9 @@ function isData(text: string, start: number, end: number): boolean {
     (size === 4 || text.charCodeAt(start + 4) === COLON);
 }
 
-/** Where the value of a field whose name ends at `nameEnd` starts: after the colon and one space. */
+/**
+ * Where the value of a field whose name ends at `nameEnd` starts: after the colon and one space.
+ */
 function valueStart(text: string, nameEnd: number, end: number): number {
   if (nameEnd === end) return end;
   const from = nameEnd + 1;

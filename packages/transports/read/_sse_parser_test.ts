@@ -192,7 +192,7 @@ Deno.test("SseParser applies the field rules of the spec", () => {
   });
 });
 
-Deno.test("SseParser spends about as long on unknown fields and bad retry values as on comments", () => {
+Deno.test("SseParser spends about as long on unknown fields and bad retries as on comments", () => {
   // eventsource-parser 3.1.1 built an Error per unknown-field or bad-retry line: about 10 µs each,
   // hundreds of times a comment line. Each kind of line here costs a few comparisons.
   const size = 4 * 1_048_576;

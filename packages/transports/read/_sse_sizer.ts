@@ -10,9 +10,9 @@
 //      of a CRLF, never the start of a terminator;
 //   CR starts it when the byte before is CR or LF (a bare CR can only be a terminator).
 // That is exactly where the WHATWG rules see an empty line, so an event is counted from the byte
-// after the previous such position through this one (the LF of a CRLF blank line is counted with the
-// next event), and the count is never lower than what the parser holds for the current event. One
-// deliberate difference: an empty line at the very start of a stream does not reset the count
+// after the previous such position through this one (the LF of a CRLF blank line is counted with
+// the next event), and the count is never lower than what the parser holds for the current event.
+// One deliberate difference: an empty line at the very start of a stream does not reset the count
 // (there is no byte before it to look at); nothing precedes it anyway.
 
 const LF = 10;
@@ -52,7 +52,8 @@ export class SseEventSizer {
     if (n === 0) return -1;
     const limit = this.#limit;
     if (this.#since + n <= limit) {
-      // No event can pass the limit inside this chunk: only the position of the last boundary matters.
+      // No event can pass the limit inside this chunk: only the position of the last boundary
+      // matters.
       const end = text === undefined
         ? this.#lastBoundaryEnd(chunk)
         : this.#lastBoundaryEndOf(chunk, text, ascii);
@@ -97,10 +98,10 @@ export class SseEventSizer {
 
   /**
    * `#lastLfBoundaryEnd`, found with one native scan of the text for "\n\n" (two LFs are adjacent
-   * in the text exactly when they are in the bytes: the text is the chunk decoded, a character cut at
-   * either end is not an LF, and malformed input never gets here). The bytes are scanned LF by LF
-   * (tens of nanoseconds per LF: 2 ms for a 64 KiB chunk of `x\n` lines) only to find the position
-   * in a non-ASCII chunk that has such a pair.
+   * in the text exactly when they are in the bytes: the text is the chunk decoded, a character cut
+   * at either end is not an LF, and malformed input never gets here). The bytes are scanned LF by
+   * LF (tens of nanoseconds per LF: 2 ms for a 64 KiB chunk of `x\n` lines) only to find the
+   * position in a non-ASCII chunk that has such a pair.
    */
   #lastLfBoundaryEndOf(chunk: Uint8Array, text: string, ascii: boolean): number {
     const pair = text.lastIndexOf("\n\n");

@@ -40,7 +40,11 @@ export class Utf8StreamDecoder {
   #first = true;
   #ascii = false;
 
-  /** Decodes the complete code points of `chunk` (plus any carried bytes). @throws {MalformedUtf8Error} */
+  /**
+   * Decodes the complete code points of `chunk` (plus any carried bytes).
+   *
+   * @throws {MalformedUtf8Error} When the bytes are not UTF-8.
+   */
   decode(chunk: Uint8Array): string {
     let bytes = chunk;
     const carry = this.#carry;
@@ -84,9 +88,9 @@ export class Utf8StreamDecoder {
 }
 
 /**
- * How many bytes at the end of `bytes` start a code point that continues past the end: 0 to 3. Bytes
- * that could never complete (a stray continuation byte, an invalid lead) are left in place for the
- * decoder to reject.
+ * How many bytes at the end of `bytes` start a code point that continues past the end: 0 to 3.
+ * Bytes that could never complete (a stray continuation byte, an invalid lead) are left in place
+ * for the decoder to reject.
  */
 function incompleteTail(bytes: Uint8Array): number {
   const length = bytes.length;

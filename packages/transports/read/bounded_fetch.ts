@@ -12,110 +12,46 @@ import { optionError } from "@adcp-wire/internal";
 /** What boundedFetch does, for its option errors. */
 const ACTION = "create a bounded fetch";
 
-/**
- * The shape of `fetch` that {@linkcode boundedFetch} takes and returns.
- *
- * @example An in-process `fetch`, wrapped
- * ```ts
- * import { boundedFetch, type FetchLike } from "@adcp-wire/transports";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const agent: FetchLike = (input) => Promise.resolve(Response.json({ url: String(input) }));
- * const fetch: FetchLike = boundedFetch({ maxResponseBytes: 1_000 }, agent);
- * const response = await fetch("https://agent.example/mcp");
- * deepStrictEqual(await response.json(), { url: "https://agent.example/mcp" });
- * ```
- */
+/** The shape of `fetch` that {@link boundedFetch} takes and returns. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/**
- * Options of {@linkcode boundedFetch}: the limits every response gets, and a progress hook.
- *
- * @example Watching a body being counted
- * ```ts
- * import { boundedFetch, type BoundedFetchOptions } from "@adcp-wire/transports";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const seen: number[] = [];
- * const options: BoundedFetchOptions = {
- *   maxResponseBytes: 1_000,
- *   onProgress: (progress) => seen.push(progress.decodedBytes),
- * };
- * const fetch = boundedFetch(options, () => Promise.resolve(new Response("x".repeat(300))));
- * await (await fetch("https://agent.example/mcp")).text();
- * deepStrictEqual(seen, [300]);
- * ```
- */
+/** Options of {@link boundedFetch}: the limits every response gets, and a progress hook. */
 export interface BoundedFetchOptions extends ResponseLimits {
   /**
-   * Called after each body chunk is counted; see {@linkcode ReadResponseOptions.onProgress}.
+   * Called after each body chunk is counted; see {@link ReadResponseOptions.onProgress}.
    * @default {undefined}
    */
   readonly onProgress?: ((progress: ReadProgress) => void) | undefined;
 }
 
 /**
- * Wraps `fetch` so that every response body it returns enforces the limits: for handing to
- * third-party clients (an MCP or A2A SDK's `fetch` option) that read bodies themselves.
+ * Wraps `fetch` so that every response body it returns enforces the limits, for third-party clients
+ * (an MCP or A2A SDK's `fetch` option) that read bodies themselves. The deadline covers the headers
+ * and the whole body, redirects are refused, and a body errors the moment it passes its cap. What a
+ * wrapper cannot bound, and what the MCP SDK does with its errors, is in `docs/bounded-reading.md`.
  *
- * Per call: the deadline (`timeoutMs`, and `signal`) starts when the call is made and covers the
- * response headers and the whole body, stalls included; it is passed to the underlying `fetch` as a
- * signal, combined with the request's own. A declared `Content-Length` over the limit rejects the
- * call itself, before a body byte is read. The body is then counted as it arrives and errors with a
- * {@linkcode ResponseTooLargeError} the moment it passes the cap (the underlying body is cancelled,
- * releasing the connection), or with a {@linkcode DeadlineExceededError}. A `text/event-stream` body
- * is also bounded per event (phase `"event"`). These are the obligations of MCP Response
- * Extraction 3.3.0-beta.0, Security Considerations, Size Limits, as far as a `fetch` can enforce
- * them.
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
  *
- * What a `fetch` wrapper cannot do, so prefer this package's readers where you control the reading:
- * - JSON depth and node bounds: the client parses the body itself. Use {@linkcode readJsonResponse}.
- * - The cumulative SSE bound across `Last-Event-ID` resumption: each reconnect is a new `fetch`
- *   with a fresh cap, since nothing ties it to the request it resumes. Use {@linkcode readSseEvents}
- *   with one {@linkcode SseBudget}.
- * - Raw bytes of a compressed body: the runtime's `fetch` decodes it (see
- *   {@linkcode ContentDecoding}); decoded bytes are capped at `maxDecodedBytes`.
- * - A long-lived stream (an MCP client's standalone GET SSE stream) is cut by the per-call deadline
- *   and cap like any other body.
- *
- * Whether the error reaches your code depends on the client. As read in the MCP TypeScript SDK's
- * `StreamableHTTPClientTransport` (src/client/streamableHttp.ts, version at commit 01e62f3 of
- * modelcontextprotocol/typescript-sdk; other versions may differ):
- * - `application/json` responses are read with `response.json()` in `send()`, which passes the
- *   rejection to `onerror` and rethrows it: the request fails with this package's error class.
- * - `text/event-stream` responses are read in `_handleSseStream`, whose loop catches stream errors
- *   and calls `onerror(new Error("SSE stream disconnected: " + error))`: the class and `code` are
- *   lost (only the message survives inside a new message), the pending request is not rejected by
- *   the transport (it fails later on the protocol layer's request timeout,
- *   `DEFAULT_REQUEST_TIMEOUT_MSEC` = 60,000 ms in src/shared/protocol.ts), and when the stream is
- *   resumable (a GET stream, or a POST stream that sent an event id) the transport schedules a
- *   reconnect with `Last-Event-ID`, which gets a fresh cap from this wrapper.
- * - For error statuses the body is read with `response.text().catch(() => null)`: the bound still
- *   stops the read, but its error is swallowed.
- *
- * @param limits The limits of every response (combine layers with {@linkcode resolveLimits}).
+ * @param limits The limits of every response (combine layers with {@link resolveLimits}).
  * @param fetchImpl The `fetch` to wrap, looked up on `globalThis` at each call when omitted.
- * @returns A `fetch`-compatible function. The returned responses are new `Response` objects with the
+ * @returns A `fetch`-compatible function, whose responses are new `Response` objects with the
  * original status, headers, `url`, `redirected` and `type`.
  * @throws {TypeError} At once, when an option has the wrong type or `fetchImpl` is not a function.
  * @throws {RangeError} At once, when a limit is out of range.
  *
- * @example Bounding responses for a third-party client
+ * @example Bounding what a fake MCP agent sends
  * ```ts
- * import { boundedFetch, ResponseTooLargeError } from "@adcp-wire/transports";
- * import { ok, strictEqual } from "node:assert/strict";
+ * import { boundedFetch } from "@adcp-wire/transports/read";
+ * import { adcpSuccessResult } from "@adcp-wire/transports/seller";
+ * import { fakeMcpAgent } from "@adcp-wire/transports/testing";
+ * import { rejects } from "node:assert/strict";
  *
- * const server = () => Promise.resolve(new Response("x".repeat(10_000)));
- * const fetch = boundedFetch({ maxResponseBytes: 1_000, timeoutMs: 5_000 }, server);
- * const response = await fetch("https://agent.example/mcp");
- * strictEqual(response.status, 200);
- * try {
- *   await response.text();
- *   ok(false, "expected a throw");
- * } catch (error) {
- *   ok(error instanceof ResponseTooLargeError);
- *   strictEqual(error.phase, "raw");
- * }
+ * const big = () => adcpSuccessResult({ blob: "x".repeat(2_000) });
+ * const fetch = boundedFetch({ maxResponseBytes: 1_000 }, fakeMcpAgent({ tools: { big } }));
+ * const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "big" } };
+ * const body = JSON.stringify(call);
+ * const response = await fetch("https://agent.example/mcp", { method: "POST", body });
+ * await rejects(response.text(), { code: "RESPONSE_TOO_LARGE", phase: "raw" });
  * ```
  */
 export function boundedFetch(limits?: BoundedFetchOptions, fetchImpl?: FetchLike): FetchLike {

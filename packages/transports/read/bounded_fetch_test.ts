@@ -118,7 +118,7 @@ Deno.test("boundedFetch() validates its arguments at once", () => {
   });
 });
 
-Deno.test("boundedFetch() refuses a fetchImpl that resolves to something else than a Response", async () => {
+Deno.test("boundedFetch() refuses a fetchImpl that resolves to a non-Response", async () => {
   // What it resolved to may be seller text: its size is shown, never the text.
   const fetch = boundedFetch({}, (() => Promise.resolve("secret body")) as unknown as FetchLike);
   const error = await rejection(fetch("https://agent.example/mcp"));
@@ -159,7 +159,7 @@ netTest("boundedFetch() bounds each event of a text/event-stream body", async ()
           headers: { "content-type": "text/event-stream; charset=utf-8" },
         }),
       async (base) => {
-        // The event and the body pass the cap on the same chunk: the event is the more precise cause.
+        // The event and the body pass the cap on one chunk: the event is the more precise cause.
         const response = await boundedFetch({ maxResponseBytes: 100_000 })(base);
         const error = await rejection(response.text());
         ok(error instanceof ResponseTooLargeError);

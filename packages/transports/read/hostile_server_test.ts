@@ -291,7 +291,8 @@ netTest(
   async () => {
     const payload = "y".repeat(1_000);
     const event = (i: number) => `id: ${i}\ndata: ${payload}\n\n`;
-    const perStream = 3_000; // about 3 MiB per stream: each fits the cap alone, together they do not
+    // About 3 MiB per stream: each fits the cap alone, together they do not.
+    const perStream = 3_000;
     let resumedFrom: string | null = null;
     let resumed: { body: ReadableStream<Uint8Array>; cancelled: Promise<void> } | undefined;
     const handler = (request: Request): Response => {

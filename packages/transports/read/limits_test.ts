@@ -22,7 +22,7 @@ Deno.test("resolveLimits() returns the built-in defaults when given nothing", ()
   strictEqual(DEFAULT_MAX_JSON_NODES, 2_097_152);
 });
 
-Deno.test("resolveLimits() lets the call win over the agent and the agent over the defaults", () => {
+Deno.test("resolveLimits() lets the call win over the agent, the agent over the defaults", () => {
   const limits = resolveLimits({
     defaultLimits: {
       maxResponseBytes: 1_000,
@@ -39,7 +39,7 @@ Deno.test("resolveLimits() lets the call win over the agent and the agent over t
   strictEqual(limits.maxJsonNodes, 100);
 });
 
-Deno.test("resolveLimits() makes maxDecodedBytes follow maxResponseBytes unless a layer sets it", () => {
+Deno.test("resolveLimits() makes maxDecodedBytes follow maxResponseBytes unless set", () => {
   strictEqual(
     resolveLimits({ agentLimits: { maxResponseBytes: 10_000_000 } }).maxDecodedBytes,
     10_000_000,
@@ -93,9 +93,8 @@ Deno.test("resolveLimits() refuses a default byte cap above 4 MiB and names the 
 Deno.test("resolveLimits() rejects bad values with errors naming the option and the value", () => {
   throws(() => resolveLimits({ callLimits: { maxResponseBytes: -1 } }), {
     name: "RangeError",
-    message:
-      "Cannot resolve limits as 'callLimits.maxResponseBytes' must be a non-negative safe integer: " +
-      "current value is -1",
+    message: "Cannot resolve limits as 'callLimits.maxResponseBytes' must be a non-negative safe " +
+      "integer: current value is -1",
   });
   throws(() => resolveLimits({ agentLimits: { maxJsonDepth: 1.5 } }), {
     name: "RangeError",
@@ -105,8 +104,8 @@ Deno.test("resolveLimits() rejects bad values with errors naming the option and 
   });
   throws(() => resolveLimits({ callLimits: { maxJsonNodes: "10" as unknown as number } }), {
     name: "TypeError",
-    message:
-      "Cannot resolve limits as 'callLimits.maxJsonNodes' must be a number: current value is \"10\"",
+    message: "Cannot resolve limits as 'callLimits.maxJsonNodes' must be a number: " +
+      'current value is "10"',
   });
   throws(() => resolveLimits({ callLimits: { timeoutMs: 0 } }), {
     name: "RangeError",
@@ -118,8 +117,8 @@ Deno.test("resolveLimits() rejects bad values with errors naming the option and 
   throws(() => resolveLimits({ callLimits: { timeoutMs: Number.NaN } }), { name: "RangeError" });
   throws(() => resolveLimits({ callLimits: { signal: {} as AbortSignal } }), {
     name: "TypeError",
-    message:
-      "Cannot resolve limits as 'callLimits.signal' must be an AbortSignal: current value is an object",
+    message: "Cannot resolve limits as 'callLimits.signal' must be an AbortSignal: " +
+      "current value is an object",
   });
   throws(() => resolveLimits({ agentLimits: null as unknown as undefined }), {
     name: "TypeError",
@@ -153,7 +152,7 @@ Deno.test("resolveLimits() accepts its own result as a layer unchanged", () => {
   deepStrictEqual(resolveLimits({ callLimits: first }), first);
 });
 
-Deno.test("resolveLimits() still takes the deprecated defaults/agent/call layers, never both spellings", () => {
+Deno.test("resolveLimits() takes the deprecated defaults/agent/call, never both spellings", () => {
   const limits = resolveLimits({
     defaults: { timeoutMs: 1_000 },
     agent: { maxResponseBytes: 8_388_608 },

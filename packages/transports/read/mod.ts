@@ -9,7 +9,11 @@
  *
  * @example Reading a JSON body under per-agent limits
  * ```ts
- * import { readJsonResponse, resolveLimits, ResponseTooLargeError } from "@adcp-wire/transports/read";
+ * import {
+ *   readJsonResponse,
+ *   resolveLimits,
+ *   ResponseTooLargeError,
+ * } from "@adcp-wire/transports/read";
  * import { deepStrictEqual, rejects } from "node:assert/strict";
  *
  * const limits = resolveLimits({ agentLimits: { maxResponseBytes: 64 } });
@@ -21,6 +25,9 @@
  */
 
 export * from "../errors.ts";
+// Named by the public API (the `adcpError` of some error classes), re-exported so that these docs
+// are complete on their own.
+export type { AdcpErrorFieldName, AdcpErrorSchema, ExtractedAdcpError } from "@adcp-wire/core";
 export * from "./bounded_fetch.ts";
 export * from "./limits.ts";
 export * from "./parse_bounded_json.ts";

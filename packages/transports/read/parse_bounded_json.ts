@@ -2,20 +2,7 @@ import { parseJsonWithin } from "./_json.ts";
 import { resolveCallLimits } from "./_limits.ts";
 import { optionError } from "@adcp-wire/internal";
 
-/**
- * JSON bounds for {@linkcode parseBoundedJson}.
- *
- * @example Tighter bounds for a small document
- * ```ts
- * import { parseBoundedJson, type ParseBoundedJsonOptions } from "@adcp-wire/transports";
- * import { deepStrictEqual, throws } from "node:assert/strict";
- *
- * const bounds: ParseBoundedJsonOptions = { maxJsonDepth: 2, maxJsonNodes: 4 };
- * deepStrictEqual(parseBoundedJson('{"ids":[1,2]}', bounds), { ids: [1, 2] });
- * throws(() => parseBoundedJson('{"ids":[[1]]}', bounds), { code: "JSON_DEPTH_LIMIT" });
- * throws(() => parseBoundedJson('{"ids":[1,2,3]}', bounds), { code: "JSON_NODE_LIMIT" });
- * ```
- */
+/** JSON bounds for {@link parseBoundedJson}. */
 export interface ParseBoundedJsonOptions {
   /**
    * Maximum nesting depth (a scalar has depth 0, `[]` depth 1). A non-negative safe integer.
@@ -30,18 +17,12 @@ export interface ParseBoundedJsonOptions {
 }
 
 /**
- * Parses JSON text that already passed the byte cap, bounding its nesting depth before parsing and
- * its node count after: the JSON step of every reader in this package, exported for text that
- * arrives some other way (an SSE event's `data`, an MCP `content[].text` item).
+ * Parses JSON text that already passed the byte cap, bounding its nesting depth before parsing (so
+ * a depth bomb is never built) and its node count after: the JSON step of every reader here, for
+ * text that arrives some other way (an SSE event's `data`, an MCP `content[].text` item). The rules
+ * are in `docs/bounded-reading.md`.
  *
- * Implements "bound JSON depth and node count after the cap passes" (MCP Response Extraction
- * 3.3.0-beta.0, Security Considerations, Size Limits). Depth is checked by `scanJsonDepth` of
- * `@adcp-wire/security`, a string-aware pre-scan, so a depth bomb is rejected without `JSON.parse`
- * building it; nodes by `checkJsonBounds` after parsing. Their failures are re-raised as this
- * package's {@linkcode JsonDepthLimitError} and {@linkcode JsonNodeLimitError} (same codes).
- *
- * Throws instead of returning a result union, like `JSON.parse` and the readers built on it: each
- * failure is a distinct error class with a literal `code`.
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
  *
  * @param text The JSON text.
  * @param options Depth and node bounds.
@@ -54,7 +35,7 @@ export interface ParseBoundedJsonOptions {
  *
  * @example Parsing, and rejecting a depth bomb
  * ```ts
- * import { JsonDepthLimitError, parseBoundedJson } from "@adcp-wire/transports";
+ * import { JsonDepthLimitError, parseBoundedJson } from "@adcp-wire/transports/read";
  * import { deepStrictEqual, throws } from "node:assert/strict";
  *
  * deepStrictEqual(parseBoundedJson('{"products":[]}'), { products: [] });

@@ -84,8 +84,8 @@ function sseChunks(size: number): Uint8Array[] {
   const pad = "x".repeat(Math.max(0, size - 110));
   let text = "";
   for (let i = 0; text.length < SIZE - size; i++) {
-    text +=
-      `id: ${i}\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":${i},"m":"${pad}"}}\n\n`;
+    text += `id: ${i}\ndata: {"jsonrpc":"2.0","method":"notifications/progress",` +
+      `"params":{"progress":${i},"m":"${pad}"}}\n\n`;
   }
   return chunked(new TextEncoder().encode(text));
 }
@@ -106,7 +106,9 @@ async function bareParser(chunks: readonly Uint8Array[]): Promise<number> {
   return count;
 }
 
-/** The package's own streaming API (what the MCP TypeScript SDK uses): one stream read per event. */
+/**
+ * The package's own streaming API (what the MCP TypeScript SDK uses): one stream read per event.
+ */
 async function parserStream(chunks: readonly Uint8Array[]): Promise<number> {
   let count = 0;
   const events = responseOf(chunks).body!

@@ -7,49 +7,32 @@ export type { ReadResponseOptions };
 export type { ContentDecoding, ReadProgress };
 
 /**
- * Reads a response body as UTF-8 text, bounded in bytes and time.
+ * Reads a response body as UTF-8 text, bounded in bytes and time: a declared `Content-Length` over
+ * the limit is refused before a byte is read, bytes are counted as they arrive, and the body is
+ * cancelled the moment a bound is passed. Failure is a distinct error, never a truncated result;
+ * how bytes are counted is in `docs/bounded-reading.md`.
  *
- * Implements the client obligation to bound every agent response (MCP Response Extraction
- * 3.3.0-beta.0, Security Considerations, Size Limits): a declared `Content-Length` over the limit is
- * rejected before a body byte is read; bytes are counted as they arrive and the body is cancelled
- * (releasing the connection) as soon as a limit is passed, so at most the limit plus one chunk is
- * ever buffered; raw and decoded bytes are bounded (see {@linkcode ContentDecoding}); the deadline
- * covers the whole read, stalls included, and starts when this function is called. Failure is a
- * distinct error, never a truncated result.
- *
- * Decoding is fatal: malformed UTF-8 is a {@linkcode MalformedUtf8Error}, never U+FFFD. A leading
- * byte order mark is dropped. A response without a body (204, HEAD) reads as `""`.
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
  *
  * @param response The response; its body must not have been read.
- * @param options Limits (per call; combine layers with {@linkcode resolveLimits}) and reader
- * options.
- * @returns The body text.
- * @throws {ResponseTooLargeError} When the declared length, the raw bytes or the decoded bytes pass
- * their limit (`phase` says which).
+ * @param options Limits (per call; combine layers with {@link resolveLimits}) and reader options.
+ * @returns The body text, a leading byte order mark dropped (`""` for a response without a body).
+ * @throws {ResponseTooLargeError} When a byte bound is passed (`phase` says which).
  * @throws {DeadlineExceededError} When `timeoutMs` runs out or `signal` times out first.
  * @throws {MalformedUtf8Error} When the body is not UTF-8.
- * @throws {ContentEncodingError} With `contentDecoding: "manual"`, when the coding is unsupported
- * or the compressed data is corrupt.
- * @throws {TypeError} When `response` is not a Response, its body was already read, or an option
- * has the wrong type; also network errors, unchanged.
+ * @throws {ContentEncodingError} With manual decoding, for an unsupported or corrupt coding.
+ * @throws {NetworkError} When the body breaks off.
+ * @throws {TypeError} When `response` is not an unread Response or an option has the wrong type.
  * @throws {RangeError} When a limit is out of range.
  *
  * @example Reading a body, and refusing an oversized one
  * ```ts
- * import { readTextResponse, ResponseTooLargeError } from "@adcp-wire/transports";
- * import { ok, strictEqual } from "node:assert/strict";
+ * import { readTextResponse } from "@adcp-wire/transports/read";
+ * import { rejects, strictEqual } from "node:assert/strict";
  *
  * strictEqual(await readTextResponse(new Response("hello")), "hello");
- *
  * const big = new Response("x".repeat(2_000), { headers: { "content-length": "2000" } });
- * try {
- *   await readTextResponse(big, { maxResponseBytes: 1_000 });
- *   ok(false, "expected a throw");
- * } catch (error) {
- *   ok(error instanceof ResponseTooLargeError);
- *   strictEqual(error.phase, "content-length");
- *   strictEqual(error.observed, 2_000);
- * }
+ * await rejects(readTextResponse(big, { maxResponseBytes: 1_000 }), { phase: "content-length" });
  * ```
  */
 export async function readTextResponse(
@@ -62,50 +45,30 @@ export async function readTextResponse(
 }
 
 /**
- * Reads a response body as JSON, bounded in bytes, time, nesting depth and node count.
+ * Reads a response body as JSON: everything {@link readTextResponse} does, then the JSON bounds of
+ * {@link parseBoundedJson}, a depth pre-scan before `JSON.parse` and a node count after it. Use it
+ * for every JSON response a client reads; the rules are in `docs/bounded-reading.md`.
  *
- * Everything {@linkcode readTextResponse} does, then the JSON bounds "after the cap passes" (MCP
- * Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits): a string-aware depth
- * pre-scan before `JSON.parse` (so a depth bomb is never built) and a node count after it. Use it
- * for every JSON response a client reads: `tools/call`, `tools/list`, `initialize`, `tasks/get`,
- * `tasks/result`, A2A JSON-RPC calls.
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
  *
  * @param response The response; its body must not have been read.
- * @param options Limits (per call; combine layers with {@linkcode resolveLimits}) and reader
- * options.
+ * @param options Limits (per call; combine layers with {@link resolveLimits}) and reader options.
  * @returns The parsed value; validate it before use, it is seller-controlled.
- * @throws {ResponseTooLargeError} When the declared length, the raw bytes or the decoded bytes pass
- * their limit.
+ * @throws {ResponseTooLargeError} When a byte bound is passed (`phase` says which).
  * @throws {DeadlineExceededError} When `timeoutMs` runs out or `signal` times out first.
- * @throws {MalformedUtf8Error} When the body is not UTF-8.
- * @throws {JsonDepthLimitError} When the JSON nests deeper than `maxJsonDepth`.
  * @throws {MalformedJsonError} When the body is not JSON (an empty body included).
+ * @throws {JsonDepthLimitError} When the JSON nests deeper than `maxJsonDepth`.
  * @throws {JsonNodeLimitError} When the JSON holds more than `maxJsonNodes` values.
- * @throws {ContentEncodingError} With `contentDecoding: "manual"`, when the coding is unsupported
- * or the compressed data is corrupt.
- * @throws {TypeError} When `response` is not a Response, its body was already read, or an option
- * has the wrong type; also network errors, unchanged.
- * @throws {RangeError} When a limit is out of range.
+ * @throws {MalformedUtf8Error | ContentEncodingError | NetworkError | TypeError | RangeError} As
+ * {@link readTextResponse}.
  *
  * @example Reading JSON, and refusing a depth bomb
  * ```ts
- * import { JsonDepthLimitError, readJsonResponse } from "@adcp-wire/transports";
- * import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+ * import { JsonDepthLimitError, readJsonResponse } from "@adcp-wire/transports/read";
+ * import { deepStrictEqual, rejects } from "node:assert/strict";
  *
- * deepStrictEqual(await readJsonResponse(new Response('{"jsonrpc":"2.0","id":1,"result":{}}')), {
- *   jsonrpc: "2.0",
- *   id: 1,
- *   result: {},
- * });
- *
- * try {
- *   await readJsonResponse(new Response("[".repeat(1_000) + "]".repeat(1_000)));
- *   ok(false, "expected a throw");
- * } catch (error) {
- *   ok(error instanceof JsonDepthLimitError);
- *   strictEqual(error.limit, 64);
- *   strictEqual(error.observed, 65);
- * }
+ * deepStrictEqual(await readJsonResponse(new Response('{"id":1}')), { id: 1 });
+ * await rejects(readJsonResponse(new Response("[".repeat(1_000))), JsonDepthLimitError);
  * ```
  */
 export async function readJsonResponse(

@@ -20,7 +20,7 @@ import {
 } from "../errors.ts";
 import { readJsonResponse, readTextResponse } from "./read_response.ts";
 
-Deno.test("readTextResponse() rejects an over-limit Content-Length before reading a byte", async () => {
+Deno.test("readTextResponse() rejects an over-limit Content-Length before reading", async () => {
   const { stream, state } = streamOf([encoder.encode("x".repeat(100))]);
   const response = new Response(stream, { headers: { "content-length": "100" } });
   const progress = progressTracker();
@@ -37,7 +37,7 @@ Deno.test("readTextResponse() rejects an over-limit Content-Length before readin
   strictEqual(progress.stats.calls, 0);
 });
 
-Deno.test("readTextResponse() ignores a malformed Content-Length and still counts bytes", async () => {
+Deno.test("readTextResponse() ignores a malformed Content-Length and counts bytes", async () => {
   for (const value of ["abc", "-5", "1, x"]) {
     const response = new Response(new Response("y".repeat(50)).body, {
       headers: { "content-length": value },
@@ -54,7 +54,7 @@ Deno.test("readTextResponse() ignores a malformed Content-Length and still count
   strictEqual(error.observed, 20);
 });
 
-Deno.test("readTextResponse() stops at the chunk that passes the cap and cancels the body", async () => {
+Deno.test("readTextResponse() stops at the chunk over the cap and cancels the body", async () => {
   const chunks = Array.from({ length: 10 }, () => encoder.encode("a".repeat(30)));
   const { stream, state } = streamOf(chunks);
   const progress = progressTracker();
@@ -138,21 +138,25 @@ Deno.test("readTextResponse() refuses a used body and bad options", async () => 
   );
 });
 
-Deno.test("readTextResponse() refuses a body chunk that is not bytes, without showing it", async () => {
-  const body = new ReadableStream({
-    start(controller) {
-      controller.enqueue("seller text");
-      controller.close();
-    },
-  });
-  const error = await rejection(readTextResponse(new Response(body)));
-  ok(error instanceof TypeError);
-  strictEqual(
-    error.message,
-    "Cannot read the response as 'response.body chunk' must be a Uint8Array: current value is " +
-      '"(11 characters, not shown)"',
-  );
-});
+Deno.test(
+  "readTextResponse() refuses a body chunk " +
+    "that is not bytes, without showing it",
+  async () => {
+    const body = new ReadableStream({
+      start(controller) {
+        controller.enqueue("seller text");
+        controller.close();
+      },
+    });
+    const error = await rejection(readTextResponse(new Response(body)));
+    ok(error instanceof TypeError);
+    strictEqual(
+      error.message,
+      "Cannot read the response as 'response.body chunk' must be a Uint8Array: current value is " +
+        '"(11 characters, not shown)"',
+    );
+  },
+);
 
 Deno.test("readTextResponse() fails a stalled body at the deadline and cancels it", async () => {
   let cancelled: unknown;
@@ -176,55 +180,65 @@ Deno.test("readTextResponse() fails a stalled body at the deadline and cancels i
   strictEqual(cancelled, error);
 });
 
-Deno.test("readTextResponse() maps a timeout signal to DeadlineExceededError and passes other aborts", async () => {
-  const never = () => new Response(new ReadableStream<Uint8Array>({}));
-  const timedOut = await within(
-    5_000,
-    rejection(readTextResponse(never(), { signal: AbortSignal.timeout(20) })),
-  );
-  ok(timedOut instanceof DeadlineExceededError);
-  strictEqual(timedOut.timeoutMs, undefined);
-  ok(timedOut.cause instanceof DOMException);
+Deno.test(
+  "readTextResponse() maps a timeout signal to " +
+    "DeadlineExceededError and passes other aborts",
+  async () => {
+    const never = () => new Response(new ReadableStream<Uint8Array>({}));
+    const timedOut = await within(
+      5_000,
+      rejection(readTextResponse(never(), { signal: AbortSignal.timeout(20) })),
+    );
+    ok(timedOut instanceof DeadlineExceededError);
+    strictEqual(timedOut.timeoutMs, undefined);
+    ok(timedOut.cause instanceof DOMException);
 
-  const controller = new AbortController();
-  const reason = new Error("user cancelled");
-  const pending = readTextResponse(never(), { signal: controller.signal });
-  controller.abort(reason);
-  strictEqual(await within(5_000, rejection(pending)), reason);
+    const controller = new AbortController();
+    const reason = new Error("user cancelled");
+    const pending = readTextResponse(never(), { signal: controller.signal });
+    controller.abort(reason);
+    strictEqual(await within(5_000, rejection(pending)), reason);
 
-  const already = await rejection(readTextResponse(never(), { signal: AbortSignal.abort(reason) }));
-  strictEqual(already, reason);
-});
+    const already = await rejection(
+      readTextResponse(never(), { signal: AbortSignal.abort(reason) }),
+    );
+    strictEqual(already, reason);
+  },
+);
 
-Deno.test("readTextResponse() decodes gzip itself in manual mode and bounds raw and decoded bytes", async () => {
-  const text = JSON.stringify({ products: Array.from({ length: 200 }, (_, i) => ({ id: i })) });
-  const compressed = await gzip(encoder.encode(text));
-  const headers = { "content-encoding": "gzip" };
-  strictEqual(
-    await readTextResponse(new Response(compressed, { headers }), { contentDecoding: "manual" }),
-    text,
-  );
+Deno.test(
+  "readTextResponse() decodes gzip itself in " +
+    "manual mode and bounds raw and decoded bytes",
+  async () => {
+    const text = JSON.stringify({ products: Array.from({ length: 200 }, (_, i) => ({ id: i })) });
+    const compressed = await gzip(encoder.encode(text));
+    const headers = { "content-encoding": "gzip" };
+    strictEqual(
+      await readTextResponse(new Response(compressed, { headers }), { contentDecoding: "manual" }),
+      text,
+    );
 
-  const decodedOver = await rejection(
-    readTextResponse(new Response(compressed, { headers }), {
-      contentDecoding: "manual",
-      maxDecodedBytes: 1_000,
-    }),
-  );
-  ok(decodedOver instanceof ResponseTooLargeError);
-  strictEqual(decodedOver.phase, "decoded");
+    const decodedOver = await rejection(
+      readTextResponse(new Response(compressed, { headers }), {
+        contentDecoding: "manual",
+        maxDecodedBytes: 1_000,
+      }),
+    );
+    ok(decodedOver instanceof ResponseTooLargeError);
+    strictEqual(decodedOver.phase, "decoded");
 
-  const rawOver = await rejection(
-    readTextResponse(new Response(compressed, { headers }), {
-      contentDecoding: "manual",
-      maxResponseBytes: 10,
-      maxDecodedBytes: 1_000_000,
-    }),
-  );
-  ok(rawOver instanceof ResponseTooLargeError);
-  strictEqual(rawOver.phase, "raw");
-  strictEqual(rawOver.observed, compressed.length);
-});
+    const rawOver = await rejection(
+      readTextResponse(new Response(compressed, { headers }), {
+        contentDecoding: "manual",
+        maxResponseBytes: 10,
+        maxDecodedBytes: 1_000_000,
+      }),
+    );
+    ok(rawOver instanceof ResponseTooLargeError);
+    strictEqual(rawOver.phase, "raw");
+    strictEqual(rawOver.observed, compressed.length);
+  },
+);
 
 Deno.test("readTextResponse() stops a gzip bomb at the decoded cap in manual mode", async () => {
   const bomb = await gzipZeros(64 * 1_048_576);

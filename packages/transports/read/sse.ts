@@ -10,22 +10,7 @@ import type { ResolvedLimits, ResponseLimits } from "./limits.ts";
 import type { ContentDecoding, ReadProgress } from "./read_response.ts";
 import { optionError } from "@adcp-wire/internal";
 
-/**
- * One Server-Sent Event, as {@linkcode readSseEvents} yields it.
- *
- * @example The fields of each event
- * ```ts
- * import { readSseEvents, type SseEvent } from "@adcp-wire/transports";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const response = new Response('event: progress\nid: 7\ndata: {"pct":50}\n\ndata: done\n\n');
- * const events: SseEvent[] = await Array.fromAsync(readSseEvents(response));
- * deepStrictEqual(events, [
- *   { data: '{"pct":50}', event: "progress", id: "7", lastEventId: "7" },
- *   { data: "done", event: undefined, id: undefined, lastEventId: "7" },
- * ]);
- * ```
- */
+/** One Server-Sent Event, as {@link readSseEvents} yields it. */
 export interface SseEvent {
   /** The event's `data` lines joined with `"\n"` (an event without `data` lines is not yielded). */
   readonly data: string;
@@ -35,37 +20,29 @@ export interface SseEvent {
   readonly id: string | undefined;
   /**
    * The last event ID once this event is processed: the most recent `id` seen on this request,
-   * across reconnects (kept by the {@linkcode SseBudget}); `undefined` when none was seen or the
+   * across reconnects (kept by the {@link SseBudget}); `undefined` when none was seen or the
    * last one was empty (which clears it).
    */
   readonly lastEventId: string | undefined;
 }
 
 /**
- * The byte budget of one request answered over Server-Sent Events, shared by the first response
- * and every `Last-Event-ID` reconnect, with the request's deadline and last event ID.
+ * The byte budget of one request answered over Server-Sent Events, with its deadline and last event
+ * ID: shared by the first response and every `Last-Event-ID` reconnect, so that an oversized result
+ * cannot be split across frames or reconnects. It counts every byte received, and a reconnect does
+ * not renew its deadline; see `docs/bounded-reading.md`.
  *
- * Implements "On the SSE path it applies to each event and to the cumulative bytes the client
- * retains for one request, carried across `Last-Event-ID` resumption rather than reset by it, so an
- * oversized result cannot be split across many frames or across a reconnect" (MCP Response
- * Extraction 3.3.0-beta.0, Security Considerations, Size Limits).
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
  *
- * Safer reading, documented: "retains" is counted as every byte received on the request's streams
- * (after content decoding), comments, field names and the partial event a dropped connection
- * discards included, since what a consumer keeps of the yielded events is not known here. The same
- * reasoning puts the deadline on the budget: it starts when the budget is created and is not renewed
- * by a reconnect, so a server cannot buy time by dropping the connection.
- *
- * @example Charging the budget by hand
+ * @example Every byte of a stream is charged
  * ```ts
- * import { ResponseTooLargeError, SseBudget } from "@adcp-wire/transports";
- * import { strictEqual, throws } from "node:assert/strict";
+ * import { readSseEvents, SseBudget } from "@adcp-wire/transports/read";
+ * import { strictEqual } from "node:assert/strict";
  *
  * const budget = new SseBudget({ maxResponseBytes: 100 });
- * budget.charge(60);
- * strictEqual(budget.remaining, 40);
- * throws(() => budget.charge(41), ResponseTooLargeError);
- * strictEqual(budget.used, 101);
+ * await Array.fromAsync(readSseEvents(new Response(": hi\ndata: x\n\n"), { budget }));
+ * strictEqual(budget.used, 14);
+ * strictEqual(budget.remaining, 86);
  * ```
  */
 export class SseBudget {
@@ -80,7 +57,7 @@ export class SseBudget {
   /**
    * Creates a budget; the deadline starts now.
    *
-   * @param limits The request's limits (defaults as in {@linkcode resolveLimits}).
+   * @param limits The request's limits (defaults as in {@link resolveLimits}).
    * @throws {TypeError} When `limits` or a field has the wrong type.
    * @throws {RangeError} When a limit is out of range.
    */
@@ -89,22 +66,72 @@ export class SseBudget {
     this.startedAt = performance.now();
   }
 
-  /** Bytes charged so far, over every stream of the request. */
+  /**
+   * Bytes charged so far, over every stream of the request.
+   *
+   * @example After two charges
+   * ```ts
+   * import { SseBudget } from "@adcp-wire/transports/read";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const budget = new SseBudget();
+   * budget.charge(10);
+   * budget.charge(5);
+   * strictEqual(budget.used, 15);
+   * ```
+   */
   get used(): number {
     return this.#used;
   }
 
-  /** Bytes left before the cumulative bound (`maxResponseBytes`); never negative. */
+  /**
+   * Bytes left before the cumulative bound (`maxResponseBytes`); never negative.
+   *
+   * @example What a charge leaves
+   * ```ts
+   * import { SseBudget } from "@adcp-wire/transports/read";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const budget = new SseBudget({ maxResponseBytes: 100 });
+   * budget.charge(30);
+   * strictEqual(budget.remaining, 70);
+   * ```
+   */
   get remaining(): number {
     return Math.max(0, this.limits.maxResponseBytes - this.#used);
   }
 
-  /** The last event ID seen on the request, for the `Last-Event-ID` header of a reconnect. */
+  /**
+   * The last event ID seen on the request, for the `Last-Event-ID` header of a reconnect.
+   *
+   * @example The id of the last event read
+   * ```ts
+   * import { createSseBudget, readSseEvents } from "@adcp-wire/transports/read";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const budget = createSseBudget();
+   * await Array.fromAsync(readSseEvents(new Response("id: 7\ndata: x\n\n"), { budget }));
+   * strictEqual(budget.lastEventId, "7");
+   * ```
+   */
   get lastEventId(): string | undefined {
     return this.#lastEventId;
   }
 
-  /** The last `retry` interval the server sent, in milliseconds, if any. */
+  /**
+   * The last `retry` interval the server sent, in milliseconds, if any.
+   *
+   * @example The server's reconnection delay
+   * ```ts
+   * import { createSseBudget, readSseEvents } from "@adcp-wire/transports/read";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const budget = createSseBudget();
+   * strictEqual(budget.retryMs, undefined);
+   * await Array.fromAsync(readSseEvents(new Response("retry: 500\n\n"), { budget }));
+   * strictEqual(budget.retryMs, 500);
+   * ```
+   */
   get retryMs(): number | undefined {
     return this.#retryMs;
   }
@@ -116,6 +143,17 @@ export class SseBudget {
    * @throws {ResponseTooLargeError} With phase `"cumulative"` when the total passes
    * `maxResponseBytes` (the bytes stay charged).
    * @throws {RangeError} When `bytes` is not a non-negative safe integer.
+   *
+   * @example Passing the cumulative bound
+   * ```ts
+   * import { SseBudget } from "@adcp-wire/transports/read";
+   * import { strictEqual, throws } from "node:assert/strict";
+   *
+   * const budget = new SseBudget({ maxResponseBytes: 10 });
+   * budget.charge(10);
+   * throws(() => budget.charge(1), { code: "RESPONSE_TOO_LARGE", phase: "cumulative" });
+   * strictEqual(budget.used, 11);
+   * ```
    */
   charge(bytes: number): void {
     if (!Number.isSafeInteger(bytes) || bytes < 0) {
@@ -137,6 +175,18 @@ export class SseBudget {
    * (WHATWG HTML, Server-sent events, "id" field).
    *
    * @param id The field's value.
+   *
+   * @example Setting and clearing the last event ID
+   * ```ts
+   * import { SseBudget } from "@adcp-wire/transports/read";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const budget = new SseBudget();
+   * budget.recordEventId("42");
+   * strictEqual(budget.lastEventId, "42");
+   * budget.recordEventId("");
+   * strictEqual(budget.lastEventId, undefined);
+   * ```
    */
   recordEventId(id: string): void {
     this.#lastEventId = id === "" ? undefined : id;
@@ -146,6 +196,16 @@ export class SseBudget {
    * Records a `retry` field: the server's reconnection delay in milliseconds.
    *
    * @param ms The delay.
+   *
+   * @example Recording a delay
+   * ```ts
+   * import { SseBudget } from "@adcp-wire/transports/read";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const budget = new SseBudget();
+   * budget.recordRetry(3_000);
+   * strictEqual(budget.retryMs, 3_000);
+   * ```
    */
   recordRetry(ms: number): void {
     this.#retryMs = ms;
@@ -154,17 +214,19 @@ export class SseBudget {
 
 /**
  * Creates the budget of one SSE request: create it before sending the request, and pass it to
- * {@linkcode readSseEvents} for the first response and for every `Last-Event-ID` reconnect. The
+ * {@link readSseEvents} for the first response and for every `Last-Event-ID` reconnect. The
  * deadline (`timeoutMs`) starts now and covers the whole request, reconnects included.
  *
- * @param limits The request's limits (per call; combine layers with {@linkcode resolveLimits}).
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
+ *
+ * @param limits The request's limits (per call; combine layers with {@link resolveLimits}).
  * @returns A fresh budget.
  * @throws {TypeError} When `limits` or a field has the wrong type.
  * @throws {RangeError} When a limit is out of range.
  *
  * @example A fresh budget
  * ```ts
- * import { createSseBudget } from "@adcp-wire/transports";
+ * import { createSseBudget } from "@adcp-wire/transports/read";
  * import { strictEqual } from "node:assert/strict";
  *
  * const budget = createSseBudget({ maxResponseBytes: 1_048_576 });
@@ -176,26 +238,7 @@ export function createSseBudget(limits?: ResponseLimits): SseBudget {
   return new SseBudget(limits);
 }
 
-/**
- * Options of {@linkcode readSseEvents}.
- *
- * @example Limits for a one-off stream; a budget and limits together are refused
- * ```ts
- * import {
- *   createSseBudget,
- *   readSseEvents,
- *   type ReadSseEventsOptions,
- * } from "@adcp-wire/transports";
- * import { rejects, throws } from "node:assert/strict";
- *
- * const options: ReadSseEventsOptions = { limits: { maxResponseBytes: 16 } };
- * const response = new Response(`data: ${"x".repeat(20)}\n\n`);
- * await rejects(Array.fromAsync(readSseEvents(response, options)), { phase: "event", limit: 16 });
- *
- * const both: ReadSseEventsOptions = { budget: createSseBudget(), limits: {} };
- * throws(() => readSseEvents(new Response(""), both), TypeError);
- * ```
- */
+/** Options of {@link readSseEvents}. */
 export interface ReadSseEventsOptions {
   /**
    * The request's budget; pass the same one to every reconnect. Give either `budget` or `limits`.
@@ -203,78 +246,51 @@ export interface ReadSseEventsOptions {
    */
   readonly budget?: SseBudget | undefined;
   /**
-   * Limits for a new budget, when `budget` is not given.
-   * @default {{}}
+   * Limits for a new budget, when `budget` is not given. Default: none of its own (the built-in
+   * values apply).
    */
   readonly limits?: ResponseLimits | undefined;
   /**
-   * Who decodes a body with a `Content-Encoding`; see {@linkcode ContentDecoding}.
+   * Who decodes a body with a `Content-Encoding`; see {@link ContentDecoding}.
    * @default {"runtime"}
    */
   readonly contentDecoding?: ContentDecoding | undefined;
   /**
-   * Called after each chunk is counted; see {@linkcode ReadResponseOptions.onProgress}.
+   * Called after each chunk is counted; see {@link ReadResponseOptions.onProgress}.
    * @default {undefined}
    */
   readonly onProgress?: ((progress: ReadProgress) => void) | undefined;
 }
 
 /**
- * Reads a `text/event-stream` response as Server-Sent Events, bounded per event, per request
- * (across reconnects) and in time.
+ * Reads a `text/event-stream` response as Server-Sent Events (parsed by the WHATWG rules), bounded
+ * per event, per request and in time: each event may hold at most `maxResponseBytes`, and every
+ * byte is charged to the {@link SseBudget}, whose cumulative bound and deadline a `Last-Event-ID`
+ * reconnect does not reset. How events are counted and parsed is in `docs/bounded-reading.md`.
  *
- * Implements the SSE part of MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size
- * Limits: "A Streamable HTTP server MAY answer a POST with [...] an SSE stream (`text/event-stream`),
- * and the bound applies to both". Bytes are counted as they arrive, before parsing: each event
- * (from the end of the previous one through the first byte of its own blank line, comments and
- * field names included) may hold at most `maxResponseBytes`, counted as the bytes come in so an endless line cannot grow the parser's
- * buffer; every byte is charged to the {@linkcode SseBudget}, whose cumulative bound a reconnect does
- * not reset; the deadline is the budget's. A declared `Content-Length` over the cap, or over what the
- * budget has left, is rejected before reading. On any failure the body is cancelled.
- *
- * Parsing follows WHATWG HTML, Server-sent events, "Parsing an event stream", fed by this bounded
- * byte stream through a fatal UTF-8 decoder, and costs about the same for every line: unknown
- * fields and bad `retry` values are ignored without building an error (eventsource-parser 3.1.1
- * built one per such line, about 10 µs each). Events without `data` lines are not yielded, and an
- * `id` sent without `data` does not update the last event ID (the SSE rules would set it at the
- * event's empty line); MCP's priming event carries an empty `data` field, so its `id` does. The
- * partial event of a stream that ends mid-event is dropped, as the SSE rules say, and so are the
- * bytes of an unfinished UTF-8 sequence there. A CR ends its line at once, even at the end of a
- * chunk or of the stream, so a finished event is never held while waiting for the next byte. The
- * deadline is also checked against the clock after each chunk, since its timer cannot fire while
- * buffered chunks are being parsed.
- *
- * Nothing is read until iteration starts; breaking out of the loop cancels the body. The event
- * `data` is seller-controlled text: parse it with {@linkcode parseBoundedJson}.
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
  *
  * @param response The response; its body must not have been read.
  * @param options The budget (or limits for a new one) and reader options.
- * @returns The events, in order.
- * @throws {ResponseTooLargeError} While iterating: phase `"event"` for one event past the cap,
- * `"cumulative"` for the request's total, `"content-length"` for the declared length; with manual
- * decoding also `"raw"` / `"decoded"` per connection.
- * @throws {DeadlineExceededError} While iterating, when the budget's deadline passes.
- * @throws {MalformedUtf8Error} While iterating, when the stream is not UTF-8.
- * @throws {ContentEncodingError} With manual decoding, for an unsupported or corrupt coding.
- * @throws {TypeError} At once, when `response` is not an unread Response, both `budget` and
- * `limits` are given, or an option has the wrong type.
- * @throws {RangeError} At once, when a limit is out of range.
+ * @returns The events, in order; nothing is read before iteration, and `break` cancels the body.
+ * @throws {ResponseTooLargeError} While iterating: phase `"event"`, `"cumulative"` or
+ * `"content-length"` (`"raw"` too with manual decoding).
+ * @throws {DeadlineExceededError | MalformedUtf8Error | ContentEncodingError | NetworkError} While
+ * iterating: the deadline passes, the stream is not UTF-8 or not decodable, or it breaks off.
+ * @throws {TypeError | RangeError} At once, for a bad argument (`budget` and `limits` together
+ * included) or a limit out of range.
  *
- * @example Reading events, then resuming with the same budget
+ * @example Resuming with the same budget after a dropped connection
  * ```ts
- * import { createSseBudget, readSseEvents } from "@adcp-wire/transports";
+ * import { createSseBudget, readSseEvents } from "@adcp-wire/transports/read";
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  *
  * const budget = createSseBudget({ maxResponseBytes: 1_000 });
- * const first = new Response('id: 1\ndata: {"progress":50}\n\nid: 2\ndata: {"par');
- * const seen: string[] = [];
- * for await (const event of readSseEvents(first, { budget })) seen.push(event.data);
- * strictEqual(budget.lastEventId, "1"); // the second event was cut off: resume after "1"
- *
- * const resumed = new Response('id: 2\ndata: {"result":{}}\n\n');
- * for await (const event of readSseEvents(resumed, { budget })) seen.push(event.data);
- * deepStrictEqual(seen, ['{"progress":50}', '{"result":{}}']);
- * strictEqual(budget.used, 46 + 27); // both streams, the dropped partial event included
+ * const first = new Response("id: 1\ndata: a\n\nid: 2\nda"); // cut off mid-event
+ * await Array.fromAsync(readSseEvents(first, { budget }));
+ * strictEqual(budget.lastEventId, "1"); // the reconnect sends Last-Event-ID: 1
+ * const resumed = readSseEvents(new Response("id: 2\ndata: b\n\n"), { budget });
+ * deepStrictEqual((await Array.fromAsync(resumed)).map((event) => event.data), ["b"]);
  * ```
  */
 export function readSseEvents(
@@ -285,25 +301,22 @@ export function readSseEvents(
 }
 
 /**
- * {@linkcode readSseEvents}, delivering the events that each network chunk completes as one array:
- * the same bounds, errors and options, with one asynchronous step per chunk instead of per event.
- * Use it for throughput when a server streams many small events: in Deno 2.9, iterating 4 MiB of
- * 200-byte events one at a time with {@linkcode readSseEvents} took about 1.4 times as long.
+ * {@link readSseEvents}, delivering the events that each network chunk completes as one array: the
+ * same bounds, errors and options, with one asynchronous step per chunk instead of per event. Use
+ * it for throughput when a server streams many small events (see `docs/bounded-reading.md`).
+ *
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
  *
  * @param response The response; its body must not have been read.
  * @param options The budget (or limits for a new one) and reader options.
  * @returns Non-empty arrays of events, in order.
- * @throws {ResponseTooLargeError} While iterating, as {@linkcode readSseEvents}.
- * @throws {DeadlineExceededError} While iterating, when the budget's deadline passes.
- * @throws {MalformedUtf8Error} While iterating, when the stream is not UTF-8.
- * @throws {ContentEncodingError} With manual decoding, for an unsupported or corrupt coding.
- * @throws {TypeError} At once, when `response` is not an unread Response, both `budget` and
- * `limits` are given, or an option has the wrong type.
- * @throws {RangeError} At once, when a limit is out of range.
+ * @throws {ResponseTooLargeError | DeadlineExceededError | MalformedUtf8Error} While iterating, as
+ * {@link readSseEvents}; so are `ContentEncodingError` and `NetworkError`.
+ * @throws {TypeError | RangeError} At once, for a bad argument, as {@link readSseEvents}.
  *
  * @example Events in batches
  * ```ts
- * import { readSseEventBatches } from "@adcp-wire/transports";
+ * import { readSseEventBatches } from "@adcp-wire/transports/read";
  * import { deepStrictEqual } from "node:assert/strict";
  *
  * const response = new Response("data: 1\n\ndata: 2\n\ndata: 3\n\n");

@@ -36,7 +36,7 @@ Deno.test("readSseEvents() yields data, event, id and the last event id", async 
   strictEqual(budget.lastEventId, undefined);
 });
 
-Deno.test("readSseEvents() fails one endless event as its bytes arrive and cancels the body", async () => {
+Deno.test("readSseEvents() fails an endless event as it arrives and cancels the body", async () => {
   const line = encoder.encode("data: " + "x".repeat(994));
   const chunks = Array.from(
     { length: 50 },
@@ -60,18 +60,22 @@ Deno.test("readSseEvents() fails one endless event as its bytes arrive and cance
   strictEqual(progress.stats.last!.decodedBytes, 5_000);
 });
 
-Deno.test("readSseEvents() fails when small events add up past the cap, after yielding the earlier ones", async () => {
-  const event = "data: 0123456789\n\n"; // 18 bytes
-  const { stream, state } = streamOf(Array.from({ length: 100 }, () => encoder.encode(event)));
-  const { items, error } = await drain(
-    readSseEvents(new Response(stream), { limits: { maxResponseBytes: 900 } }),
-  );
-  strictEqual(items.length, 50);
-  ok(error instanceof ResponseTooLargeError);
-  strictEqual(error.phase, "cumulative");
-  strictEqual(error.observed, 918);
-  strictEqual(state.cancelled, true);
-});
+Deno.test(
+  "readSseEvents() fails when small events add up past the cap, " +
+    "after yielding the earlier ones",
+  async () => {
+    const event = "data: 0123456789\n\n"; // 18 bytes
+    const { stream, state } = streamOf(Array.from({ length: 100 }, () => encoder.encode(event)));
+    const { items, error } = await drain(
+      readSseEvents(new Response(stream), { limits: { maxResponseBytes: 900 } }),
+    );
+    strictEqual(items.length, 50);
+    ok(error instanceof ResponseTooLargeError);
+    strictEqual(error.phase, "cumulative");
+    strictEqual(error.observed, 918);
+    strictEqual(state.cancelled, true);
+  },
+);
 
 Deno.test("readSseEvents() carries the budget across a reconnect", async () => {
   const budget = createSseBudget({ maxResponseBytes: 100 });
@@ -96,7 +100,7 @@ Deno.test("readSseEvents() carries the budget across a reconnect", async () => {
   strictEqual(fresh.items.length, 1);
 });
 
-Deno.test("readSseEvents() pre-rejects a Content-Length over what the budget has left", async () => {
+Deno.test("readSseEvents() pre-rejects a Content-Length over the budget's remainder", async () => {
   const budget = createSseBudget({ maxResponseBytes: 100 });
   budget.charge(80);
   const { stream, state } = streamOf([encoder.encode("data: x\n\n")]);
@@ -218,7 +222,7 @@ Deno.test("readSseEvents() is fatal on malformed UTF-8", async () => {
   ok(error instanceof MalformedUtf8Error);
 });
 
-Deno.test("readSseEvents() dispatches an event whose blank line is a CR at the end of a chunk", async () => {
+Deno.test("readSseEvents() dispatches an event ended by a CR at the end of a chunk", async () => {
   // eventsource-parser alone waits for the byte after a trailing CR; the WHATWG rules end the line
   // there, and so does this reader (also at the very end of the stream).
   const { stream } = streamOf([encoder.encode("data: a\n\r"), encoder.encode("data: b\r\r")]);
@@ -227,28 +231,35 @@ Deno.test("readSseEvents() dispatches an event whose blank line is a CR at the e
   deepStrictEqual(items.map((event) => event.data), ["a", "b"]);
 });
 
-Deno.test("readSseEventBatches() yields the events each chunk completes, with the same bounds", async () => {
-  const { stream } = streamOf([
-    encoder.encode("data: a\n\ndata: b\n\ndata: c"),
-    encoder.encode("\n\n: only a comment\n"),
-    encoder.encode("\ndata: d\n\n"),
-  ]);
-  const { items, failed } = await drain(readSseEventBatches(new Response(stream)));
-  strictEqual(failed, false);
-  deepStrictEqual(items.map((batch) => batch.map((event) => event.data)), [["a", "b"], ["c"], [
-    "d",
-  ]]);
+Deno.test(
+  "readSseEventBatches() yields the events each chunk completes, " +
+    "with the same bounds",
+  async () => {
+    const { stream } = streamOf([
+      encoder.encode("data: a\n\ndata: b\n\ndata: c"),
+      encoder.encode("\n\n: only a comment\n"),
+      encoder.encode("\ndata: d\n\n"),
+    ]);
+    const { items, failed } = await drain(readSseEventBatches(new Response(stream)));
+    strictEqual(failed, false);
+    deepStrictEqual(items.map((batch) => batch.map((event) => event.data)), [["a", "b"], ["c"], [
+      "d",
+    ]]);
 
-  const over = streamOf(Array.from({ length: 10 }, () => encoder.encode("data: 0123456789\n\n")));
-  const bounded = await drain(
-    readSseEventBatches(new Response(over.stream), { limits: { maxResponseBytes: 50 } }),
-  );
-  deepStrictEqual(bounded.items.map((batch) => batch.length), [1, 1]);
-  ok(bounded.error instanceof ResponseTooLargeError);
-  strictEqual(bounded.error.phase, "cumulative");
-  strictEqual(over.state.cancelled, true);
-  throws(() => readSseEventBatches(sse(""), { budget: createSseBudget(), limits: {} }), TypeError);
-});
+    const over = streamOf(Array.from({ length: 10 }, () => encoder.encode("data: 0123456789\n\n")));
+    const bounded = await drain(
+      readSseEventBatches(new Response(over.stream), { limits: { maxResponseBytes: 50 } }),
+    );
+    deepStrictEqual(bounded.items.map((batch) => batch.length), [1, 1]);
+    ok(bounded.error instanceof ResponseTooLargeError);
+    strictEqual(bounded.error.phase, "cumulative");
+    strictEqual(over.state.cancelled, true);
+    throws(
+      () => readSseEventBatches(sse(""), { budget: createSseBudget(), limits: {} }),
+      TypeError,
+    );
+  },
+);
 
 Deno.test("readSseEvents() validates its arguments at once", () => {
   throws(() => readSseEvents({} as Response), {
@@ -379,7 +390,7 @@ Deno.test("readSseEvents() never holds more than the cap plus one chunk", async 
   );
 });
 
-Deno.test("readSseEvents() keeps Latin-1 look-alikes of a BOM: only U+FEFF is stripped", async () => {
+Deno.test("readSseEvents() keeps Latin-1 look-alikes of a BOM, stripping U+FEFF only", async () => {
   // "ï»¿data: x" is a line whose field name is "ï»¿data": unknown, so ignored.
   deepStrictEqual(
     await Array.fromAsync(readSseEvents(sse("\u00EF\u00BB\u00BFdata: x\n\ndata: y\n\n"))),
@@ -408,39 +419,43 @@ function chunksOf(text: string): Uint8Array[] {
   return chunks;
 }
 
-Deno.test("readSseEvents() reads 4 MiB of unknown-field and bad-retry lines within 10x of JSON.parse", async () => {
-  // eventsource-parser 3.1.1 built an Error per such line: 23 s of CPU for 4 MiB of "x\n".
-  const size = 4 * 1_048_576;
-  const json = "[" + '"x",'.repeat(size / 4 - 1) + '"x"]';
-  let jsonMs = Infinity;
-  for (let round = 0; round < 5; round++) {
-    const start = performance.now();
-    JSON.parse(json);
-    jsonMs = Math.min(jsonMs, performance.now() - start);
-  }
-  for (const line of ["x\n", "a:b\n", "retry:x\n"]) {
-    const filler = line.repeat(Math.floor((size - 4_096) / line.length));
-    const chunks = chunksOf(filler + '\ndata: {"ok":true}\n\n');
-    let sseMs = Infinity;
+Deno.test(
+  "readSseEvents() reads 4 MiB of unknown-field " +
+    "and bad-retry lines within 10x of JSON.parse",
+  async () => {
+    // eventsource-parser 3.1.1 built an Error per such line: 23 s of CPU for 4 MiB of "x\n".
+    const size = 4 * 1_048_576;
+    const json = "[" + '"x",'.repeat(size / 4 - 1) + '"x"]';
+    let jsonMs = Infinity;
     for (let round = 0; round < 5; round++) {
-      const budget = createSseBudget();
       const start = performance.now();
-      const { items, failed } = await drain(
-        readSseEvents(new Response(streamOf(chunks).stream), { budget }),
-      );
-      sseMs = Math.min(sseMs, performance.now() - start);
-      strictEqual(failed, false);
-      deepStrictEqual(items, [
-        { data: '{"ok":true}', event: undefined, id: undefined, lastEventId: undefined },
-      ]);
-      strictEqual(budget.retryMs, undefined);
+      JSON.parse(json);
+      jsonMs = Math.min(jsonMs, performance.now() - start);
     }
-    ok(sseMs < 10 * jsonMs, `${JSON.stringify(line)}: ${sseMs} ms vs JSON.parse ${jsonMs} ms`);
-  }
-});
+    for (const line of ["x\n", "a:b\n", "retry:x\n"]) {
+      const filler = line.repeat(Math.floor((size - 4_096) / line.length));
+      const chunks = chunksOf(filler + '\ndata: {"ok":true}\n\n');
+      let sseMs = Infinity;
+      for (let round = 0; round < 5; round++) {
+        const budget = createSseBudget();
+        const start = performance.now();
+        const { items, failed } = await drain(
+          readSseEvents(new Response(streamOf(chunks).stream), { budget }),
+        );
+        sseMs = Math.min(sseMs, performance.now() - start);
+        strictEqual(failed, false);
+        deepStrictEqual(items, [
+          { data: '{"ok":true}', event: undefined, id: undefined, lastEventId: undefined },
+        ]);
+        strictEqual(budget.retryMs, undefined);
+      }
+      ok(sseMs < 10 * jsonMs, `${JSON.stringify(line)}: ${sseMs} ms vs JSON.parse ${jsonMs} ms`);
+    }
+  },
+);
 
-Deno.test("readSseEvents() does not block the event loop on garbage lines delivered at once", async () => {
-  // Nearly 4 MiB of garbage lines, all buffered, then a stall: the timer must get to fire at 200 ms.
+Deno.test("readSseEvents() does not block the event loop on buffered garbage lines", async () => {
+  // Nearly 4 MiB of garbage lines, all buffered, then a stall: the timer must still fire at 200 ms.
   const line = "x\na:b\nretry:x\n";
   const chunks = chunksOf(line.repeat(Math.floor(4_100_000 / line.length)));
   let cancelled = false;
@@ -464,11 +479,11 @@ Deno.test("readSseEvents() does not block the event loop on garbage lines delive
   strictEqual(cancelled, true);
 });
 
-Deno.test("readSseEvents() fails at the deadline while buffered chunks are parsed back to back", async () => {
+Deno.test("readSseEvents() fails at the deadline while parsing buffered chunks", async () => {
   // 8 MiB of garbage lines in 128 chunks, all available at once: no read waits for a macrotask, so
   // the deadline's timer cannot fire until the body ends. Each chunk takes 10 ms more here (a slow
-  // machine), so the deadline passes after about 20 chunks: the per-chunk clock check fails the read
-  // there, within 200 ms plus one chunk, long before the 4 MiB cumulative cap.
+  // machine), so the deadline passes after about 20 chunks: the per-chunk clock check fails the
+  // read there, within 200 ms plus one chunk, long before the 4 MiB cumulative cap.
   const line = "x\na:b\nretry:x\n";
   const { stream, state } = streamOf(chunksOf(line.repeat(Math.floor(8_388_608 / line.length))));
   const start = performance.now();

@@ -15,25 +15,7 @@ const LF = 0x0a;
 const CR = 0x0d;
 const noop = (): void => {};
 
-/**
- * Byte counts reported by {@linkcode readStdioMessages} after each chunk arrives.
- *
- * @example Watching the bytes held for an unfinished message
- * ```ts
- * import { readStdioMessages, type StdioProgress } from "@adcp-wire/transports";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const encoder = new TextEncoder();
- * const stream = ReadableStream.from([encoder.encode('{"id":'), encoder.encode("1}\n")]);
- * const seen: StdioProgress[] = [];
- * const reading = readStdioMessages(stream, { onProgress: (progress) => seen.push(progress) });
- * deepStrictEqual(await Array.fromAsync(reading), [{ id: 1 }]);
- * deepStrictEqual(seen, [
- *   { bufferedBytes: 6, chunkBytes: 6 },
- *   { bufferedBytes: 9, chunkBytes: 3 },
- * ]);
- * ```
- */
+/** Byte counts reported by {@link readStdioMessages} after each chunk arrives. */
 export interface StdioProgress {
   /** Bytes held for the unfinished message, this whole chunk included, before any is parsed. */
   readonly bufferedBytes: number;
@@ -42,23 +24,9 @@ export interface StdioProgress {
 }
 
 /**
- * Options of {@linkcode readStdioMessages}: the {@linkcode ResponseLimits}, with `maxResponseBytes`
+ * Options of {@link readStdioMessages}: the {@link ResponseLimits}, with `maxResponseBytes`
  * bounding each message and `timeoutMs` each message's arrival (see the function), plus a progress
  * hook. `maxDecodedBytes` does not apply (stdio has no content coding).
- *
- * @example Messages before an oversized one are delivered, then the read fails
- * ```ts
- * import { readStdioMessages, type ReadStdioMessagesOptions } from "@adcp-wire/transports";
- * import { deepStrictEqual, rejects } from "node:assert/strict";
- *
- * const options: ReadStdioMessagesOptions = { maxResponseBytes: 32, timeoutMs: 5_000 };
- * const stream = new Response(`{"id":1}\n{"blob":"${"x".repeat(64)}"}\n`).body!;
- * const messages: unknown[] = [];
- * await rejects(async () => {
- *   for await (const message of readStdioMessages(stream, options)) messages.push(message);
- * }, { code: "RESPONSE_TOO_LARGE", phase: "message" });
- * deepStrictEqual(messages, [{ id: 1 }]);
- * ```
  */
 export interface ReadStdioMessagesOptions extends ResponseLimits {
   /**
@@ -71,58 +39,32 @@ export interface ReadStdioMessagesOptions extends ResponseLimits {
 
 /**
  * Reads newline-delimited JSON-RPC messages from a stdio stream (an MCP server's stdout), bounding
- * each message in bytes and time and each parsed value in depth and node count.
+ * each message in bytes and time and each parsed value in depth and node count. The stream is
+ * cancelled the moment a message passes `maxResponseBytes`, and `timeoutMs` bounds each message
+ * from its first byte to its newline; the framing rules are in `docs/bounded-reading.md`.
  *
- * Implements "On a non-HTTP transport (stdio) there is no `Content-Length` to pre-reject; the
- * streaming count and the per-message bound still apply" (MCP Response Extraction 3.3.0-beta.0,
- * Security Considerations, Size Limits): the bytes since the last newline are counted as chunks
- * arrive and the stream is cancelled as soon as they pass `maxResponseBytes` (phase `"message"`),
- * so at most the limit plus one chunk is held.
- *
- * Choices where the texts are silent, each the safer reading:
- * - Deadline: a stdio stream lives for the whole session and may sit idle between messages, so
- *   `timeoutMs` bounds each message from its first byte to its newline (a server cannot drip one
- *   message forever); waiting for a response is the caller's own request timeout. `signal` aborts the
- *   whole read at any time.
- * - Framing: a trailing CR before the newline is dropped; empty lines are skipped; a line that is not
- *   UTF-8 or not JSON ends the read with {@linkcode MalformedUtf8Error} / {@linkcode MalformedJsonError}
- *   (a server must not write anything else to stdout); a stream that ends inside a message is a
- *   `MalformedJsonError` with reason `"unterminated"`, not a silently dropped message.
- * - On any error the stream is cancelled; the caller should then end the server process.
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Security Considerations, Size Limits.
  *
  * @param stream The byte stream; it is locked for the duration of the read.
  * @param options Limits and the progress hook.
- * @returns The parsed messages, in order (validate them before use: they are seller-controlled).
+ * @returns The parsed messages, in order (seller-controlled: validate them before use).
  * @throws {ResponseTooLargeError} While iterating, when a message passes `maxResponseBytes`.
  * @throws {DeadlineExceededError} While iterating, when a message takes longer than `timeoutMs` to
  * arrive, or `signal` times out.
- * @throws {MalformedUtf8Error} While iterating, for a line that is not UTF-8.
- * @throws {JsonDepthLimitError} While iterating, for a message nested deeper than `maxJsonDepth`.
- * @throws {JsonNodeLimitError} While iterating, for a message with more than `maxJsonNodes` values.
- * @throws {MalformedJsonError} While iterating, for a line that is not JSON or an unterminated one.
+ * @throws {MalformedUtf8Error | MalformedJsonError | JsonDepthLimitError | JsonNodeLimitError}
+ * While iterating, for a line that is not UTF-8 JSON within the bounds, or an unterminated one.
  * @throws {TypeError} At once, when `stream` is not an unlocked ReadableStream or an option has the
- * wrong type; while iterating, for chunks that are not Uint8Array.
+ * wrong type; while iterating, for a chunk that is not a Uint8Array.
  * @throws {RangeError} At once, when a limit is out of range.
  *
  * @example Reading messages split across chunks
  * ```ts
- * import { readStdioMessages } from "@adcp-wire/transports";
+ * import { readStdioMessages } from "@adcp-wire/transports/read";
  * import { deepStrictEqual } from "node:assert/strict";
  *
- * const bytes = new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","method":"x"}\n');
- * const stream = new ReadableStream<Uint8Array>({
- *   start(controller) {
- *     controller.enqueue(bytes.subarray(0, 10));
- *     controller.enqueue(bytes.subarray(10));
- *     controller.close();
- *   },
- * });
- * const messages: unknown[] = [];
- * for await (const message of readStdioMessages(stream)) messages.push(message);
- * deepStrictEqual(messages, [
- *   { jsonrpc: "2.0", id: 1, result: {} },
- *   { jsonrpc: "2.0", method: "x" },
- * ]);
+ * const bytes = new TextEncoder().encode('{"id":1}\n{"id":2}\n');
+ * const stream = ReadableStream.from([bytes.subarray(0, 12), bytes.subarray(12)]);
+ * deepStrictEqual(await Array.fromAsync(readStdioMessages(stream)), [{ id: 1 }, { id: 2 }]);
  * ```
  */
 export function readStdioMessages(

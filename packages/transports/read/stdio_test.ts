@@ -10,46 +10,62 @@ import {
 } from "../errors.ts";
 import { readStdioMessages, type StdioProgress } from "./stdio.ts";
 
-Deno.test("readStdioMessages() parses newline-delimited messages, skipping empty lines and CRs", async () => {
-  const text = '{"id":1}\r\n\n{"id":2}\n\r\n[3]\n';
-  const { items, failed } = await drain(readStdioMessages(streamOf([encoder.encode(text)]).stream));
-  strictEqual(failed, false);
-  deepStrictEqual(items, [{ id: 1 }, { id: 2 }, [3]]);
-});
+Deno.test(
+  "readStdioMessages() parses newline-delimited messages, " +
+    "skipping empty lines and CRs",
+  async () => {
+    const text = '{"id":1}\r\n\n{"id":2}\n\r\n[3]\n';
+    const { items, failed } = await drain(
+      readStdioMessages(streamOf([encoder.encode(text)]).stream),
+    );
+    strictEqual(failed, false);
+    deepStrictEqual(items, [{ id: 1 }, { id: 2 }, [3]]);
+  },
+);
 
-Deno.test("readStdioMessages() fails an oversized message as it arrives and cancels the stream", async () => {
-  const chunks = [
-    encoder.encode('{"id":1}\n{"big":"'),
-    ...Array.from({ length: 20 }, () => new Uint8Array(100).fill(0x61)),
-  ];
-  const { stream, state } = streamOf(chunks);
-  const { items, error } = await drain(readStdioMessages(stream, { maxResponseBytes: 250 }));
-  deepStrictEqual(items, [{ id: 1 }]);
-  ok(error instanceof ResponseTooLargeError);
-  strictEqual(error.phase, "message");
-  strictEqual(error.limit, 250);
-  strictEqual(error.observed, 308);
-  strictEqual(state.pulled, 4);
-  strictEqual(state.cancelled, true);
-});
+Deno.test(
+  "readStdioMessages() fails an oversized " +
+    "message as it arrives and cancels the stream",
+  async () => {
+    const chunks = [
+      encoder.encode('{"id":1}\n{"big":"'),
+      ...Array.from({ length: 20 }, () => new Uint8Array(100).fill(0x61)),
+    ];
+    const { stream, state } = streamOf(chunks);
+    const { items, error } = await drain(readStdioMessages(stream, { maxResponseBytes: 250 }));
+    deepStrictEqual(items, [{ id: 1 }]);
+    ok(error instanceof ResponseTooLargeError);
+    strictEqual(error.phase, "message");
+    strictEqual(error.limit, 250);
+    strictEqual(error.observed, 308);
+    strictEqual(state.pulled, 4);
+    strictEqual(state.cancelled, true);
+  },
+);
 
-Deno.test("readStdioMessages() accepts a message of exactly the cap, newline excluded", async () => {
-  const message = '{"a":"' + "x".repeat(92) + '"}'; // 100 bytes
-  const { items, failed } = await drain(
-    readStdioMessages(streamOf([encoder.encode(message + "\n")]).stream, { maxResponseBytes: 100 }),
-  );
-  strictEqual(failed, false);
-  strictEqual(items.length, 1);
-  const over = await drain(
-    readStdioMessages(streamOf([encoder.encode(message + " \n")]).stream, {
-      maxResponseBytes: 100,
-    }),
-  );
-  ok(over.error instanceof ResponseTooLargeError);
-  strictEqual(over.error.observed, 101);
-});
+Deno.test(
+  "readStdioMessages() accepts a message " +
+    "of exactly the cap, newline excluded",
+  async () => {
+    const message = '{"a":"' + "x".repeat(92) + '"}'; // 100 bytes
+    const { items, failed } = await drain(
+      readStdioMessages(streamOf([encoder.encode(message + "\n")]).stream, {
+        maxResponseBytes: 100,
+      }),
+    );
+    strictEqual(failed, false);
+    strictEqual(items.length, 1);
+    const over = await drain(
+      readStdioMessages(streamOf([encoder.encode(message + " \n")]).stream, {
+        maxResponseBytes: 100,
+      }),
+    );
+    ok(over.error instanceof ResponseTooLargeError);
+    strictEqual(over.error.observed, 101);
+  },
+);
 
-Deno.test("readStdioMessages() rejects an unterminated last message instead of dropping it", async () => {
+Deno.test("readStdioMessages() rejects an unterminated last message, never drops it", async () => {
   const { items, error } = await drain(
     readStdioMessages(streamOf([encoder.encode('{"id":1}\n{"id":')]).stream),
   );
@@ -75,32 +91,36 @@ Deno.test("readStdioMessages() ends on bad UTF-8, bad JSON and deep JSON", async
   ok(deep.error instanceof JsonDepthLimitError);
 });
 
-Deno.test("readStdioMessages() bounds the time one message takes to arrive, not the idle time", async () => {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let cancelled: unknown;
-  const stream = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
-    },
-    cancel(reason) {
-      cancelled = reason;
-    },
-  });
-  const iterator = readStdioMessages(stream, { timeoutMs: 60 });
-  // Idle for longer than the deadline between messages: fine.
-  const first = iterator.next();
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  controller.enqueue(encoder.encode('{"id":1}\n{"id":'));
-  deepStrictEqual(await first, { value: { id: 1 }, done: false });
-  // The second message started and never finishes: the deadline fires.
-  const error = await within(
-    5_000,
-    iterator.next().then(() => undefined, (error: unknown) => error),
-  );
-  ok(error instanceof DeadlineExceededError);
-  strictEqual(error.timeoutMs, 60);
-  strictEqual(cancelled, error);
-});
+Deno.test(
+  "readStdioMessages() bounds the time one " +
+    "message takes to arrive, not the idle time",
+  async () => {
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    let cancelled: unknown;
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c;
+      },
+      cancel(reason) {
+        cancelled = reason;
+      },
+    });
+    const iterator = readStdioMessages(stream, { timeoutMs: 60 });
+    // Idle for longer than the deadline between messages: fine.
+    const first = iterator.next();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    controller.enqueue(encoder.encode('{"id":1}\n{"id":'));
+    deepStrictEqual(await first, { value: { id: 1 }, done: false });
+    // The second message started and never finishes: the deadline fires.
+    const error = await within(
+      5_000,
+      iterator.next().then(() => undefined, (error: unknown) => error),
+    );
+    ok(error instanceof DeadlineExceededError);
+    strictEqual(error.timeoutMs, 60);
+    strictEqual(cancelled, error);
+  },
+);
 
 Deno.test("readStdioMessages() stops when the signal aborts", async () => {
   const abort = new AbortController();
@@ -154,7 +174,7 @@ Deno.test("readStdioMessages() refuses a chunk that is not bytes, without showin
 
 const message = fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value));
 
-Deno.test("readStdioMessages() yields the same messages whatever the chunk boundaries", async () => {
+Deno.test("readStdioMessages() yields the same messages whatever the chunking", async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.array(message, { maxLength: 8 }),

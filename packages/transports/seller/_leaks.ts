@@ -22,8 +22,8 @@ export const REDACTED = "[redacted]";
 // header.
 const FRAME_LINE = new RegExp(
   [
-    String
-      .raw`^\s*at\s+.*(?:\S:\d+:\d+\)?|\.\w+:\d+\)|\((?:native|<anonymous>|Unknown Source)\))\s*$`,
+    String.raw`^\s*at\s+.*(?:\S:\d+:\d+\)?|\.\w+:\d+\)|\((?:native|<anonymous>|` +
+    String.raw`Unknown Source)\))\s*$`,
     String.raw`^\s*at\s+<anonymous>\s*$`,
     String.raw`^\s*[\w$.<>\[\]]*@\S+:\d+:\d+\s*$`,
     String.raw`^\s*File\s+".*",\s+line\s+\d+`,
@@ -49,8 +49,8 @@ const FRAME_LINE = new RegExp(
 // and ORMs.
 const DATABASE_ERROR_PHRASE = new RegExp(
   [
-    String
-      .raw`\b(?:relation|column|table|view|function|schema|database|role|sequence|index|type) "[^"\n]{1,256}"(?: of relation "[^"\n]{1,256}")? does not exist`,
+    String.raw`\b(?:relation|column|table|view|function|schema|database|role|sequence|index|` +
+    String.raw`type) "[^"\n]{1,256}"(?: of relation "[^"\n]{1,256}")? does not exist`,
     String.raw`\bduplicate key value violates\b`,
     String.raw`\bviolates (?:foreign key|not-null|check|unique|exclusion) constraint\b`,
     String.raw`\bnull value in column "`,
@@ -61,16 +61,16 @@ const DATABASE_ERROR_PHRASE = new RegExp(
     String.raw`\bcanceling statement due to\b`,
     String.raw`\bpassword authentication failed for user\b`,
     String.raw`\bremaining connection slots are reserved\b`,
-    String
-      .raw`\bpermission denied for (?:table|relation|schema|sequence|database|function|view|column|large object)\b`,
+    String.raw`\bpermission denied for (?:table|relation|schema|sequence|database|function|` +
+    String.raw`view|column|large object)\b`,
     String.raw`\binvalid input syntax for (?:type|integer)\b`,
     String.raw`\bvalue too long for type\b`,
     String.raw`\bcolumn reference "[^"\n]{1,256}" is ambiguous`,
     String.raw`\bKey \([^)\n]{1,256}\)=\(`,
     String.raw`\bdivision by zero\b`,
     String.raw`\bconnection to server (?:at|on socket) "`,
-    String
-      .raw`\bcould not connect to server: (?:Connection refused|No such file or directory|Connection timed out)`,
+    String.raw`\bcould not connect to server: (?:Connection refused|No such file or directory|` +
+    String.raw`Connection timed out)`,
     String.raw`\byou have an error in your sql syntax\b`,
     String.raw`\bduplicate entry '[^'\n]{0,256}' for key\b`,
     String.raw`\btable '[^'\n]{1,256}' doesn't exist`,
@@ -118,8 +118,11 @@ const DATABASE_ERROR_CODE = new RegExp(
     String.raw`\bSQLITE_[A-Z][A-Z_]{1,40}\b`,
     String.raw`\bMsg \d{1,6}, Level \d{1,2}\b`,
     String.raw`\b(?:ORA|PLS|TNS|SP2)-\d{5}\b`,
-    String
-      .raw`\b(?:Mongo(?:ose)?[A-Za-z]{0,40}Error|Sequelize[A-Za-z]{0,40}Error|QueryFailedError|PrismaClient[A-Za-z]{0,40}Error|(?:PSQL|SQL|SQLIntegrityConstraintViolation|SQLSyntaxErrorException|JdbcSQL)Exception|IntegrityError|OperationalError|ProgrammingError|DatabaseError|SqlException|DbUpdateException)\b`,
+    String.raw`\b(?:Mongo(?:ose)?[A-Za-z]{0,40}Error|Sequelize[A-Za-z]{0,40}Error|` +
+    String.raw`QueryFailedError|PrismaClient[A-Za-z]{0,40}Error|(?:PSQL|SQL|` +
+    String.raw`SQLIntegrityConstraintViolation|SQLSyntaxErrorException|JdbcSQL)Exception|` +
+    String.raw`IntegrityError|OperationalError|ProgrammingError|DatabaseError|SqlException|` +
+    String.raw`DbUpdateException)\b`,
   ].join("|"),
 );
 
@@ -130,15 +133,19 @@ const DATABASE_ERROR_CODE = new RegExp(
 // itself (upper case only: "explain" is English).
 const QUERY_PLAN = new RegExp(
   [
-    String
-      .raw`\b(?:Parallel )?(?:Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan|Bitmap Index Scan|CTE Scan|Subquery Scan|Function Scan|Foreign Scan|Sample Scan|Tid Scan)(?: Backward)?(?: using \S{1,128})? on \S`,
+    String.raw`\b(?:Parallel )?(?:Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan|` +
+    String.raw`Bitmap Index Scan|CTE Scan|Subquery Scan|Function Scan|Foreign Scan|Sample Scan|` +
+    String.raw`Tid Scan)(?: Backward)?(?: using \S{1,128})? on \S`,
     String.raw`\(cost=\d{1,20}\.\d{1,4}\.\.\d{1,20}\.\d{1,4} rows=\d`,
-    String
-      .raw`->[ \t]{2,8}(?:Hash Join|Merge Join|Nested Loop|Hash|Sort|Incremental Sort|Aggregate|HashAggregate|GroupAggregate|Limit|Materialize|Memoize|Gather|Gather Merge|Append|Merge Append|Unique|Result|WindowAgg|Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan|Bitmap Index Scan)\b`,
-    String
-      .raw`(?<![\w-])(?:Filter|Index Cond|Recheck Cond|Hash Cond|Merge Cond|Join Filter|One-Time Filter|TID Cond): \(`,
-    String
-      .raw`\b(?:Sort Key|Group Key|Presorted Key|Cache Key|Sort Method|Heap Fetches|Workers Planned|Workers Launched|Rows Removed by (?:Filter|Index Recheck|Join Filter)): \S`,
+    String.raw`->[ \t]{2,8}(?:Hash Join|Merge Join|Nested Loop|Hash|Sort|Incremental Sort|` +
+    String.raw`Aggregate|HashAggregate|GroupAggregate|Limit|Materialize|Memoize|Gather|` +
+    String.raw`Gather Merge|Append|Merge Append|Unique|Result|WindowAgg|Seq Scan|Index Scan|` +
+    String.raw`Index Only Scan|Bitmap Heap Scan|Bitmap Index Scan)\b`,
+    String.raw`(?<![\w-])(?:Filter|Index Cond|Recheck Cond|Hash Cond|Merge Cond|Join Filter|` +
+    String.raw`One-Time Filter|TID Cond): \(`,
+    String.raw`\b(?:Sort Key|Group Key|Presorted Key|Cache Key|Sort Method|Heap Fetches|` +
+    String.raw`Workers Planned|Workers Launched|Rows Removed by (?:Filter|Index Recheck|` +
+    String.raw`Join Filter)): \S`,
     String.raw`\b(?:Planning|Execution) Time: \d{1,12}(?:\.\d{1,6})? ms\b`,
     String.raw`\bEXPLAIN\b`,
     String.raw`\bQUERY PLAN\b`,
@@ -149,8 +156,9 @@ const QUERY_PLAN = new RegExp(
     String.raw`\bSEARCH \S{1,128} USING (?:INTEGER PRIMARY KEY|(?:COVERING )?INDEX)\b`,
     String.raw`\bUsing (?:filesort|temporary|index condition)\b`,
     String.raw`\bselect_type\b`,
-    String
-      .raw`\|[ \t]{0,16}\d{1,6}[ \t]{0,16}\|[ \t]{0,16}(?:SIMPLE|PRIMARY|SUBQUERY|DERIVED|UNION|UNION RESULT|DEPENDENT SUBQUERY|DEPENDENT UNION|MATERIALIZED|UNCACHEABLE SUBQUERY)[ \t]{0,16}\|`,
+    String.raw`\|[ \t]{0,16}\d{1,6}[ \t]{0,16}\|[ \t]{0,16}(?:SIMPLE|PRIMARY|SUBQUERY|DERIVED|` +
+    String.raw`UNION|UNION RESULT|DEPENDENT SUBQUERY|DEPENDENT UNION|MATERIALIZED|` +
+    String.raw`UNCACHEABLE SUBQUERY)[ \t]{0,16}\|`,
   ].join("|"),
 );
 
@@ -173,8 +181,8 @@ const SQL_FRAGMENT = new RegExp(
     String.raw`\bDELETE\s+FROM\b`,
     String.raw`\bUPDATE\s+\S{1,128}\s+SET\b`,
     String.raw`\bMERGE\s+INTO\b`,
-    String
-      .raw`\bWHERE\s+[\w."\x60\[\]]{1,128}\s*(?:=|<>|!=|<=|>=|<|>|IS\s|IN\s*\(|LIKE\s|BETWEEN\s)`,
+    String.raw`\bWHERE\s+[\w."\x60\[\]]{1,128}\s*(?:=|<>|!=|<=|>=|<|>|IS\s|IN\s*\(|LIKE\s|` +
+    String.raw`BETWEEN\s)`,
   ].join("|"),
   "g",
 );
@@ -195,8 +203,7 @@ const SQL_IDENTIFIER = String
 const SQL_COLUMN = String.raw`${SQL_IDENTIFIER}(?:\.(?:${SQL_IDENTIFIER}|\*)){0,2}`;
 /** `select <columns> from` in any case; accepted only for a quoted, qualified or listed column. */
 const SQL_SELECT_LIST = new RegExp(
-  String
-    .raw`\bselect\s+(?:distinct\s+)?(${SQL_COLUMN}(?:\s*,\s*${SQL_COLUMN}){0,63})\s+from\b`,
+  String.raw`\bselect\s+(?:distinct\s+)?(${SQL_COLUMN}(?:\s*,\s*${SQL_COLUMN}){0,63})\s+from\b`,
   "gi",
 );
 const SQL_UPPER_SELECT = /\bSELECT\b/g;
@@ -207,10 +214,10 @@ const MAX_SELECT_FROM_SPAN = 1024;
 // lower-case one that English rarely starts a line with, an indented line, or a bracket or comma.
 const SQL_CONTINUATION = new RegExp(
   [
-    String
-      .raw`^[ \t]*(?:WHERE|AND|OR|ORDER BY|GROUP BY|HAVING|LIMIT|OFFSET|(?:(?:INNER|LEFT|RIGHT|FULL|CROSS) )?(?:OUTER )?JOIN|ON|UNION|VALUES|SET|RETURNING|FROM|INTO)\b`,
-    String
-      .raw`^[ \t]*(?:where|order by|group by|having|returning|(?:(?:inner|left|right|full|cross) )?(?:outer )?join)\s`,
+    String.raw`^[ \t]*(?:WHERE|AND|OR|ORDER BY|GROUP BY|HAVING|LIMIT|OFFSET|(?:(?:INNER|LEFT|` +
+    String.raw`RIGHT|FULL|CROSS) )?(?:OUTER )?JOIN|ON|UNION|VALUES|SET|RETURNING|FROM|INTO)\b`,
+    String.raw`^[ \t]*(?:where|order by|group by|having|returning|(?:(?:inner|left|right|full|` +
+    String.raw`cross) )?(?:outer )?join)\s`,
     String.raw`^[ \t]*(?:(?:limit|offset)\s+\d|values\s*\()`,
     String.raw`^[ \t]+\S`,
     String.raw`^[ \t]*[(),]`,
@@ -284,8 +291,8 @@ const DOTTED_HOST = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)+$/i;
 const PORT = /:\d{1,5}$/;
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const IPV6_CHARS = /^[0-9a-f:.]+(?:%[\w.-]+)?$/i;
-const SOURCE_EXTENSIONS =
-  "ts|tsx|mts|cts|js|jsx|mjs|cjs|py|pyc|rb|go|java|kt|scala|cs|php|rs|c|cc|cpp|h|hpp|swift|sql|log|conf|cfg|yaml|yml|ini|env|pem|key|sh";
+const SOURCE_EXTENSIONS = "ts|tsx|mts|cts|js|jsx|mjs|cjs|py|pyc|rb|go|java|kt|scala|cs|php|rs|" +
+  "c|cc|cpp|h|hpp|swift|sql|log|conf|cfg|yaml|yml|ini|env|pem|key|sh";
 /** A path-like token: path characters only, with an optional `:line[:column]`. */
 const PATH_CHARS = /^[\w.@~\/-]+(?::\d+){0,2}$/;
 /** A source or config file name at the end of a token, with an optional `:line[:column]`. */
@@ -293,8 +300,10 @@ const SOURCE_TAIL = new RegExp(String.raw`\.(?:${SOURCE_EXTENSIONS})(?::\d+){0,2
 const LINE_SUFFIX = /:\d+(?::\d+)?$/;
 /** What follows a location in Ruby and C# frames: `:in` and `:line`. */
 const FRAME_SUFFIX = /:(?:in|line)$/i;
-const UNIX_ROOT =
-  /^(?:~|\/(?:home|usr|var|etc|opt|srv|tmp|app|apps|root|Users|private|proc|sys|mnt|lib|lib64|bin|sbin|workspace|code|data|run|dev|nix|snap|Volumes|Library|System))\//;
+const UNIX_ROOT = new RegExp(
+  String.raw`^(?:~|\/(?:home|usr|var|etc|opt|srv|tmp|app|apps|root|Users|private|proc|sys|mnt|` +
+    String.raw`lib|lib64|bin|sbin|workspace|code|data|run|dev|nix|snap|Volumes|Library|System))\/`,
+);
 const WINDOWS_PATH = /^(?:[a-z]:\\|\\\\[^\\]+\\)/i;
 
 function isIpv6(token: string): boolean {
@@ -386,7 +395,9 @@ const isToken68 = (unit: number): boolean =>
   isAlnum(unit) || unit === 0x2d || unit === 0x2e || unit === 0x5f || unit === 0x7e ||
   unit === 0x2b || unit === 0x2f;
 const isBase64 = (unit: number): boolean => isAlnum(unit) || unit === 0x2b || unit === 0x2f;
-/** A value after `key=`: up to whitespace, a quote, `<`, `>`, `,`, `;`, `&` or a closing bracket. */
+/**
+ * A value after `key=`: up to whitespace, a quote, `<`, `>`, `,`, `;`, `&` or a closing bracket.
+ */
 const isValue = (unit: number): boolean =>
   unit > 0x20 && unit !== 0x22 && unit !== 0x27 && unit !== 0x60 && unit !== 0x3c &&
   unit !== 0x3e && unit !== 0x2c && unit !== 0x3b && unit !== 0x26 && unit !== 0x29 &&
@@ -459,8 +470,11 @@ const CREDENTIAL_KEYS = new Set([
 ]);
 
 /** Session cookie names specific enough to need no digit in a `name: value` form. */
-const SESSION_COOKIE_NAMES =
-  /^(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|ASPSESSIONID[A-Z]{0,12}|connect\.sid|laravel_session)$/i;
+const SESSION_COOKIE_NAMES = new RegExp(
+  String.raw`^(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|ASPSESSIONID[A-Z]{0,12}|connect\.sid|` +
+    String.raw`laravel_session)$`,
+  "i",
+);
 
 /**
  * A `key=value` or `key: value` pair whose value is non-empty. An unquoted `key: value` reads as
@@ -525,8 +539,8 @@ const SPAN_RULES: readonly SpanRule[] = [
         String.raw`(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`,
         String.raw`(?<![A-Za-z0-9_-])glpat-[0-9A-Za-z_-]{20,}`,
         String.raw`(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])`,
-        String
-          .raw`(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin|ant-api\d{2}|ant-admin\d{2})-[A-Za-z0-9_-]{20,}`,
+        String.raw`(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin|ant-api\d{2}|` +
+        String.raw`ant-admin\d{2})-[A-Za-z0-9_-]{20,}`,
         String.raw`(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}`,
         String.raw`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{8,}`,
       ].join("|"),
@@ -555,23 +569,39 @@ const SPAN_RULES: readonly SpanRule[] = [
   },
   {
     kind: "session_id",
-    pattern:
-      /(?<![A-Za-z0-9_.-])(PHPSESSID|JSESSIONID|ASP\.NET_SessionId|ASPSESSIONID[A-Z]{0,12}|connect\.sid|laravel_session|sessionid|session_id|sessid|session[_-]token|session|sid|_(?:[A-Za-z0-9_-]{0,64}_)?session(?:_id)?)(["']?)[ \t]{0,4}([=:])[ \t]{0,4}(["']?)/gi,
+    pattern: new RegExp(
+      String.raw`(?<![A-Za-z0-9_.-])(PHPSESSID|JSESSIONID|ASP\.NET_SessionId|` +
+        String.raw`ASPSESSIONID[A-Z]{0,12}|connect\.sid|laravel_session|sessionid|session_id|` +
+        String.raw`sessid|session[_-]token|session|sid|_(?:[A-Za-z0-9_-]{0,64}_)?session(?:_id)?)` +
+        String.raw`(["']?)[ \t]{0,4}([=:])[ \t]{0,4}(["']?)`,
+      "gi",
+    ),
     extend: (text, from) => runEnd(text, from, isValue),
     accept: (span, match) => isKeyValue(span, match, SESSION_COOKIE_NAMES.test(match[1]!)),
   },
   // "session <uuid>" and "session id <hex>": an identifier after the word, without a separator.
   {
     kind: "session_id",
-    pattern:
-      /(?<![A-Za-z0-9_-])(?:session|sid)(?:[ _-]?id)?[ \t]{1,4}(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,})(?![0-9a-z_-])/gi,
+    pattern: new RegExp(
+      String.raw`(?<![A-Za-z0-9_-])(?:session|sid)(?:[ _-]?id)?[ \t]{1,4}` +
+        String.raw`(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,})` +
+        String.raw`(?![0-9a-z_-])`,
+      "gi",
+    ),
   },
   // `key=value` and `"key": "value"` credentials: API keys and tokens (a bare `token`, `auth` or
   // `bearer` too), passwords and secrets.
   {
     kind: "api_key",
-    pattern:
-      /(?<![A-Za-z0-9_-])(api[_-]?key|apikey|x-api-key|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|(?:x-)?(?:csrf|xsrf)[_-]?token|(?:x-amz-)?security[_-]?token|client[_-]?secret|(?:aws[_-]?)?secret[_-]?access[_-]?key|secret[_-]?key|private[_-]?key|password|passwd|pwd|secret|token|auth|bearer)(["']?)[ \t]{0,4}([=:])[ \t]{0,4}(["']?)/gi,
+    pattern: new RegExp(
+      String.raw`(?<![A-Za-z0-9_-])(api[_-]?key|apikey|x-api-key|access[_-]?token|` +
+        String.raw`refresh[_-]?token|id[_-]?token|auth[_-]?token|(?:x-)?(?:csrf|xsrf)[_-]?token|` +
+        String.raw`(?:x-amz-)?security[_-]?token|client[_-]?secret|` +
+        String.raw`(?:aws[_-]?)?secret[_-]?access[_-]?key|secret[_-]?key|private[_-]?key|` +
+        String.raw`password|passwd|pwd|secret|token|auth|bearer)` +
+        String.raw`(["']?)[ \t]{0,4}([=:])[ \t]{0,4}(["']?)`,
+      "gi",
+    ),
     extend: (text, from) => runEnd(text, from, isValue),
     kindOf: (match) => {
       const key = match[1]!.toLowerCase().replace(/[_-]/g, "");
@@ -607,10 +637,15 @@ export function compileServiceNames(names: readonly string[]): RegExp | undefine
  * `inventory\u200B-svc` or `SE\u200BLECT` cannot hide from it: the reader sees them joined. (A text
  * in which nothing is found is sent as it was.)
  */
-const INVISIBLE =
-  /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDC7F]/g;
+const INVISIBLE = new RegExp(
+  String.raw`[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F` +
+    String.raw`\uFEFF\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDC7F]`,
+  "g",
+);
 
-/** Separators that read alike in a service name: `inventory-svc`, `inventory_svc`, `inventory svc`. */
+/**
+ * Separators that read alike in a service name: `inventory-svc`, `inventory_svc`, `inventory svc`.
+ */
 const SEPARATOR = String.raw`[-_.\s\u2010-\u2015\u2212]`;
 
 /** One name as a pattern, its separators interchangeable. */

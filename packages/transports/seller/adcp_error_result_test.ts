@@ -88,120 +88,130 @@ Deno.test("adcpErrorResult() output is an error on both extraction paths", () =>
 
 const BUDGET = { code: "BUDGET_TOO_LOW", message: "Below minimum", recovery: "correctable" };
 
-Deno.test("adcpErrorResult() sets both layers with payload, and detectAdcpError finds the same code on each", () => {
-  for (const payload of [true, { context: { trace: "t-1" } }] as const) {
-    const result = adcpErrorResult({ ...BUDGET, field: "budget.total" }, { payload });
-    const sent = result.structuredContent.adcp_error;
-    deepStrictEqual(result.structuredContent.errors, [sent]);
-    strictEqual(result.structuredContent.status, "failed");
-    // The text fallback carries the envelope only.
-    deepStrictEqual(JSON.parse(result.content[0]!.text), { adcp_error: sent });
-    // Transport layer: the envelope.
-    deepStrictEqual(detectAdcpError(result), { error: sent, path: "structured_content" });
-    // Payload layer: what a runner that reads only the payload sees.
-    const { adcp_error: _, ...payloadOnly } = result.structuredContent;
-    const fromPayload = detectAdcpError(payloadOnly);
-    strictEqual(fromPayload?.path, "payload_errors");
-    strictEqual(fromPayload?.error.code, sent.code);
-    deepStrictEqual(fromPayload?.error, sent);
-    // Same, with the envelope stripped from the whole tool result.
-    const stripped = { isError: true, content: [], structuredContent: payloadOnly };
-    deepStrictEqual(detectAdcpError(stripped), { error: sent, path: "payload_errors" });
-    // And buyers still read it as an error.
-    strictEqual(handleMcpResponse(result).kind, "error");
-  }
-  // Without the option, there is no payload layer.
-  deepStrictEqual(Object.keys(adcpErrorResult(BUDGET).structuredContent), ["adcp_error"]);
-  deepStrictEqual(Object.keys(adcpErrorResult(BUDGET, { payload: false }).structuredContent), [
-    "adcp_error",
-  ]);
-});
+Deno.test(
+  "adcpErrorResult() sets both layers with payload, " +
+    "and detectAdcpError finds the same code on each",
+  () => {
+    for (const payload of [true, { context: { trace: "t-1" } }] as const) {
+      const result = adcpErrorResult({ ...BUDGET, field: "budget.total" }, { payload });
+      const sent = result.structuredContent.adcp_error;
+      deepStrictEqual(result.structuredContent.errors, [sent]);
+      strictEqual(result.structuredContent.status, "failed");
+      // The text fallback carries the envelope only.
+      deepStrictEqual(JSON.parse(result.content[0]!.text), { adcp_error: sent });
+      // Transport layer: the envelope.
+      deepStrictEqual(detectAdcpError(result), { error: sent, path: "structured_content" });
+      // Payload layer: what a runner that reads only the payload sees.
+      const { adcp_error: _, ...payloadOnly } = result.structuredContent;
+      const fromPayload = detectAdcpError(payloadOnly);
+      strictEqual(fromPayload?.path, "payload_errors");
+      strictEqual(fromPayload?.error.code, sent.code);
+      deepStrictEqual(fromPayload?.error, sent);
+      // Same, with the envelope stripped from the whole tool result.
+      const stripped = { isError: true, content: [], structuredContent: payloadOnly };
+      deepStrictEqual(detectAdcpError(stripped), { error: sent, path: "payload_errors" });
+      // And buyers still read it as an error.
+      strictEqual(handleMcpResponse(result).kind, "error");
+    }
+    // Without the option, there is no payload layer.
+    deepStrictEqual(Object.keys(adcpErrorResult(BUDGET).structuredContent), ["adcp_error"]);
+    deepStrictEqual(Object.keys(adcpErrorResult(BUDGET, { payload: false }).structuredContent), [
+      "adcp_error",
+    ]);
+  },
+);
 
-Deno.test("adcpErrorResult() payload keeps its fields, checks given errors, and refuses what contradicts the envelope", () => {
-  const warnings: OutgoingErrorWarning[] = [];
-  const context = JSON.parse('{"__proto__":{"polluted":true},"trace":"t-1"}');
-  const result = adcpErrorResult(BUDGET, {
-    payload: {
-      context,
-      errors: [
-        { ...BUDGET, suggestion: "See db-1.prod.internal" },
-        { code: "X_ACME_FLOOR_NOT_MET", message: "Floor", recovery: "correctable", extra: 1 },
-      ],
-    },
-    onWarning: (warning) => warnings.push(warning),
-  });
-  deepStrictEqual(result.structuredContent.errors, [
-    { ...BUDGET, suggestion: "See [redacted]" },
-    { code: "X_ACME_FLOOR_NOT_MET", message: "Floor", recovery: "correctable" },
-  ]);
-  deepStrictEqual(warnings.map((w) => [w.kind, w.field]), [
-    ["redacted", "payload.errors[0].suggestion"],
-    ["field_dropped", "payload.errors[1].extra"],
-  ]);
-  // The payload's own fields are a JSON copy, sent as given; a "__proto__" key stays data.
-  const sentContext = result.structuredContent.context as Record<string, unknown>;
-  ok(Object.hasOwn(sentContext, "__proto__"));
-  strictEqual(JSON.stringify(sentContext), JSON.stringify(context));
-  strictEqual(({} as Record<string, unknown>).polluted, undefined);
+Deno.test(
+  "adcpErrorResult() payload keeps its fields, checks given errors, " +
+    "and refuses what contradicts the envelope",
+  () => {
+    const warnings: OutgoingErrorWarning[] = [];
+    const context = JSON.parse('{"__proto__":{"polluted":true},"trace":"t-1"}');
+    const result = adcpErrorResult(BUDGET, {
+      payload: {
+        context,
+        errors: [
+          { ...BUDGET, suggestion: "See db-1.prod.internal" },
+          { code: "X_ACME_FLOOR_NOT_MET", message: "Floor", recovery: "correctable", extra: 1 },
+        ],
+      },
+      onWarning: (warning) => warnings.push(warning),
+    });
+    deepStrictEqual(result.structuredContent.errors, [
+      { ...BUDGET, suggestion: "See [redacted]" },
+      { code: "X_ACME_FLOOR_NOT_MET", message: "Floor", recovery: "correctable" },
+    ]);
+    deepStrictEqual(warnings.map((w) => [w.kind, w.field]), [
+      ["redacted", "payload.errors[0].suggestion"],
+      ["field_dropped", "payload.errors[1].extra"],
+    ]);
+    // The payload's own fields are a JSON copy, sent as given; a "__proto__" key stays data.
+    const sentContext = result.structuredContent.context as Record<string, unknown>;
+    ok(Object.hasOwn(sentContext, "__proto__"));
+    strictEqual(JSON.stringify(sentContext), JSON.stringify(context));
+    strictEqual(({} as Record<string, unknown>).polluted, undefined);
 
-  throws(() => adcpErrorResult(BUDGET, { payload: { adcp_error: BUDGET } }), {
-    name: "TypeError",
-    message: "Cannot build the error result as 'options.payload' must be an object with no " +
-      "adcp_error key (the helper sets the envelope): current value is an object",
-  });
-  throws(() => adcpErrorResult(BUDGET, { payload: { status: "completed" } }), {
-    name: "TypeError",
-    message: "Cannot build the error result as 'options.payload.status' must be \"failed\" " +
-      '(adcp_error marks a failed task): current value is "(9 characters, not shown)"',
-  });
-  throws(() => adcpErrorResult(BUDGET, { payload: { errors: [] } }), {
-    name: "TypeError",
-    message: "Cannot build the error result as 'options.payload.errors' must be a non-empty " +
-      "array: current value is an array",
-  });
-  throws(
-    () =>
-      adcpErrorResult(BUDGET, {
-        payload: { errors: [{ code: "RATE_LIMITED", message: "x", recovery: "transient" }] },
-      }),
-    {
+    throws(() => adcpErrorResult(BUDGET, { payload: { adcp_error: BUDGET } }), {
       name: "TypeError",
-      message: "Cannot build the error result as 'options.payload.errors[0].code' must be the " +
-        "code of error (the transport and payload layers must agree): current value is " +
-        '"(12 characters, not shown)"',
-    },
-  );
-  throws(() => adcpErrorResult(BUDGET, { payload: { errors: [BUDGET, { code: "bad" }] } }), {
-    name: "TypeError",
-    message: "Cannot build the error result as 'options.payload.errors[1]' must be a sendable " +
-      "AdCP error (Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got another " +
-      "string): current value is an object",
-  });
-  throws(
-    () =>
-      adcpErrorResult(BUDGET, { payload: { errors: [{ ...BUDGET, message: "é".repeat(3000) }] } }),
-    RangeError,
-  );
-  throws(() => adcpErrorResult(BUDGET, { payload: "yes" as unknown as boolean }), {
-    name: "TypeError",
-    message: "Cannot build the error result as 'options.payload' must be a boolean or a plain " +
-      'object: current value is "(3 characters, not shown)"',
-  });
-  throws(
-    () => adcpErrorResult(BUDGET, { payload: new Map() as unknown as Record<string, unknown> }),
-    TypeError,
-  );
-  throws(() => adcpErrorResult(BUDGET, { payload: { total: 1n } }), TypeError);
-  // Strict mode applies to the payload's errors too.
-  throws(
-    () =>
-      adcpErrorResult(BUDGET, {
-        strict: true,
-        payload: { errors: [{ ...BUDGET, suggestion: "See db-1.prod.internal" }] },
-      }),
-    TypeError,
-  );
-});
+      message: "Cannot build the error result as 'options.payload' must be an object with no " +
+        "adcp_error key (the helper sets the envelope): current value is an object",
+    });
+    throws(() => adcpErrorResult(BUDGET, { payload: { status: "completed" } }), {
+      name: "TypeError",
+      message: "Cannot build the error result as 'options.payload.status' must be \"failed\" " +
+        '(adcp_error marks a failed task): current value is "(9 characters, not shown)"',
+    });
+    throws(() => adcpErrorResult(BUDGET, { payload: { errors: [] } }), {
+      name: "TypeError",
+      message: "Cannot build the error result as 'options.payload.errors' must be a non-empty " +
+        "array: current value is an array",
+    });
+    throws(
+      () =>
+        adcpErrorResult(BUDGET, {
+          payload: { errors: [{ code: "RATE_LIMITED", message: "x", recovery: "transient" }] },
+        }),
+      {
+        name: "TypeError",
+        message: "Cannot build the error result as 'options.payload.errors[0].code' must be the " +
+          "code of error (the transport and payload layers must agree): current value is " +
+          '"(12 characters, not shown)"',
+      },
+    );
+    throws(() => adcpErrorResult(BUDGET, { payload: { errors: [BUDGET, { code: "bad" }] } }), {
+      name: "TypeError",
+      message: "Cannot build the error result as 'options.payload.errors[1]' must be a sendable " +
+        "AdCP error (Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got another " +
+        "string): current value is an object",
+    });
+    throws(
+      () =>
+        adcpErrorResult(BUDGET, {
+          payload: { errors: [{ ...BUDGET, message: "é".repeat(3000) }] },
+        }),
+      RangeError,
+    );
+    throws(() => adcpErrorResult(BUDGET, { payload: "yes" as unknown as boolean }), {
+      name: "TypeError",
+      message: "Cannot build the error result as 'options.payload' must be a boolean or a plain " +
+        'object: current value is "(3 characters, not shown)"',
+    });
+    throws(
+      () => adcpErrorResult(BUDGET, { payload: new Map() as unknown as Record<string, unknown> }),
+      TypeError,
+    );
+    throws(() => adcpErrorResult(BUDGET, { payload: { total: 1n } }), TypeError);
+    // Strict mode applies to the payload's errors too.
+    throws(
+      () =>
+        adcpErrorResult(BUDGET, {
+          strict: true,
+          payload: { errors: [{ ...BUDGET, suggestion: "See db-1.prod.internal" }] },
+        }),
+      TypeError,
+    );
+  },
+);
 
 Deno.test("adcpErrorResult() warns when a large payload takes the result over 128 KiB", () => {
   const warnings: OutgoingErrorWarning[] = [];

@@ -8,55 +8,10 @@ import { isJsonObject as isObject, optionError, own } from "@adcp-wire/internal"
 /** What the helper does, for its option errors. */
 const ACTION = "build the failed task";
 
-/**
- * The MIME type an AdCP error DataPart may declare (Transport Error Mapping, "Error MIME Type").
- *
- * @example The error DataPart declares it by default
- * ```ts
- * import { ADCP_ERROR_MIME_TYPE, adcpFailedTask } from "@adcp-wire/transports";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * strictEqual(ADCP_ERROR_MIME_TYPE, "application/vnd.adcp.error+json");
- * const task = adcpFailedTask({ id: "task_1", contextId: "ctx_1" }, {
- *   code: "AUTH_MISSING",
- *   message: "Credentials required",
- * });
- * deepStrictEqual(task.artifacts[0].parts[1]?.metadata, { mimeType: ADCP_ERROR_MIME_TYPE });
- * ```
- */
+/** The MIME type an AdCP error DataPart may declare (Transport Error Mapping, Error MIME Type). */
 export const ADCP_ERROR_MIME_TYPE = "application/vnd.adcp.error+json";
 
-/**
- * Options of {@linkcode adcpFailedTask}.
- *
- * @example A v0.3 task with every option set
- * ```ts
- * import { adcpFailedTask, type AdcpFailedTaskOptions } from "@adcp-wire/transports";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const options: AdcpFailedTaskOptions = {
- *   protocolVersion: "0.3",
- *   summary: "The budget is below the minimum.",
- *   timestamp: "2026-01-22T10:30:00.000Z",
- *   artifactId: "error",
- *   mimeType: false,
- * };
- * const error = { code: "BUDGET_TOO_LOW", message: "Below minimum", recovery: "correctable" };
- * deepStrictEqual(adcpFailedTask({ id: "task_1", contextId: "ctx_1" }, error, options), {
- *   kind: "task",
- *   id: "task_1",
- *   contextId: "ctx_1",
- *   status: { state: "failed", timestamp: "2026-01-22T10:30:00.000Z" },
- *   artifacts: [{
- *     artifactId: "error",
- *     parts: [
- *       { kind: "text", text: "The budget is below the minimum." },
- *       { kind: "data", data: { adcp_error: error } },
- *     ],
- *   }],
- * });
- * ```
- */
+/** Options of {@link adcpFailedTask}. */
 export interface AdcpFailedTaskOptions extends OutgoingErrorOptions {
   /**
    * The wire form: A2A 1.0 ProtoJSON (`TASK_STATE_FAILED`, parts without `kind`) or v0.3
@@ -86,35 +41,16 @@ export interface AdcpFailedTaskOptions extends OutgoingErrorOptions {
    */
   readonly mimeType?: boolean | undefined;
   /**
-   * Also set the payload layer, for a fatal task failure ("A fatal task failure SHOULD populate
-   * both layers", Error Handling, "Envelope vs. payload errors"): a DataPart holding the task
-   * payload, `status: "failed"` and `errors` (`true`: `errors: [error]`), placed before the
-   * `adcp_error` DataPart so that the error stays the last DataPart, the one the generic A2A
-   * extractor reads. An object is the task payload (`context`, ...), checked as in
-   * {@linkcode AdcpErrorResultOptions.payload}.
+   * Also set the payload layer of a fatal task failure: a DataPart holding the task payload,
+   * `status: "failed"` and `errors` (`true`: `errors: [error]`), placed before the `adcp_error`
+   * DataPart, which stays last. An object is the task payload, checked as in
+   * {@link AdcpErrorResultOptions.payload}.
    * @default {false}
    */
   readonly payload?: boolean | Readonly<Record<string, unknown>> | undefined;
 }
 
-/**
- * The task a failed A2A AdCP call ends with, as {@linkcode adcpFailedTask} builds it.
- *
- * @example The default 1.0 form
- * ```ts
- * import { adcpFailedTask, type AdcpFailedTask } from "@adcp-wire/transports";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * const task: AdcpFailedTask = adcpFailedTask({ id: "task_1", contextId: "ctx_1" }, {
- *   code: "BUDGET_TOO_LOW",
- *   message: "Below minimum",
- * });
- * strictEqual(task.kind, undefined);
- * strictEqual(task.status.state, "TASK_STATE_FAILED");
- * strictEqual(task.artifacts[0].artifactId, "error-result");
- * deepStrictEqual(task.artifacts[0].parts[0], { text: "The request failed with BUDGET_TOO_LOW." });
- * ```
- */
+/** The task a failed A2A AdCP call ends with, as {@link adcpFailedTask} builds it. */
 export type AdcpFailedTask = {
   /** The task id. */
   id: string;
@@ -129,69 +65,34 @@ export type AdcpFailedTask = {
 };
 
 /**
- * Builds the failed task that carries an AdCP error over A2A (Transport Error Mapping, "A2A
- * Binding" > "Failed Tasks"): state `failed`, one artifact whose parts are a TextPart for humans
- * and LLMs and the DataPart `{ adcp_error }`, the key the buyer's extraction detects. The last
- * DataPart of `artifacts[0]` is the error, so both the generic extractor and the error extractor
- * of `@adcp-wire/core` find it (A2A Response Extraction, "Relationship to Error Extraction").
+ * Builds the failed A2A task that carries an AdCP error: state failed, and one artifact holding a
+ * TextPart for humans and LLMs and, last, the DataPart `{ adcp_error }` the buyer's extraction
+ * reads. The error passes {@link checkOutgoingAdcpError} first, unless it came from
+ * {@link forwardAdcpError}. The rules, the payload layer included, are in
+ * `docs/outgoing-errors.md`.
  *
- * The error goes through {@linkcode checkOutgoingAdcpError} first (an error from
- * {@linkcode forwardAdcpError} is sent unchanged); the default summary names only the code and the
- * retry delay, never the seller's message. With `payload`, the payload layer travels in a DataPart
- * of its own before the error's, as Error Handling's A2A example puts `errors[]` "via a sibling
- * DataPart"; the error's DataPart stays last.
- *
- * With `@a2a-js/sdk`, publish it with `Task.fromJSON(task)` (1.0) on the execution event bus.
+ * Spec: Transport Error Mapping, A2A Binding, Failed Tasks; A2A Response Extraction.
  *
  * @param ids The task's `id` and `contextId`.
  * @param error The error (`code` and `message` required).
- * @param options The wire form, summary, timestamp, artifact id, MIME type, payload layer, strict
- * mode, warnings, internal service names, unlisted codes.
+ * @param options The wire form, summary, timestamp, artifact id, MIME type and payload layer.
  * @returns The task.
  * @throws {TypeError} When `ids` are not non-empty strings, an option is malformed, or the error is
  * refused.
- * @throws {RangeError} When the error (or a payload error) serializes to more than 4096 UTF-8
- * bytes.
+ * @throws {RangeError} When the error (or a payload error) is over 4096 serialized UTF-8 bytes.
  *
- * @example A 1.0 failed task, read back by the buyer side
+ * @example A 1.0 failed task
  * ```ts
- * import { adcpFailedTask } from "@adcp-wire/transports";
- * import { handleA2AResponse } from "@adcp-wire/core";
- * import { deepStrictEqual } from "node:assert/strict";
+ * import { adcpFailedTask } from "@adcp-wire/transports/seller";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  *
- * const task = adcpFailedTask(
- *   { id: "task_456", contextId: "ctx_123" },
- *   { code: "RATE_LIMITED", message: "Request rate exceeded", recovery: "transient", retry_after: 5 },
- *   { timestamp: "2026-01-22T10:30:00.000Z" },
- * );
- * deepStrictEqual(task.status, { state: "TASK_STATE_FAILED", timestamp: "2026-01-22T10:30:00.000Z" });
- * deepStrictEqual(task.artifacts[0].parts[0], {
- *   text: "The request failed with RATE_LIMITED. Retry in 5 seconds.",
- * });
- * deepStrictEqual(handleA2AResponse({ task }), {
- *   kind: "error",
- *   error: { code: "RATE_LIMITED", message: "Request rate exceeded", recovery: "transient", retry_after: 5 },
- *   path: "artifact",
- * });
- * ```
- *
- * @example A fatal failure on both layers
- * ```ts
- * import { adcpFailedTask } from "@adcp-wire/transports";
- * import { detectAdcpError } from "@adcp-wire/core";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const error = { code: "BUDGET_TOO_LOW", message: "Below minimum", recovery: "correctable" };
- * const task = adcpFailedTask({ id: "t1", contextId: "c1" }, error, { payload: true, mimeType: false });
- * deepStrictEqual(task.artifacts[0].parts.slice(1), [
- *   { data: { status: "failed", errors: [error] } },
- *   { data: { adcp_error: error } },
+ * const error = { code: "RATE_LIMITED", message: "Slow down", retry_after: 5 };
+ * const task = adcpFailedTask({ id: "task_1", contextId: "ctx_1" }, error, { mimeType: false });
+ * strictEqual(task.status.state, "TASK_STATE_FAILED");
+ * deepStrictEqual(task.artifacts[0].parts, [
+ *   { text: "The request failed with RATE_LIMITED. Retry in 5 seconds." },
+ *   { data: { adcp_error: { ...error, recovery: "transient" } } },
  * ]);
- * deepStrictEqual(detectAdcpError(task), { error, path: "artifact" });
- * // Without the error's DataPart, the payload layer still names the failure.
- * const parts = task.artifacts[0].parts.slice(0, 2);
- * const payloadOnly = { ...task, artifacts: [{ ...task.artifacts[0], parts }] };
- * deepStrictEqual(detectAdcpError(payloadOnly), { error, path: "payload_errors" });
  * ```
  */
 export function adcpFailedTask(

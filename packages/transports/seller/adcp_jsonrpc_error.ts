@@ -7,17 +7,11 @@ import { notShown } from "../read/_not_shown.ts";
 import { isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
 
 /**
- * The reserved JSON-RPC error codes of Transport Error Mapping, "Reserved JSON-RPC Codes", by the
- * AdCP code each carries: `-32029` `RATE_LIMITED`, `-32028` `AUTH_MISSING` (and its deprecated
- * alias `AUTH_REQUIRED`, the code older pages name there), `-32027` `SERVICE_UNAVAILABLE`.
+ * The reserved JSON-RPC error codes, by the AdCP code each carries: `-32029` `RATE_LIMITED`,
+ * `-32028` `AUTH_MISSING` (and its deprecated alias `AUTH_REQUIRED`, the code older pages name
+ * there), `-32027` `SERVICE_UNAVAILABLE`.
  *
- * @example Looking up a code
- * ```ts
- * import { ADCP_JSONRPC_CODES } from "@adcp-wire/transports";
- * import { strictEqual } from "node:assert/strict";
- *
- * strictEqual(ADCP_JSONRPC_CODES.RATE_LIMITED, -32029);
- * ```
+ * Spec: Transport Error Mapping, Reserved JSON-RPC Codes.
  */
 export const ADCP_JSONRPC_CODES: {
   readonly RATE_LIMITED: -32029;
@@ -31,29 +25,7 @@ export const ADCP_JSONRPC_CODES: {
   SERVICE_UNAVAILABLE: -32027,
 });
 
-/**
- * The JSON-RPC `error` object {@linkcode adcpJsonRpcError} builds.
- *
- * @example A 401 answer from a gateway
- * ```ts
- * import { adcpJsonRpcError, type AdcpJsonRpcErrorObject } from "@adcp-wire/transports";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * const error: AdcpJsonRpcErrorObject = adcpJsonRpcError({
- *   code: "AUTH_MISSING",
- *   message: "No token",
- * });
- * const response = Response.json({ jsonrpc: "2.0", id: 7, error }, { status: 401 });
- * const body = await response.json();
- * strictEqual(body.error.code, -32028);
- * strictEqual(body.error.message, "Authentication required");
- * deepStrictEqual(body.error.data.adcp_error, {
- *   code: "AUTH_MISSING",
- *   message: "No token",
- *   recovery: "correctable",
- * });
- * ```
- */
+/** The JSON-RPC `error` object {@link adcpJsonRpcError} builds. */
 export type AdcpJsonRpcErrorObject = {
   /** `-32029`, `-32028` or `-32027`. */
   code: -32029 | -32028 | -32027;
@@ -63,28 +35,7 @@ export type AdcpJsonRpcErrorObject = {
   data: { adcp_error: ExtractedAdcpError };
 };
 
-/**
- * Options of {@linkcode adcpJsonRpcError}.
- *
- * @example A custom message, and the warning for a deprecated code
- * ```ts
- * import { adcpJsonRpcError, type AdcpJsonRpcErrorOptions } from "@adcp-wire/transports";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * const kinds: string[] = [];
- * const options: AdcpJsonRpcErrorOptions = {
- *   message: "Sign in to continue",
- *   onWarning: (warning) => kinds.push(warning.kind),
- * };
- * const error = adcpJsonRpcError(
- *   { code: "AUTH_REQUIRED", message: "No token", recovery: "correctable" },
- *   options,
- * );
- * strictEqual(error.code, -32028);
- * strictEqual(error.message, "Sign in to continue");
- * deepStrictEqual(kinds, ["deprecated_code"]);
- * ```
- */
+/** Options of {@link adcpJsonRpcError}. */
 export interface AdcpJsonRpcErrorOptions extends OutgoingErrorOptions {
   /**
    * The JSON-RPC `message`: one line of prose, leak-checked.
@@ -101,52 +52,29 @@ const DEFAULT_MESSAGES = {
 
 /**
  * Builds the JSON-RPC `error` object infrastructure returns when it rejects a request before tool
- * dispatch (Transport Error Mapping, "MCP Binding" > "Transport-Level Errors"): the reserved code
- * for the AdCP code, and the checked error in `data.adcp_error`. Put it in a JSON-RPC response
- * (`{ jsonrpc: "2.0", id, error }`, typically with HTTP 429, 401 or 503), or throw it as the MCP
- * SDK's `McpError(code, message, data)`.
+ * dispatch: the reserved code, a short message, and the checked error in `data.adcp_error`. Only
+ * `RATE_LIMITED`, `AUTH_MISSING` (or its deprecated alias `AUTH_REQUIRED`) and
+ * `SERVICE_UNAVAILABLE` travel this path; the rules are in `docs/outgoing-errors.md`.
  *
- * Only `RATE_LIMITED`, `AUTH_MISSING` and `SERVICE_UNAVAILABLE` travel this path ("All other AdCP
- * error codes use the tool-level path exclusively"); any other code is refused with a
- * `TypeError`. Decision on `AUTH_REQUIRED`: accepted for `-32028` and sent unchanged (it is the
- * code the older Japanese page gives for `-32028`, and a standard deprecated alias of
- * `AUTH_MISSING`, so every buyer still classifies it), with a `deprecated_code` warning; prefer
- * `AUTH_MISSING`. The error goes through {@linkcode checkOutgoingAdcpError} first; an error from
- * {@linkcode forwardAdcpError} (one of the three codes) is sent unchanged, a missing `message`
- * included.
+ * Spec: Transport Error Mapping, MCP Binding, Transport-Level Errors; Reserved JSON-RPC Codes.
  *
- * @param error The error (`code` required; a missing `message` is filled with the JSON-RPC text, with a
- * `message_filled` warning, since the spec's example of this path has none and `core/error.json` requires one).
- * @param options The JSON-RPC message, strict mode, and a warning callback.
+ * @param error The error (`code` required; a missing `message` is filled, with a warning).
+ * @param options The JSON-RPC message and the {@link OutgoingErrorOptions}.
  * @returns The JSON-RPC error object.
  * @throws {TypeError} When the code is not one of the three, or the error is refused.
  * @throws {RangeError} When the error serializes to more than 4096 UTF-8 bytes.
  *
  * @example A gateway rate limit
  * ```ts
- * import { adcpJsonRpcError } from "@adcp-wire/transports";
- * import { extractAdcpErrorFromJsonRpcError } from "@adcp-wire/core";
+ * import { adcpJsonRpcError } from "@adcp-wire/transports/seller";
  * import { deepStrictEqual, throws } from "node:assert/strict";
  *
- * const error = adcpJsonRpcError({
- *   code: "RATE_LIMITED",
- *   message: "Request rate exceeded",
- *   recovery: "transient",
- *   retry_after: 5,
- * });
- * deepStrictEqual(error, {
+ * const adcpError = { code: "RATE_LIMITED", message: "Slow down", recovery: "transient" };
+ * deepStrictEqual(adcpJsonRpcError(adcpError), {
  *   code: -32029,
  *   message: "Rate limit exceeded",
- *   data: {
- *     adcp_error: {
- *       code: "RATE_LIMITED",
- *       message: "Request rate exceeded",
- *       recovery: "transient",
- *       retry_after: 5,
- *     },
- *   },
+ *   data: { adcp_error: adcpError },
  * });
- * deepStrictEqual(extractAdcpErrorFromJsonRpcError({ jsonrpc: "2.0", id: 1, error }), error.data.adcp_error);
  * throws(() => adcpJsonRpcError({ code: "BUDGET_TOO_LOW", message: "Too low" }), TypeError);
  * ```
  */
@@ -169,8 +97,9 @@ export function adcpJsonRpcError(
       notShown(code),
     );
   }
-  // Middleware often has no more to say than the code: the spec's own example of this path carries no
-  // `message`, while `core/error.json` requires one. Fill it with the fixed JSON-RPC text and say so.
+  // Middleware often has no more to say than the code: the spec's own example of this path carries
+  // no `message`, while `core/error.json` requires one. Fill it with the fixed JSON-RPC text and
+  // say so.
   let adcpError = error as Record<string, unknown>;
   if (!isForwarded(error) && own(adcpError, "message") === undefined) {
     adcpError = { ...adcpError, message: DEFAULT_MESSAGES[rpcCode] };

@@ -54,23 +54,27 @@ Deno.test("adcpJsonRpcError() checks a custom JSON-RPC message", () => {
   );
 });
 
-Deno.test("adcpJsonRpcError() fills a missing message, as the spec's middleware example has none", () => {
-  const warnings: string[] = [];
-  const body = adcpJsonRpcError(
-    { code: "RATE_LIMITED", retry_after: 5, recovery: "transient" },
-    { onWarning: (w) => warnings.push(w.kind) },
-  );
-  deepStrictEqual(body, {
-    code: -32029,
-    message: "Rate limit exceeded",
-    data: {
-      adcp_error: {
-        code: "RATE_LIMITED",
-        message: "Rate limit exceeded",
-        recovery: "transient",
-        retry_after: 5,
+Deno.test(
+  "adcpJsonRpcError() fills a missing message, " +
+    "as the spec's middleware example has none",
+  () => {
+    const warnings: string[] = [];
+    const body = adcpJsonRpcError(
+      { code: "RATE_LIMITED", retry_after: 5, recovery: "transient" },
+      { onWarning: (w) => warnings.push(w.kind) },
+    );
+    deepStrictEqual(body, {
+      code: -32029,
+      message: "Rate limit exceeded",
+      data: {
+        adcp_error: {
+          code: "RATE_LIMITED",
+          message: "Rate limit exceeded",
+          recovery: "transient",
+          retry_after: 5,
+        },
       },
-    },
-  });
-  deepStrictEqual(warnings, ["message_filled"]);
-});
+    });
+    deepStrictEqual(warnings, ["message_filled"]);
+  },
+);

@@ -9,19 +9,8 @@ import { isJsonObject as isObject, optionError } from "@adcp-wire/internal";
 const ACTION = "build the success result";
 
 /**
- * An MCP `CallToolResult` carrying an AdCP success payload, as {@linkcode adcpSuccessResult} builds
+ * An MCP `CallToolResult` carrying an AdCP success payload, as {@link adcpSuccessResult} builds
  * it.
- *
- * @example A success without a summary
- * ```ts
- * import { adcpSuccessResult, type AdcpSuccessToolResult } from "@adcp-wire/transports";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const data = { status: "completed", media_buy_id: "mb_789" };
- * const result: AdcpSuccessToolResult = adcpSuccessResult(data);
- * deepStrictEqual(result.content, []);
- * deepStrictEqual(result.structuredContent, { status: "completed", media_buy_id: "mb_789" });
- * ```
  */
 export type AdcpSuccessToolResult = {
   /** Empty, or the one terse summary. */
@@ -30,50 +19,25 @@ export type AdcpSuccessToolResult = {
   structuredContent: Record<string, unknown>;
 };
 
-/**
- * Options of {@linkcode adcpSuccessResult}.
- *
- * @example Logging the size warning
- * ```ts
- * import { adcpSuccessResult, type AdcpSuccessResultOptions } from "@adcp-wire/transports";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * const logged: string[] = [];
- * const options: AdcpSuccessResultOptions = { onWarning: (warning) => logged.push(warning.kind) };
- * adcpSuccessResult({ status: "completed", report: "r".repeat(200_000) }, undefined, options);
- * deepStrictEqual(logged, ["response_size"]);
- * ```
- */
+/** Options of {@link adcpSuccessResult}. */
 export interface AdcpSuccessResultOptions {
   /**
    * Called with a `response_size` warning when the serialized tool result is over
-   * {@linkcode MCP_RESPONSE_SIZE_TARGET_BYTES} (128 KiB), for the seller's logs.
+   * {@link MCP_RESPONSE_SIZE_TARGET_BYTES} (128 KiB), for the seller's logs.
    * @default {undefined}
    */
   readonly onWarning?: ((warning: OutgoingErrorWarning) => void) | undefined;
 }
 
 /**
- * Builds the MCP tool result for an AdCP success response (MCP Response Extraction 3.3.0-beta.0,
- * "Extraction Paths" > "structuredContent (Preferred)"): the payload in `structuredContent`, and
- * in `content` at most one terse summary, never a second full copy ("Producers SHOULD NOT
- * serialize the complete AdCP payload again into `content[].text`").
+ * Builds the MCP tool result for an AdCP success response: the payload in `structuredContent` and,
+ * in `content`, at most one terse summary, never a second copy of the payload. A result over
+ * {@link MCP_RESPONSE_SIZE_TARGET_BYTES} is sent with a `response_size` warning; what is refused is
+ * listed in `docs/outgoing-errors.md`.
  *
- * Refused: a payload that is not a plain JSON object, or that holds an `adcp_error` key (a buyer
- * would read an `adcp_error`-only payload as an error missing its `isError` flag, and a mixed one
- * is ambiguous: send errors with {@linkcode adcpErrorResult}); a summary that is not one line of
- * prose of at most 256 UTF-8 bytes (JSON text is refused as a second copy).
+ * Spec: MCP Response Extraction 3.3.0-beta.0, Extraction Paths, structuredContent (Preferred).
  *
- * Reported, not refused: a serialized result over {@linkcode MCP_RESPONSE_SIZE_TARGET_BYTES}
- * (128 KiB: producers "SHOULD target at most 128 KiB per serialized MCP response", Security
- * Considerations, "Size Limits"), with a `response_size` warning to `options.onWarning`; page the
- * read, or project fields, to stay under it.
- *
- * A server that must serve MCP clients older than 2025-03-26 (no `structuredContent`) needs the
- * text fallback form instead, the JSON in `content[0].text` and no `structuredContent`; this helper
- * does not build it.
- *
- * @param data The AdCP response payload.
+ * @param data The AdCP response payload: a plain object without an `adcp_error` key.
  * @param summary An optional one-sentence summary ("Found 3 products matching your brief.").
  * @param options A warning callback.
  * @returns The tool result, ready to return from an MCP tool handler.
@@ -82,17 +46,14 @@ export interface AdcpSuccessResultOptions {
  *
  * @example A success with a summary
  * ```ts
- * import { adcpSuccessResult } from "@adcp-wire/transports";
- * import { handleMcpResponse } from "@adcp-wire/core";
+ * import { adcpSuccessResult } from "@adcp-wire/transports/seller";
  * import { deepStrictEqual } from "node:assert/strict";
  *
  * const data = { status: "completed", products: [{ product_id: "ctv_sports_premium" }] };
- * const result = adcpSuccessResult(data, "Found 1 product.");
- * deepStrictEqual(result, {
+ * deepStrictEqual(adcpSuccessResult(data, "Found 1 product."), {
  *   content: [{ type: "text", text: "Found 1 product." }],
  *   structuredContent: data,
  * });
- * deepStrictEqual(handleMcpResponse(result), { kind: "success", data });
  * ```
  */
 export function adcpSuccessResult(

@@ -46,39 +46,45 @@ Deno.test("adcpSuccessResult() refuses errors, non-objects and a second copy in 
   });
 });
 
-Deno.test("adcpSuccessResult() warns above the 128 KiB producer target, counting UTF-8 bytes of the whole result", () => {
-  const warnings: OutgoingErrorWarning[] = [];
-  const onWarning = (warning: OutgoingErrorWarning) => warnings.push(warning);
-  // {"content":[],"structuredContent":{"status":"completed","note":"…"}} is 67 bytes around the note.
-  const frame = JSON.stringify(adcpSuccessResult({ status: "completed", note: "" })).length;
-  strictEqual(frame, 67);
-  const at = adcpSuccessResult(
-    { status: "completed", note: "x".repeat(MCP_RESPONSE_SIZE_TARGET_BYTES - frame) },
-    undefined,
-    { onWarning },
-  );
-  strictEqual(new TextEncoder().encode(JSON.stringify(at)).length, 131_072);
-  strictEqual(warnings.length, 0);
-  adcpSuccessResult(
-    { status: "completed", note: "x".repeat(MCP_RESPONSE_SIZE_TARGET_BYTES - frame + 1) },
-    undefined,
-    { onWarning },
-  );
-  deepStrictEqual(warnings, [{
-    kind: "response_size",
-    field: "result",
-    message: "The tool result is 131073 serialized UTF-8 bytes; producers SHOULD target at most " +
-      "131072 (128 KiB)",
-  }]);
-  // UTF-8, not UTF-16: 45,000 three-byte characters are 135,000 bytes in 45,000 code units.
-  warnings.length = 0;
-  const result = adcpSuccessResult({ status: "completed", note: "€".repeat(45_000) }, "Done.", {
-    onWarning,
-  });
-  deepStrictEqual(warnings.map((warning) => warning.kind), ["response_size"]);
-  // The warning does not change the result.
-  deepStrictEqual(result.content, [{ type: "text", text: "Done." }]);
-});
+Deno.test(
+  "adcpSuccessResult() warns above the 128 KiB producer target, " +
+    "counting UTF-8 bytes of the whole result",
+  () => {
+    const warnings: OutgoingErrorWarning[] = [];
+    const onWarning = (warning: OutgoingErrorWarning) => warnings.push(warning);
+    // Around the note, {"content":[],"structuredContent":{"status":"completed","note":"…"}}
+    // is 67 bytes.
+    const frame = JSON.stringify(adcpSuccessResult({ status: "completed", note: "" })).length;
+    strictEqual(frame, 67);
+    const at = adcpSuccessResult(
+      { status: "completed", note: "x".repeat(MCP_RESPONSE_SIZE_TARGET_BYTES - frame) },
+      undefined,
+      { onWarning },
+    );
+    strictEqual(new TextEncoder().encode(JSON.stringify(at)).length, 131_072);
+    strictEqual(warnings.length, 0);
+    adcpSuccessResult(
+      { status: "completed", note: "x".repeat(MCP_RESPONSE_SIZE_TARGET_BYTES - frame + 1) },
+      undefined,
+      { onWarning },
+    );
+    deepStrictEqual(warnings, [{
+      kind: "response_size",
+      field: "result",
+      message:
+        "The tool result is 131073 serialized UTF-8 bytes; producers SHOULD target at most " +
+        "131072 (128 KiB)",
+    }]);
+    // UTF-8, not UTF-16: 45,000 three-byte characters are 135,000 bytes in 45,000 code units.
+    warnings.length = 0;
+    const result = adcpSuccessResult({ status: "completed", note: "€".repeat(45_000) }, "Done.", {
+      onWarning,
+    });
+    deepStrictEqual(warnings.map((warning) => warning.kind), ["response_size"]);
+    // The warning does not change the result.
+    deepStrictEqual(result.content, [{ type: "text", text: "Done." }]);
+  },
+);
 
 Deno.test("adcpSuccessResult() checks its options and refuses data that does not serialize", () => {
   const data = { status: "completed" };
@@ -95,8 +101,8 @@ Deno.test("adcpSuccessResult() checks its options and refuses data that does not
     ok(error instanceof TypeError);
     strictEqual(
       error.message,
-      "Cannot build the success result as 'data' must be a value that serializes as JSON: current " +
-        "value is an object",
+      "Cannot build the success result as 'data' must be a value that serializes as JSON: " +
+        "current value is an object",
     );
     // The serializer's own error stays the cause, as it was set by the constructor.
     ok(error.cause instanceof TypeError);

@@ -99,127 +99,141 @@ function errorWith(field: string): Record<string, unknown> {
   };
 }
 
-Deno.test("seller helpers and the checker send a hostile field as a string, writing nothing", () => {
-  for (const field of HOSTILE_FIELDS) {
-    const input = errorWith(field);
-    const before = JSON.stringify(input);
-    const label = `field ${JSON.stringify(field)}`;
+Deno.test(
+  "seller helpers and the checker send a " +
+    "hostile field as a string, writing nothing",
+  () => {
+    for (const field of HOSTILE_FIELDS) {
+      const input = errorWith(field);
+      const before = JSON.stringify(input);
+      const label = `field ${JSON.stringify(field)}`;
 
-    const checked = checkOutgoingAdcpError(input);
-    ok(checked.valid, label);
-    strictEqual(checked.error.field, field, label);
-    deepStrictEqual(Object.keys(checked.error), ["code", "message", "recovery", "field"], label);
-    assertNotWritten(checked.error, label);
+      const checked = checkOutgoingAdcpError(input);
+      ok(checked.valid, label);
+      strictEqual(checked.error.field, field, label);
+      deepStrictEqual(Object.keys(checked.error), ["code", "message", "recovery", "field"], label);
+      assertNotWritten(checked.error, label);
 
-    const result = adcpErrorResult(input, { payload: true, summary: `Field ${field} refused.` });
-    strictEqual(result.structuredContent.adcp_error.field, field, label);
-    strictEqual(JSON.parse(result.content[0]!.text).adcp_error.field, field, label);
-    assertNotWritten(result, label);
+      const result = adcpErrorResult(input, { payload: true, summary: `Field ${field} refused.` });
+      strictEqual(result.structuredContent.adcp_error.field, field, label);
+      strictEqual(JSON.parse(result.content[0]!.text).adcp_error.field, field, label);
+      assertNotWritten(result, label);
 
-    const task = adcpFailedTask({ id: "t", contextId: "c" }, input, { payload: true });
-    strictEqual(extractAdcpErrorFromA2A(task)?.field, field, label);
-    assertNotWritten(task, label);
+      const task = adcpFailedTask({ id: "t", contextId: "c" }, input, { payload: true });
+      strictEqual(extractAdcpErrorFromA2A(task)?.field, field, label);
+      assertNotWritten(task, label);
 
-    const rpc = adcpJsonRpcError({ code: "RATE_LIMITED", message: "Slow", field });
-    strictEqual(rpc.data.adcp_error.field, field, label);
-    assertNotWritten(rpc, label);
+      const rpc = adcpJsonRpcError({ code: "RATE_LIMITED", message: "Slow", field });
+      strictEqual(rpc.data.adcp_error.field, field, label);
+      assertNotWritten(rpc, label);
 
-    const forwarded = forwardAdcpError(input);
-    strictEqual(forwarded.field, field, label);
-    assertNotWritten(adcpErrorResult(forwarded), label);
+      const forwarded = forwardAdcpError(input);
+      strictEqual(forwarded.field, field, label);
+      assertNotWritten(adcpErrorResult(forwarded), label);
 
-    strictEqual(JSON.stringify(input), before, `${label}: input modified`);
-    assertUnpolluted(label);
-  }
-});
-
-Deno.test("checkOutgoingAdcpError() fills field from a hostile issues[0].pointer as a string only", () => {
-  for (const [pointer, field] of HOSTILE_POINTERS) {
-    const label = `pointer ${pointer}`;
-    const input = {
-      code: "VALIDATION_ERROR",
-      message: "Invalid request",
-      issues: [{ pointer, message: "Not allowed", keyword: "not" }],
-    };
-    const checked = checkOutgoingAdcpError(input);
-    ok(checked.valid, label);
-    strictEqual(checked.error.field, field, label);
-    deepStrictEqual(
-      Object.keys(checked.error),
-      ["code", "message", "recovery", "issues", "field"],
-      label,
-    );
-    assertNotWritten(checked.error, label);
-    const result = adcpErrorResult(input);
-    strictEqual(result.structuredContent.adcp_error.field, field, label);
-    assertNotWritten(result, label);
-    assertUnpolluted(label);
-  }
-});
-
-Deno.test("buyer-side extraction, recovery and sanitizing read a hostile field as a string, writing nothing", () => {
-  for (const field of HOSTILE_FIELDS) {
-    const label = `field ${JSON.stringify(field)}`;
-    const errorText = JSON.stringify(errorWith(field));
-    // Responses as they come off the wire: parsed JSON text.
-    const mcp = JSON.parse(
-      `{"isError":true,"content":[{"type":"text","text":${
-        JSON.stringify(`{"adcp_error":${errorText}}`)
-      }}],"structuredContent":{"adcp_error":${errorText}}}`,
-    );
-    const legacy = { isError: true, content: mcp.content };
-    const rpc = JSON.parse(
-      `{"jsonrpc":"2.0","id":1,"error":{"code":-32029,"message":"x","data":{"adcp_error":${errorText}}}}`,
-    );
-    const a2a = JSON.parse(
-      `{"id":"t","status":{"state":"failed"},"artifacts":[{"artifactId":"e","parts":[{"kind":"data","data":{"adcp_error":${errorText}}}]}]}`,
-    );
-    const payload = JSON.parse(`{"status":"failed","errors":[${errorText}]}`);
-
-    const found = [
-      validateAdcpError(JSON.parse(errorText)),
-      extractAdcpErrorFromMcp(mcp),
-      extractAdcpErrorFromMcp(legacy),
-      extractAdcpErrorFromJsonRpcError(rpc),
-      extractAdcpErrorFromA2A(a2a),
-      detectAdcpError(mcp)?.error,
-      detectAdcpError(rpc)?.error,
-      detectAdcpError(a2a)?.error,
-      detectAdcpError(payload)?.error,
-    ];
-    const mcpOutcome = handleMcpResponse(mcp);
-    const a2aOutcome = handleA2AResponse(a2a);
-    ok(mcpOutcome.kind === "error" && a2aOutcome.kind === "error", label);
-    found.push(mcpOutcome.error, a2aOutcome.error);
-    for (const error of found) {
-      strictEqual(error?.field, field, label);
-      assertNotWritten(error, label);
+      strictEqual(JSON.stringify(input), before, `${label}: input modified`);
+      assertUnpolluted(label);
     }
+  },
+);
 
-    // Recovery: the field is surfaced for display, as a string.
-    const error = found[0]!;
-    strictEqual(classifyRecovery(error), "correctable", label);
-    const decision = decideRecovery(error);
-    deepStrictEqual(decision, { action: "surface_to_caller", field }, label);
-    assertNotWritten(decision, label);
+Deno.test(
+  "checkOutgoingAdcpError() fills field from " +
+    "a hostile issues[0].pointer as a string only",
+  () => {
+    for (const [pointer, field] of HOSTILE_POINTERS) {
+      const label = `pointer ${pointer}`;
+      const input = {
+        code: "VALIDATION_ERROR",
+        message: "Invalid request",
+        issues: [{ pointer, message: "Not allowed", keyword: "not" }],
+      };
+      const checked = checkOutgoingAdcpError(input);
+      ok(checked.valid, label);
+      strictEqual(checked.error.field, field, label);
+      deepStrictEqual(
+        Object.keys(checked.error),
+        ["code", "message", "recovery", "issues", "field"],
+        label,
+      );
+      assertNotWritten(checked.error, label);
+      const result = adcpErrorResult(input);
+      strictEqual(result.structuredContent.adcp_error.field, field, label);
+      assertNotWritten(result, label);
+      assertUnpolluted(label);
+    }
+  },
+);
 
-    // Security: sanitizing, wrapping and merging keep it a string value under the key "field".
-    const sanitized = sanitizeAdcpError(error);
-    strictEqual(sanitized.field, field, label);
-    assertNotWritten(sanitized, label);
-    strictEqual(sanitizeSellerString(field, { maxBytes: 256 }), field, label);
-    const wrapped = wrapUntrustedSellerData({ field: sanitized.field }, {
-      nonce: "0123456789abcdef",
-    });
-    ok(wrapped.includes(JSON.stringify({ field })), label);
-    const state: Record<string, unknown> = {};
-    mergeSafe(state, sanitized);
-    strictEqual(state.field, field, label);
-    assertNotWritten(state, label);
-    const safe = toSafeJson(error) as Record<string, unknown>;
-    strictEqual(safe.field, field, label);
-    assertNotWritten(safe, label);
+Deno.test(
+  "buyer-side extraction, recovery and sanitizing " +
+    "read a hostile field as a string, writing nothing",
+  () => {
+    for (const field of HOSTILE_FIELDS) {
+      const label = `field ${JSON.stringify(field)}`;
+      const errorText = JSON.stringify(errorWith(field));
+      // Responses as they come off the wire: parsed JSON text.
+      const mcp = JSON.parse(
+        `{"isError":true,"content":[{"type":"text","text":${
+          JSON.stringify(`{"adcp_error":${errorText}}`)
+        }}],"structuredContent":{"adcp_error":${errorText}}}`,
+      );
+      const legacy = { isError: true, content: mcp.content };
+      const rpc = JSON.parse(
+        `{"jsonrpc":"2.0","id":1,"error":{"code":-32029,"message":"x",` +
+          `"data":{"adcp_error":${errorText}}}}`,
+      );
+      const a2a = JSON.parse(
+        `{"id":"t","status":{"state":"failed"},"artifacts":[{"artifactId":"e",` +
+          `"parts":[{"kind":"data","data":{"adcp_error":${errorText}}}]}]}`,
+      );
+      const payload = JSON.parse(`{"status":"failed","errors":[${errorText}]}`);
 
-    assertUnpolluted(label);
-  }
-});
+      const found = [
+        validateAdcpError(JSON.parse(errorText)),
+        extractAdcpErrorFromMcp(mcp),
+        extractAdcpErrorFromMcp(legacy),
+        extractAdcpErrorFromJsonRpcError(rpc),
+        extractAdcpErrorFromA2A(a2a),
+        detectAdcpError(mcp)?.error,
+        detectAdcpError(rpc)?.error,
+        detectAdcpError(a2a)?.error,
+        detectAdcpError(payload)?.error,
+      ];
+      const mcpOutcome = handleMcpResponse(mcp);
+      const a2aOutcome = handleA2AResponse(a2a);
+      ok(mcpOutcome.kind === "error" && a2aOutcome.kind === "error", label);
+      found.push(mcpOutcome.error, a2aOutcome.error);
+      for (const error of found) {
+        strictEqual(error?.field, field, label);
+        assertNotWritten(error, label);
+      }
+
+      // Recovery: the field is surfaced for display, as a string.
+      const error = found[0]!;
+      strictEqual(classifyRecovery(error), "correctable", label);
+      const decision = decideRecovery(error);
+      deepStrictEqual(decision, { action: "surface_to_caller", field }, label);
+      assertNotWritten(decision, label);
+
+      // Security: sanitizing, wrapping and merging keep it a string value under the key "field".
+      const sanitized = sanitizeAdcpError(error);
+      strictEqual(sanitized.field, field, label);
+      assertNotWritten(sanitized, label);
+      strictEqual(sanitizeSellerString(field, { maxBytes: 256 }), field, label);
+      const wrapped = wrapUntrustedSellerData({ field: sanitized.field }, {
+        nonce: "0123456789abcdef",
+      });
+      ok(wrapped.includes(JSON.stringify({ field })), label);
+      const state: Record<string, unknown> = {};
+      mergeSafe(state, sanitized);
+      strictEqual(state.field, field, label);
+      assertNotWritten(state, label);
+      const safe = toSafeJson(error) as Record<string, unknown>;
+      strictEqual(safe.field, field, label);
+      assertNotWritten(safe, label);
+
+      assertUnpolluted(label);
+    }
+  },
+);

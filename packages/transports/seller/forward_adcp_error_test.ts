@@ -21,44 +21,48 @@ const UPSTREAM_TEXT = '{"code":"RATE_LIMITED","message":"Upstream 10.0.3.7 is bu
   '"window_seconds":60,"scope":"account","nested":{"__proto__":{"polluted":true}}},' +
   '"x_seller_trace":"abc123","source":"seller","sdk_id":"acme-sdk/1.2"}';
 
-Deno.test("forwardAdcpError() keeps recovery, retry_after, details and unknown fields byte for byte on every path", () => {
-  const upstream = JSON.parse(UPSTREAM_TEXT);
-  const forwarded = forwardAdcpError(upstream);
-  strictEqual(JSON.stringify(forwarded), UPSTREAM_TEXT);
+Deno.test(
+  "forwardAdcpError() keeps recovery, retry_after, " +
+    "details and unknown fields byte for byte on every path",
+  () => {
+    const upstream = JSON.parse(UPSTREAM_TEXT);
+    const forwarded = forwardAdcpError(upstream);
+    strictEqual(JSON.stringify(forwarded), UPSTREAM_TEXT);
 
-  // MCP tool result: structuredContent and the JSON text fallback.
-  const result = adcpErrorResult(forwarded, { summary: "Seller busy, retry shortly." });
-  strictEqual(JSON.stringify(result.structuredContent.adcp_error), UPSTREAM_TEXT);
-  strictEqual(result.content[0]!.text, `{"adcp_error":${UPSTREAM_TEXT}}`);
-  const outcome = handleMcpResponse(result);
-  ok(outcome.kind === "error" && outcome.path === "structured_content");
-  strictEqual(JSON.stringify(outcome.error), UPSTREAM_TEXT);
-  strictEqual(
-    JSON.stringify(detectAdcpError({ isError: true, content: result.content })?.error),
-    UPSTREAM_TEXT,
-  );
+    // MCP tool result: structuredContent and the JSON text fallback.
+    const result = adcpErrorResult(forwarded, { summary: "Seller busy, retry shortly." });
+    strictEqual(JSON.stringify(result.structuredContent.adcp_error), UPSTREAM_TEXT);
+    strictEqual(result.content[0]!.text, `{"adcp_error":${UPSTREAM_TEXT}}`);
+    const outcome = handleMcpResponse(result);
+    ok(outcome.kind === "error" && outcome.path === "structured_content");
+    strictEqual(JSON.stringify(outcome.error), UPSTREAM_TEXT);
+    strictEqual(
+      JSON.stringify(detectAdcpError({ isError: true, content: result.content })?.error),
+      UPSTREAM_TEXT,
+    );
 
-  // JSON-RPC error (RATE_LIMITED is one of the reserved codes).
-  const rpc = adcpJsonRpcError(forwarded);
-  strictEqual(JSON.stringify(rpc.data.adcp_error), UPSTREAM_TEXT);
-  strictEqual(
-    JSON.stringify(extractAdcpErrorFromJsonRpcError({ jsonrpc: "2.0", id: 1, error: rpc })),
-    UPSTREAM_TEXT,
-  );
+    // JSON-RPC error (RATE_LIMITED is one of the reserved codes).
+    const rpc = adcpJsonRpcError(forwarded);
+    strictEqual(JSON.stringify(rpc.data.adcp_error), UPSTREAM_TEXT);
+    strictEqual(
+      JSON.stringify(extractAdcpErrorFromJsonRpcError({ jsonrpc: "2.0", id: 1, error: rpc })),
+      UPSTREAM_TEXT,
+    );
 
-  // A2A failed task, both wire forms.
-  for (const protocolVersion of ["1.0", "0.3"] as const) {
-    const task = adcpFailedTask({ id: "t", contextId: "c" }, forwarded, { protocolVersion });
-    strictEqual(JSON.stringify(extractAdcpErrorFromA2A(task)), UPSTREAM_TEXT);
-  }
+    // A2A failed task, both wire forms.
+    for (const protocolVersion of ["1.0", "0.3"] as const) {
+      const task = adcpFailedTask({ id: "t", contextId: "c" }, forwarded, { protocolVersion });
+      strictEqual(JSON.stringify(extractAdcpErrorFromA2A(task)), UPSTREAM_TEXT);
+    }
 
-  // Both layers: the payload's errors[0] is the same bytes.
-  const both = adcpErrorResult(forwarded, { payload: true });
-  strictEqual(JSON.stringify(both.structuredContent.errors), `[${UPSTREAM_TEXT}]`);
-  strictEqual(({} as Record<string, unknown>).polluted, undefined);
-});
+    // Both layers: the payload's errors[0] is the same bytes.
+    const both = adcpErrorResult(forwarded, { payload: true });
+    strictEqual(JSON.stringify(both.structuredContent.errors), `[${UPSTREAM_TEXT}]`);
+    strictEqual(({} as Record<string, unknown>).polluted, undefined);
+  },
+);
 
-Deno.test("forwardAdcpError() is needed: the seller-side cleaning would change the same error", () => {
+Deno.test("forwardAdcpError() is needed: seller-side cleaning would change the same error", () => {
   const upstream = JSON.parse(UPSTREAM_TEXT);
   const cleaned = adcpErrorResult(upstream).structuredContent.adcp_error;
   strictEqual(cleaned.retry_after, 3);
@@ -70,7 +74,7 @@ Deno.test("forwardAdcpError() is needed: the seller-side cleaning would change t
   ok(checked.valid && checked.error.retry_after === 3);
 });
 
-Deno.test("forwardAdcpError() output is frozen, and the options of the helpers do not touch it", () => {
+Deno.test("forwardAdcpError() output is frozen; the options of the helpers do not touch it", () => {
   const forwarded = forwardAdcpError(JSON.parse(UPSTREAM_TEXT));
   ok(Object.isFrozen(forwarded));
   ok(Object.isFrozen(forwarded.details));
@@ -144,49 +148,60 @@ Deno.test("forwardAdcpError() forwards what buyers accept, and nothing else", ()
   });
 });
 
-Deno.test("forwardAdcpError() lets an intermediary aggregate upstream errors in the payload, unchanged", () => {
-  const first = forwardAdcpError({ code: "BUDGET_TOO_LOW", recovery: "correctable", x: 1 });
-  const second = forwardAdcpError({ code: "X_OTHER_FLOOR", recovery: "correctable", y: 2 });
-  const result = adcpErrorResult(first, { payload: { errors: [first, second] } });
-  strictEqual(
-    JSON.stringify(result.structuredContent.errors),
-    '[{"code":"BUDGET_TOO_LOW","recovery":"correctable","x":1},' +
-      '{"code":"X_OTHER_FLOOR","recovery":"correctable","y":2}]',
-  );
-  const { adcp_error: _, ...payload } = result.structuredContent;
-  strictEqual(detectAdcpError(payload)?.error.code, "BUDGET_TOO_LOW");
-});
+Deno.test(
+  "forwardAdcpError() lets an intermediary " +
+    "aggregate upstream errors in the payload, unchanged",
+  () => {
+    const first = forwardAdcpError({ code: "BUDGET_TOO_LOW", recovery: "correctable", x: 1 });
+    const second = forwardAdcpError({ code: "X_OTHER_FLOOR", recovery: "correctable", y: 2 });
+    const result = adcpErrorResult(first, { payload: { errors: [first, second] } });
+    strictEqual(
+      JSON.stringify(result.structuredContent.errors),
+      '[{"code":"BUDGET_TOO_LOW","recovery":"correctable","x":1},' +
+        '{"code":"X_OTHER_FLOOR","recovery":"correctable","y":2}]',
+    );
+    const { adcp_error: _, ...payload } = result.structuredContent;
+    strictEqual(detectAdcpError(payload)?.error.code, "BUDGET_TOO_LOW");
+  },
+);
 
-Deno.test("forwardAdcpError() forwards any error buyers accept byte for byte, and refuses the rest (property)", () => {
-  fc.assert(
-    fc.property(
-      fc.oneof(
-        fc.jsonValue(),
-        fc.record({
-          code: fc.oneof(fc.constantFrom("RATE_LIMITED", "X_ACME_FLOOR"), fc.string()),
-          message: fc.option(fc.string(), { nil: undefined }),
-          retry_after: fc.option(fc.double({ noNaN: true }), { nil: undefined }),
-          details: fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: undefined }),
-          extra: fc.option(fc.jsonValue(), { nil: undefined }),
-        }, { requiredKeys: ["code"] }),
+Deno.test(
+  "forwardAdcpError() forwards any error buyers accept byte for byte, " +
+    "and refuses the rest (property)",
+  () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.jsonValue(),
+          fc.record({
+            code: fc.oneof(fc.constantFrom("RATE_LIMITED", "X_ACME_FLOOR"), fc.string()),
+            message: fc.option(fc.string(), { nil: undefined }),
+            retry_after: fc.option(fc.double({ noNaN: true }), { nil: undefined }),
+            details: fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: undefined }),
+            extra: fc.option(fc.jsonValue(), { nil: undefined }),
+          }, { requiredKeys: ["code"] }),
+        ),
+        (upstream) => {
+          const text = JSON.stringify(upstream);
+          let forwarded;
+          try {
+            forwarded = forwardAdcpError(upstream);
+          } catch (error) {
+            ok(error instanceof TypeError);
+            strictEqual(validateAdcpError(upstream), null);
+            return;
+          }
+          ok(validateAdcpError(upstream) !== null);
+          strictEqual(JSON.stringify(forwarded), text);
+          strictEqual(
+            JSON.stringify(adcpErrorResult(forwarded).structuredContent.adcp_error),
+            text,
+          );
+          const task = adcpFailedTask({ id: "t", contextId: "c" }, forwarded);
+          strictEqual(JSON.stringify(task.artifacts[0].parts[1]?.data), `{"adcp_error":${text}}`);
+        },
       ),
-      (upstream) => {
-        const text = JSON.stringify(upstream);
-        let forwarded;
-        try {
-          forwarded = forwardAdcpError(upstream);
-        } catch (error) {
-          ok(error instanceof TypeError);
-          strictEqual(validateAdcpError(upstream), null);
-          return;
-        }
-        ok(validateAdcpError(upstream) !== null);
-        strictEqual(JSON.stringify(forwarded), text);
-        strictEqual(JSON.stringify(adcpErrorResult(forwarded).structuredContent.adcp_error), text);
-        const task = adcpFailedTask({ id: "t", contextId: "c" }, forwarded);
-        strictEqual(JSON.stringify(task.artifacts[0].parts[1]?.data), `{"adcp_error":${text}}`);
-      },
-    ),
-    { numRuns: 500 },
-  );
-});
+      { numRuns: 500 },
+    );
+  },
+);

@@ -31,3 +31,6 @@ export * from "./adcp_success_result.ts";
 export * from "./check_outgoing_adcp_error.ts";
 export * from "./forward_adcp_error.ts";
 export * from "./translate_upstream_error.ts";
+// Named by the public API (what the helpers build and return), re-exported so that these docs are
+// complete on their own.
+export type { AdcpErrorFieldName, AdcpErrorSchema, ExtractedAdcpError } from "@adcp-wire/core";

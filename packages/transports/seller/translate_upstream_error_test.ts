@@ -49,28 +49,32 @@ Deno.test("translateUpstreamError() turns 5xx and everything else into SERVICE_U
   }
 });
 
-Deno.test("translateUpstreamError() never leaks upstream text and always passes the outgoing check (property)", () => {
-  fc.assert(
-    fc.property(
-      fc.oneof(
-        fc.anything(),
-        fc.record({
-          status: fc.integer({ min: 100, max: 599 }),
-          headers: fc.dictionary(
-            fc.constantFrom("retry-after", "Retry-After", "x-secret"),
-            fc.string(),
-          ),
-          body: fc.string(),
-        }),
+Deno.test(
+  "translateUpstreamError() never leaks upstream text " +
+    "and always passes the outgoing check (property)",
+  () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.anything(),
+          fc.record({
+            status: fc.integer({ min: 100, max: 599 }),
+            headers: fc.dictionary(
+              fc.constantFrom("retry-after", "Retry-After", "x-secret"),
+              fc.string(),
+            ),
+            body: fc.string(),
+          }),
+        ),
+        (upstream) => {
+          const error = translateUpstreamError(upstream);
+          ok(error.code === "RATE_LIMITED" || error.code === "SERVICE_UNAVAILABLE");
+          const checked = checkOutgoingAdcpError(error, { strict: true });
+          ok(checked.valid);
+          deepStrictEqual(checked.warnings, []);
+        },
       ),
-      (upstream) => {
-        const error = translateUpstreamError(upstream);
-        ok(error.code === "RATE_LIMITED" || error.code === "SERVICE_UNAVAILABLE");
-        const checked = checkOutgoingAdcpError(error, { strict: true });
-        ok(checked.valid);
-        deepStrictEqual(checked.warnings, []);
-      },
-    ),
-    { numRuns: 500 },
-  );
-});
+      { numRuns: 500 },
+    );
+  },
+);
