@@ -1,5 +1,6 @@
 // Checks of option values shared by the clients.
 import { isJsonObject, optionError } from "@adcp-wire/internal";
+import { pickLayer } from "../read/_limits.ts";
 import type { ClientLimits } from "./limits.ts";
 import type { ClientOptions } from "./options.ts";
 
@@ -20,18 +21,8 @@ function layer(
   name: "defaultLimits" | "agentLimits",
   deprecated: "defaults" | "agent",
 ): ClientLimits | undefined {
-  const current = options[name];
-  const old = options[deprecated];
-  if (current !== undefined && old !== undefined) {
-    throw optionError(
-      TypeError,
-      action,
-      `options.${deprecated}`,
-      `undefined when 'options.${name}' is set (it is its deprecated spelling)`,
-      old,
-    );
-  }
-  const value = current !== undefined ? current : old;
+  const layers = options as { readonly [key: string]: ClientLimits | undefined };
+  const value = pickLayer(action, layers, name, deprecated, "options.");
   if (value !== undefined && !isJsonObject(value)) {
     throw optionError(TypeError, action, `options.${name}`, "an object", value);
   }

@@ -204,3 +204,28 @@ function assertTimeout(name: string, value: unknown): asserts value is number {
     );
   }
 }
+
+/**
+ * The limit layer `name` of `options`, or the same layer under its deprecated spelling; both at
+ * once is a `TypeError`. `prefix` (`"options."`) names the object in the message.
+ */
+export function pickLayer<Limits>(
+  action: string,
+  options: { readonly [key: string]: Limits | undefined },
+  name: string,
+  deprecated: string,
+  prefix = "",
+): Limits | undefined {
+  const current = options[name];
+  const old = options[deprecated];
+  if (current !== undefined && old !== undefined) {
+    throw optionError(
+      TypeError,
+      action,
+      `${prefix}${deprecated}`,
+      `undefined when '${prefix}${name}' is set (it is its deprecated spelling)`,
+      old,
+    );
+  }
+  return current !== undefined ? current : old;
+}

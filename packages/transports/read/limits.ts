@@ -1,5 +1,6 @@
 import {
   BUILTIN,
+  pickLayer,
   type ResolvedLimits,
   resolveLayers,
   type ResolveLimitsOptions,
@@ -10,6 +11,9 @@ export type { ResolvedLimits, ResolveLimitsOptions, ResponseLimits };
 /** The JSON bounds are `@adcp-wire/security`'s, re-exported: depth 64, 2,097,152 values. */
 export { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_NODES } from "@adcp-wire/security";
 import { optionError } from "@adcp-wire/internal";
+
+/** What `resolveLimits` does, for its option errors. */
+const ACTION = "resolve limits";
 
 /**
  * Default for `maxResponseBytes`, and the ceiling on a default: 4 MiB (4,194,304 bytes). A client
@@ -58,31 +62,12 @@ export const DEFAULT_TIMEOUT_MS: number = BUILTIN.timeoutMs;
  */
 export function resolveLimits(options: ResolveLimitsOptions = {}): ResolvedLimits {
   if (typeof options !== "object" || options === null) {
-    throw optionError(TypeError, "resolve limits", "options", "an object", options);
+    throw optionError(TypeError, ACTION, "options", "an object", options);
   }
+  const layers = options as { readonly [key: string]: ResponseLimits | undefined };
   return resolveLayers([
-    ["defaultLimits", layer(options, "defaultLimits", "defaults"), true],
-    ["agentLimits", layer(options, "agentLimits", "agent"), false],
-    ["callLimits", layer(options, "callLimits", "call"), false],
+    ["defaultLimits", pickLayer(ACTION, layers, "defaultLimits", "defaults"), true],
+    ["agentLimits", pickLayer(ACTION, layers, "agentLimits", "agent"), false],
+    ["callLimits", pickLayer(ACTION, layers, "callLimits", "call"), false],
   ]);
-}
-
-/** A layer under its name or its deprecated spelling (both at once is a mistake). */
-function layer(
-  options: ResolveLimitsOptions,
-  name: "defaultLimits" | "agentLimits" | "callLimits",
-  deprecated: "defaults" | "agent" | "call",
-): ResponseLimits | undefined {
-  const current = options[name];
-  const old = options[deprecated];
-  if (current !== undefined && old !== undefined) {
-    throw optionError(
-      TypeError,
-      "resolve limits",
-      deprecated,
-      `undefined when '${name}' is set (it is its deprecated spelling)`,
-      old,
-    );
-  }
-  return current !== undefined ? current : old;
 }

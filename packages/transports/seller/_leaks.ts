@@ -1,3 +1,25 @@
+/**
+ * What the leak heuristics of {@link checkOutgoingAdcpError} found: a stack trace, a file path, an
+ * internal host name, an IP address, database error text, an SQL fragment, a query plan, a Bearer
+ * token, a JWT, an API key (or another long random-looking string), another credential, a session
+ * id, or a name of `internalServiceNames`. What each kind matches is in `docs/outgoing-errors.md`.
+ *
+ * Spec: Transport Error Mapping, Security Considerations, Seller Requirements.
+ */
+export type LeakKind =
+  | "stack_trace"
+  | "file_path"
+  | "internal_host"
+  | "ip_address"
+  | "database_error"
+  | "sql_fragment"
+  | "query_plan"
+  | "bearer_token"
+  | "jwt"
+  | "api_key"
+  | "credential"
+  | "session_id"
+  | "internal_service";
 // Heuristics that find internal details in text a seller is about to send to a buyer (Transport
 // Error Mapping, Security Considerations, "Seller Requirements": no internal service names,
 // hostnames or IP addresses; no database error text, SQL fragments or query plans; no stack traces
@@ -9,8 +31,6 @@
 // lookbehind that allows one start per run of the repeated class, or are extended by hand with a
 // `lastIndex` that only moves forward. `check_outgoing_adcp_error_test.ts` times 100 KB adversarial
 // inputs against each of them.
-
-import type { LeakKind } from "./check_outgoing_adcp_error.ts";
 
 /** The text put in place of a redacted span. */
 export const REDACTED = "[redacted]";

@@ -1,7 +1,6 @@
 // Shared by the seller-side helpers: option validation, the "refuse" step, and the response-size
 // target.
 import { isForwarded } from "./_forwarded.ts";
-import { compileServiceNames } from "./_leaks.ts";
 import {
   checkOutgoingAdcpError,
   MCP_RESPONSE_SIZE_TARGET_BYTES,
@@ -10,97 +9,8 @@ import {
   type OutgoingErrorWarning,
 } from "./check_outgoing_adcp_error.ts";
 import { notShown } from "../read/_not_shown.ts";
-import { optionError } from "@adcp-wire/internal";
+import { optionError, utf8Length } from "@adcp-wire/internal";
 import type { ExtractedAdcpError } from "@adcp-wire/core";
-
-/** Most names `internalServiceNames` takes, and the longest name, in UTF-16 code units. */
-const MAX_SERVICE_NAMES = 1024;
-const MAX_SERVICE_NAME_LENGTH = 256;
-
-/** The outgoing options, validated. */
-export interface CheckedOptions {
-  readonly strict: boolean;
-  readonly onWarning: ((warning: OutgoingErrorWarning) => void) | undefined;
-  readonly serviceNames: RegExp | undefined;
-  readonly allowUnlistedCode: boolean;
-  /** What the helper does, for its option errors: `"build the error result"`. */
-  readonly action: string;
-}
-
-/**
- * Options validated for the outgoing helpers; `action` (`"build the error result"`) opens the
- * message of an option error. Internal service names are never shown in one.
- */
-export function checkOptions(options: OutgoingErrorOptions, action: string): CheckedOptions {
-  if (typeof options !== "object" || options === null) {
-    throw optionError(TypeError, action, "options", "an object", options);
-  }
-  const strict = options.strict ?? false;
-  if (typeof strict !== "boolean") {
-    throw optionError(TypeError, action, "options.strict", "a boolean", strict);
-  }
-  const onWarning = options.onWarning;
-  if (onWarning !== undefined && typeof onWarning !== "function") {
-    throw optionError(TypeError, action, "options.onWarning", "a function", onWarning);
-  }
-  const allowUnlistedCode = options.allowUnlistedCode ?? false;
-  if (typeof allowUnlistedCode !== "boolean") {
-    throw optionError(
-      TypeError,
-      action,
-      "options.allowUnlistedCode",
-      "a boolean",
-      allowUnlistedCode,
-    );
-  }
-  const names = options.internalServiceNames ?? [];
-  if (!Array.isArray(names)) {
-    throw optionError(
-      TypeError,
-      action,
-      "options.internalServiceNames",
-      "an array of strings",
-      notShown(names),
-    );
-  }
-  if (names.length > MAX_SERVICE_NAMES) {
-    throw optionError(
-      RangeError,
-      action,
-      "options.internalServiceNames.length",
-      `at most ${MAX_SERVICE_NAMES}`,
-      names.length,
-    );
-  }
-  names.forEach((name: unknown, index) => {
-    // Blank or not a string: nothing of a name to show.
-    if (typeof name !== "string" || name.trim() === "") {
-      throw optionError(
-        TypeError,
-        action,
-        `options.internalServiceNames[${index}]`,
-        "a non-empty string",
-        name,
-      );
-    }
-    if (name.length > MAX_SERVICE_NAME_LENGTH) {
-      throw optionError(
-        RangeError,
-        action,
-        `options.internalServiceNames[${index}].length`,
-        `at most ${MAX_SERVICE_NAME_LENGTH}`,
-        name.length,
-      );
-    }
-  });
-  return {
-    strict,
-    onWarning,
-    serviceNames: compileServiceNames(names),
-    allowUnlistedCode,
-    action,
-  };
-}
 
 /**
  * Checks an outgoing error and returns the cleaned one, or throws: a `RangeError` when it is too
@@ -116,8 +26,6 @@ export function preparedError(error: unknown, options: OutgoingErrorOptions): Ex
   const Constructor = first.kind === "too_large" ? RangeError : TypeError;
   throw new Constructor(first.message, { cause: checked.issues });
 }
-
-const encoder = new TextEncoder();
 
 /**
  * Reports a `response_size` warning when the serialized MCP tool result is over the 128 KiB
@@ -145,7 +53,7 @@ export function warnResponseSize(
   // Only a result this long in UTF-16 units can be over the target in UTF-8 bytes (3 bytes a unit
   // at most), so the common case is never encoded.
   if (text.length * 3 <= MCP_RESPONSE_SIZE_TARGET_BYTES) return;
-  const bytes = encoder.encode(text).length;
+  const bytes = utf8Length(text);
   if (bytes <= MCP_RESPONSE_SIZE_TARGET_BYTES) return;
   onWarning?.({
     kind: "response_size",

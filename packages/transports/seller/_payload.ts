@@ -3,7 +3,8 @@
 import type { ExtractedAdcpError } from "@adcp-wire/core";
 import { jsonCopy } from "../read/_json.ts";
 import { isForwarded } from "./_forwarded.ts";
-import { type CheckedOptions, preparedError } from "./_outgoing.ts";
+import type { CheckedOptions } from "./_outgoing_options.ts";
+import { preparedError } from "./_outgoing.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
 import { notShown } from "../read/_not_shown.ts";
 import { isJsonObject as isObject, type JsonRecord, optionError, own } from "@adcp-wire/internal";

@@ -1,12 +1,11 @@
 // The one-sentence human summary the seller helpers put beside structured data.
 import { redactLeaks } from "./_leaks.ts";
-import type { CheckedOptions } from "./_outgoing.ts";
+import type { CheckedOptions } from "./_outgoing_options.ts";
 import { notShown } from "../read/_not_shown.ts";
-import { optionError } from "@adcp-wire/internal";
+import { optionError, utf8Length } from "@adcp-wire/internal";
 
 /** Longest summary, in UTF-8 bytes: the buyer-side display cap on `message` (256 bytes). */
 export const MAX_SUMMARY_BYTES = 256;
-const encoder = new TextEncoder();
 
 /**
  * Checks a summary: a non-empty string, one line, at most 256 UTF-8 bytes ("keeping it terse (one
@@ -25,7 +24,7 @@ export function checkSummary(name: string, value: unknown, action: string): stri
   if (/[\r\n\u2028\u2029]/.test(value)) {
     throw optionError(TypeError, action, name, "one line", notShown(value));
   }
-  const bytes = encoder.encode(value).length;
+  const bytes = utf8Length(value);
   if (bytes > MAX_SUMMARY_BYTES) {
     throw optionError(
       TypeError,

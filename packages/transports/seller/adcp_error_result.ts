@@ -1,5 +1,6 @@
 import type { ExtractedAdcpError } from "@adcp-wire/core";
-import { checkOptions, preparedError, warnResponseSize } from "./_outgoing.ts";
+import { checkOptions } from "./_outgoing_options.ts";
+import { preparedError, warnResponseSize } from "./_outgoing.ts";
 import { payloadLayer } from "./_payload.ts";
 import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";

@@ -1,6 +1,7 @@
 import type { ExtractedAdcpError } from "@adcp-wire/core";
 import { isForwarded } from "./_forwarded.ts";
-import { checkOptions, preparedError } from "./_outgoing.ts";
+import { checkOptions } from "./_outgoing_options.ts";
+import { preparedError } from "./_outgoing.ts";
 import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
 import { notShown } from "../read/_not_shown.ts";

@@ -3,9 +3,22 @@ import { isStandardErrorCode, isVendorErrorCode } from "@adcp-wire/recovery";
 import { ADCP_VERSION, lookupErrorCode, type RecoveryClass } from "@adcp-wire/schemas";
 import { jsonCopy } from "../read/_json.ts";
 import { redactLeaks } from "./_leaks.ts";
-import { checkOptions } from "./_outgoing.ts";
+import {
+  checkOptions,
+  type OutgoingErrorOptions,
+  type OutgoingErrorWarning,
+} from "./_outgoing_options.ts";
+
+export type { LeakKind } from "./_leaks.ts";
+export type { OutgoingErrorOptions, OutgoingErrorWarning };
 import { notShown } from "../read/_not_shown.ts";
-import { describe, isJsonObject as isObject, type JsonRecord, own } from "@adcp-wire/internal";
+import {
+  describe,
+  isJsonObject as isObject,
+  type JsonRecord,
+  own,
+  utf8Length,
+} from "@adcp-wire/internal";
 
 /**
  * Largest serialized `details` a seller should send, in UTF-8 bytes: 500. `details` of this size or
@@ -40,84 +53,6 @@ const KNOWN_FIELDS: readonly string[] = [
 const RECOVERY_CLASSES: readonly string[] = ["transient", "correctable", "terminal"];
 /** The shape of standard codes: upper-case words joined by underscores (`RATE_LIMITED`). */
 const STANDARD_CODE_SHAPE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
-const encoder = new TextEncoder();
-
-/**
- * What the leak heuristics of {@link checkOutgoingAdcpError} found: a stack trace, a file path, an
- * internal host name, an IP address, database error text, an SQL fragment, a query plan, a Bearer
- * token, a JWT, an API key (or another long random-looking string), another credential, a session
- * id, or a name of `internalServiceNames`. What each kind matches is in `docs/outgoing-errors.md`.
- *
- * Spec: Transport Error Mapping, Security Considerations, Seller Requirements.
- */
-export type LeakKind =
-  | "stack_trace"
-  | "file_path"
-  | "internal_host"
-  | "ip_address"
-  | "database_error"
-  | "sql_fragment"
-  | "query_plan"
-  | "bearer_token"
-  | "jwt"
-  | "api_key"
-  | "credential"
-  | "session_id"
-  | "internal_service";
-
-/** Options of the seller-side helpers that send an AdCP error; see `docs/outgoing-errors.md`. */
-export interface OutgoingErrorOptions {
-  /**
-   * Refuse, rather than redact, an error whose strings, or keys inside `details` and `issues`,
-   * hold a leak (see {@link LeakKind}).
-   * @default {false}
-   */
-  readonly strict?: boolean | undefined;
-  /**
-   * Called with each warning of an accepted error (a redaction, an oversized `details` or tool
-   * result, an adjusted `retry_after`, a filled `recovery`, `field` or `message`, a deprecated or
-   * unlisted code, a dropped field), for the seller's logs.
-   * @default {undefined}
-   */
-  readonly onWarning?: ((warning: OutgoingErrorWarning) => void) | undefined;
-  /**
-   * Names of the seller's internal services (`"inventory-svc"`, `"billing"`), redacted (or, in
-   * strict mode, refused) wherever they appear as a whole word, case-insensitively: "MUST NOT
-   * include internal service names". At most 1,024 names of 1 to 256 characters.
-   * @default {[]}
-   */
-  readonly internalServiceNames?: readonly string[] | undefined;
-  /**
-   * Accept a code of the standard shape (`NEWER_CODE`) that is neither in the pinned standard
-   * table nor a vendor code `X_{VENDOR}_{CODE}`, with an `unlisted_code` warning: for a standard
-   * code newer than this library. Without it such a code is refused, since "Seller-specific codes
-   * MUST use the format `X_{VENDOR}_{CODE}`".
-   * @default {false}
-   */
-  readonly allowUnlistedCode?: boolean | undefined;
-}
-
-/** A problem that was fixed, or only reported, on an outgoing error. */
-export interface OutgoingErrorWarning {
-  /** What happened. */
-  readonly kind:
-    | "redacted"
-    | "details_size"
-    | "retry_after_adjusted"
-    | "recovery_filled"
-    | "message_filled"
-    | "deprecated_code"
-    | "field_dropped"
-    | "field_filled"
-    | "unlisted_code"
-    | "response_size";
-  /** The field concerned (`message`, `details.reason`, ...; `result` for `response_size`). */
-  readonly field: string;
-  /** A sentence for the seller's logs; it never repeats the redacted text. */
-  readonly message: string;
-  /** For `"redacted"`: what was found. */
-  readonly leaks?: readonly LeakKind[];
-}
 
 /** Why an outgoing error was refused. */
 export interface OutgoingErrorIssue {
@@ -360,7 +295,7 @@ export function checkOutgoingAdcpError(
       );
     } else {
       out.details = redactStrings(copy, "details", text, keep) as JsonRecord;
-      const bytes = encoder.encode(JSON.stringify(out.details)).length;
+      const bytes = utf8Length(JSON.stringify(out.details));
       if (bytes >= DETAILS_SIZE_GUIDELINE_BYTES) {
         warn({
           kind: "details_size",
