@@ -1,3 +1,10 @@
+// The leak heuristics of the outgoing-error check: what counts as a stack trace, a path, an
+// internal host, database text, a credential or a service name, and how it is redacted.
+//
+// Why one file past 600 lines: the patterns are a vocabulary read together (each one is tuned
+// against the others to avoid false positives), so they stay in one place with their tests in
+// check_outgoing_adcp_error_test.ts and testdata/outgoing_leaks.json.
+
 /**
  * What the leak heuristics of {@link checkOutgoingAdcpError} found: a stack trace, a file path, an
  * internal host name, an IP address, database error text, an SQL fragment, a query plan, a Bearer

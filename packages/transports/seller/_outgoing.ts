@@ -8,7 +8,6 @@ import {
   type OutgoingErrorOptions,
   type OutgoingErrorWarning,
 } from "./check_outgoing_adcp_error.ts";
-import { notShown } from "../read/_not_shown.ts";
 import { optionError, utf8Length } from "@adcp-wire/internal";
 import type { ExtractedAdcpError } from "@adcp-wire/core";
 
