@@ -159,34 +159,27 @@ export function resolveA2AExtractOptions(
   if (typeof options !== "object" || options === null) {
     throw optionError(TypeError, A2A_ACTION, "options", "an object or undefined", options);
   }
-  const maxDataPartBytes = options.maxDataPartBytes ?? DATA_PART_BYTES_DEFAULT;
-  if (
-    typeof maxDataPartBytes !== "number" || !Number.isSafeInteger(maxDataPartBytes) ||
-    maxDataPartBytes < 1
-  ) {
-    throw optionError(
-      RangeError,
-      A2A_ACTION,
-      "maxDataPartBytes",
-      "a positive safe integer",
-      maxDataPartBytes,
-    );
-  }
-  const expectedDataParts = options.expectedDataParts;
-  if (
-    expectedDataParts !== undefined &&
-    (typeof expectedDataParts !== "number" || !Number.isSafeInteger(expectedDataParts) ||
-      expectedDataParts < 0)
-  ) {
-    throw optionError(
-      RangeError,
-      A2A_ACTION,
-      "expectedDataParts",
-      "a non-negative safe integer",
-      expectedDataParts,
-    );
-  }
+  // Only `undefined` means the default: a null limit is refused like any other wrong type.
+  const maxDataPartBytes = options.maxDataPartBytes === undefined
+    ? DATA_PART_BYTES_DEFAULT
+    : checkCount("maxDataPartBytes", options.maxDataPartBytes, 1);
+  const expectedDataParts = options.expectedDataParts === undefined
+    ? undefined
+    : checkCount("expectedDataParts", options.expectedDataParts, 0);
   return { maxDataPartBytes, expectedDataParts };
+}
+
+/**
+ * Checks an A2A extraction count named `name`: a number (else a `TypeError`) that is a safe
+ * integer of at least `min` (else a `RangeError`).
+ */
+function checkCount(name: string, value: unknown, min: 0 | 1): number {
+  if (typeof value !== "number") throw optionError(TypeError, A2A_ACTION, name, "a number", value);
+  if (!Number.isSafeInteger(value) || value < min) {
+    const requirement = min === 1 ? "a positive safe integer" : "a non-negative safe integer";
+    throw optionError(RangeError, A2A_ACTION, name, requirement, value);
+  }
+  return value;
 }
 
 /**

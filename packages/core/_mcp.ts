@@ -46,7 +46,10 @@ export function resolveMaxResponseBytes(options: McpExtractOptions | undefined):
   }
   const value: unknown = options.maxResponseBytes;
   if (value === undefined) return DEFAULT_MAX_RESPONSE_BYTES;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+  if (typeof value !== "number") {
+    throw optionError(TypeError, MCP_ACTION, "maxResponseBytes", "a number", value);
+  }
+  if (!Number.isSafeInteger(value) || value <= 0) {
     throw optionError(RangeError, MCP_ACTION, "maxResponseBytes", "a positive safe integer", value);
   }
   return value;

@@ -64,7 +64,8 @@ interface Candidate {
  * @param response A response of any transport: any JSON value, or `undefined`.
  * @param options Size limit for the MCP text items parsed in steps 5 and 6.
  * @returns The error and its path, or `null` when there is no valid structured error.
- * @throws {TypeError} When `options` is neither an object nor `undefined`.
+ * @throws {TypeError} When `options` is neither an object nor `undefined`, or
+ * `options.maxResponseBytes` is not a number.
  * @throws {RangeError} When `options.maxResponseBytes` is not a positive safe integer.
  *
  * @example One function for every transport

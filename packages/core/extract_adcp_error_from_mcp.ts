@@ -15,7 +15,8 @@ import { type ExtractedAdcpError, validateAdcpError } from "./validate_adcp_erro
  * @param result The MCP tool result: any JSON value, or `undefined`.
  * @param options Text-fallback size limit.
  * @returns The validated `adcp_error` object itself, or `null`.
- * @throws {TypeError} When `options` is neither an object nor `undefined`.
+ * @throws {TypeError} When `options` is neither an object nor `undefined`, or
+ * `options.maxResponseBytes` is not a number.
  * @throws {RangeError} When `options.maxResponseBytes` is not a positive safe integer.
  *
  * @example Structured content and text fallback

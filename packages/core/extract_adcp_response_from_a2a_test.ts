@@ -335,9 +335,9 @@ Deno.test("extractAdcpResponseFromA2A() refuses invalid size and part-count opti
   );
   throws(
     () => extractAdcpResponseFromA2A(working, { expectedDataParts: "1" as never }),
-    new RangeError(
-      "Cannot extract from an A2A response as 'expectedDataParts' must be a non-negative safe " +
-        'integer: current value is "1"',
+    new TypeError(
+      "Cannot extract from an A2A response as 'expectedDataParts' must be a number: " +
+        'current value is "1"',
     ),
   );
 });

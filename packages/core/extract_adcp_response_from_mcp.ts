@@ -15,7 +15,8 @@ export type { McpExtractOptions };
  * @param result The MCP tool result: any JSON value, or `undefined`.
  * @param options Text-fallback size limit.
  * @returns The AdCP response object, or `null` when there is none.
- * @throws {TypeError} When `options` is neither an object nor `undefined`.
+ * @throws {TypeError} When `options` is neither an object nor `undefined`, or
+ * `options.maxResponseBytes` is not a number.
  * @throws {RangeError} When `options.maxResponseBytes` is not a positive safe integer.
  *
  * @example Preferring structuredContent, then text fallback

@@ -181,19 +181,31 @@ Deno.test(
         [NaN, "NaN"],
         [Infinity, "Infinity"],
         [2 ** 53, "9007199254740992"],
-        ["100", '"100"'],
-        [null, "null"],
-        [100n, "100n"],
       ] as const
     ) {
       throws(
-        () => extractAdcpResponseFromMcp(result, { maxResponseBytes: value as number }),
+        () => extractAdcpResponseFromMcp(result, { maxResponseBytes: value }),
         (error: unknown) => {
           ok(error instanceof RangeError);
           strictEqual(
             error.message,
             "Cannot extract from an MCP tool result as 'maxResponseBytes' must be a positive " +
               `safe integer: current value is ${shown}`,
+          );
+          return true;
+        },
+      );
+    }
+    // A value of the wrong type, null included, is a TypeError.
+    for (const [value, shown] of [["100", '"100"'], [null, "null"], [100n, "100n"]] as const) {
+      throws(
+        () => extractAdcpResponseFromMcp(result, { maxResponseBytes: value as never }),
+        (error: unknown) => {
+          ok(error instanceof TypeError);
+          strictEqual(
+            error.message,
+            "Cannot extract from an MCP tool result as 'maxResponseBytes' must be a number: " +
+              `current value is ${shown}`,
           );
           return true;
         },

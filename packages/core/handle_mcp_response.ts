@@ -51,7 +51,8 @@ export type McpResponseOutcome =
  * @param options Text-fallback size limit, for both extractors.
  * @returns The classified outcome; never throws on a JSON value `result` (objects with throwing
  * getters or revoked proxies are not JSON and may throw).
- * @throws {TypeError} When `options` is neither an object nor `undefined`.
+ * @throws {TypeError} When `options` is neither an object nor `undefined`, or
+ * `options.maxResponseBytes` is not a number.
  * @throws {RangeError} When `options.maxResponseBytes` is not a positive safe integer.
  *
  * @example Dispatching on the outcome

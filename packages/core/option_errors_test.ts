@@ -58,15 +58,14 @@ function assertMcpOptionErrors(run: McpFunction): void {
     message: `${MCP}'maxResponseBytes' must be a positive safe integer: ` +
       "current value is 9007199254740992",
   });
-  // NOT THE CLASS RULE (reported): a value of the wrong type is a RangeError here, not a
-  // TypeError; the message is in the style.
+  // A value of the wrong type, null included, is a TypeError.
   throws(() => run(TOOL_RESULT, { maxResponseBytes: "4096" as never }), {
-    name: "RangeError",
-    message: `${MCP}'maxResponseBytes' must be a positive safe integer: current value is "4096"`,
+    name: "TypeError",
+    message: `${MCP}'maxResponseBytes' must be a number: current value is "4096"`,
   });
   throws(() => run(TOOL_RESULT, { maxResponseBytes: null as never }), {
-    name: "RangeError",
-    message: `${MCP}'maxResponseBytes' must be a positive safe integer: current value is null`,
+    name: "TypeError",
+    message: `${MCP}'maxResponseBytes' must be a number: current value is null`,
   });
   // Options are checked before the input is looked at.
   throws(() => run(null, { maxResponseBytes: -1 }), {
@@ -95,10 +94,9 @@ function assertA2AOptionErrors(run: A2AFunction): void {
     name: "RangeError",
     message: `${A2A}'maxDataPartBytes' must be a positive safe integer: current value is Infinity`,
   });
-  // NOT THE CLASS RULE (reported): a value of the wrong type is a RangeError here.
   throws(() => run(TASK, { maxDataPartBytes: [1] as never }), {
-    name: "RangeError",
-    message: `${A2A}'maxDataPartBytes' must be a positive safe integer: current value is an array`,
+    name: "TypeError",
+    message: `${A2A}'maxDataPartBytes' must be a number: current value is an array`,
   });
   throws(() => run(TASK, { expectedDataParts: -1 }), {
     name: "RangeError",
@@ -109,11 +107,9 @@ function assertA2AOptionErrors(run: A2AFunction): void {
     message: `${A2A}'expectedDataParts' must be a non-negative safe integer: ` +
       "current value is NaN",
   });
-  // NOT THE CLASS RULE (reported): a value of the wrong type is a RangeError here.
   throws(() => run(TASK, { expectedDataParts: "1" as never }), {
-    name: "RangeError",
-    message: `${A2A}'expectedDataParts' must be a non-negative safe integer: ` +
-      'current value is "1"',
+    name: "TypeError",
+    message: `${A2A}'expectedDataParts' must be a number: current value is "1"`,
   });
   // Options are checked before the input is looked at.
   throws(() => run(undefined, { expectedDataParts: 0.5 }), {
@@ -122,14 +118,16 @@ function assertA2AOptionErrors(run: A2AFunction): void {
       "current value is 0.5",
   });
   doesNotThrow(() => run(TASK, { maxDataPartBytes: 1_048_576, expectedDataParts: 1 }));
-  // NOT CHECKED (reported): a null maxDataPartBytes falls back to the default (`??`), while a
-  // null expectedDataParts, or a null maxResponseBytes of the MCP extractors, is refused.
-  doesNotThrow(() => run(TASK, { maxDataPartBytes: null as never }));
-  throws(() => run(TASK, { expectedDataParts: null as never }), {
-    name: "RangeError",
-    message: `${A2A}'expectedDataParts' must be a non-negative safe integer: ` +
-      "current value is null",
+  // Only undefined means the default: null is refused like any other wrong type.
+  throws(() => run(TASK, { maxDataPartBytes: null as never }), {
+    name: "TypeError",
+    message: `${A2A}'maxDataPartBytes' must be a number: current value is null`,
   });
+  throws(() => run(TASK, { expectedDataParts: null as never }), {
+    name: "TypeError",
+    message: `${A2A}'expectedDataParts' must be a number: current value is null`,
+  });
+  doesNotThrow(() => run(TASK, { maxDataPartBytes: undefined, expectedDataParts: undefined }));
 }
 
 Deno.test("detectAdcpError() reports bad options in the one option-error style", () => {

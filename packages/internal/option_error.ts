@@ -1,6 +1,14 @@
 // One message style for bad options, after the Deno standard library's.
 import { describe } from "./describe.ts";
 
+/** What each error of {@link optionError} was made of, for {@link rescopeOptionError}. */
+const parts = new WeakMap<Error, {
+  readonly kind: TypeErrorConstructor | RangeErrorConstructor;
+  readonly name: string;
+  readonly requirement: string;
+  readonly value: unknown;
+}>();
+
 /**
  * The error for a bad option or argument, in one message style across the workspace:
  * `Cannot <action> as '<name>' must be <requirement>: current value is <value>`. The value goes
@@ -38,7 +46,45 @@ export function optionError<Kind extends TypeErrorConstructor | RangeErrorConstr
   requirement: string,
   value: unknown,
 ): InstanceType<Kind> {
-  return new kind(
+  const error = new kind(
     `Cannot ${action} as '${name}' must be ${requirement}: current value is ${describe(value)}`,
   ) as InstanceType<Kind>;
+  parts.set(error, { kind, name, requirement, value });
+  return error;
+}
+
+/**
+ * The error `error` would have been had the check been made under `action`, with its option name
+ * passed through `rename`: for a check one function makes on behalf of another's caller, so that
+ * the message names what that caller did and passed (`"create an McpClient"`,
+ * `"options.retry.maxRetries"`). Any error {@link optionError} did not make is returned as it is.
+ *
+ * @param error What the check threw.
+ * @param action What could not be done, in the caller's words.
+ * @param rename The caller's name for the option the error names.
+ * @returns The error to throw: a fresh one of the same kind, or `error` itself.
+ *
+ * @example Reporting a nested check under the caller's action and option name
+ * ```ts
+ * import { optionError, rescopeOptionError } from "@adcp-wire/internal";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const inner = optionError(RangeError, "create a retry policy", "maxRetries", "a count", -1);
+ * const outer = rescopeOptionError(inner, "create a client", (name) => `options.retry.${name}`);
+ * strictEqual(
+ *   (outer as RangeError).message,
+ *   "Cannot create a client as 'options.retry.maxRetries' must be a count: current value is -1",
+ * );
+ * const other = new Error("boom");
+ * strictEqual(rescopeOptionError(other, "create a client", (name) => name), other);
+ * ```
+ */
+export function rescopeOptionError(
+  error: unknown,
+  action: string,
+  rename: (name: string) => string,
+): unknown {
+  const made = error instanceof Error ? parts.get(error) : undefined;
+  if (made === undefined) return error;
+  return optionError(made.kind, action, rename(made.name), made.requirement, made.value);
 }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { doesNotThrow, ok, strictEqual } from "node:assert/strict";
 import { describe } from "./describe.ts";
-import { optionError } from "./option_error.ts";
+import { optionError, rescopeOptionError } from "./option_error.ts";
 
 Deno.test("optionError() builds the one message style for a TypeError", () => {
   const error = optionError(
@@ -106,4 +106,30 @@ Deno.test("optionError() puts action, name and requirement in the message as giv
     ),
     { numRuns: 500 },
   );
+});
+
+Deno.test("rescopeOptionError() remakes an option error under the caller's action and name", () => {
+  const inner = optionError(RangeError, "create a retry policy", "jitter", "a number < 1", 2);
+  const outer = rescopeOptionError(inner, "create an McpClient", (name) => `options.retry.${name}`);
+  ok(outer instanceof RangeError);
+  ok(outer !== inner);
+  strictEqual(
+    outer.message,
+    "Cannot create an McpClient as 'options.retry.jitter' must be a number < 1: " +
+      "current value is 2",
+  );
+  // The remade error can be remade again.
+  const again = rescopeOptionError(outer, "go", (name) => name.toUpperCase());
+  ok(again instanceof RangeError);
+  strictEqual(
+    again.message,
+    "Cannot go as 'OPTIONS.RETRY.JITTER' must be a number < 1: current value is 2",
+  );
+});
+
+Deno.test("rescopeOptionError() returns any other thrown value as it is", () => {
+  const plain = new TypeError("Cannot go as 'x' must be y: current value is 1");
+  strictEqual(rescopeOptionError(plain, "go", (name) => name), plain);
+  strictEqual(rescopeOptionError("oops", "go", (name) => name), "oops");
+  strictEqual(rescopeOptionError(undefined, "go", (name) => name), undefined);
 });

@@ -275,11 +275,15 @@ Deno.test("withRetry() rejects bad arguments and options in the one style", asyn
     name: "TypeError",
     message: `${cannot}'now()' must be a finite number of milliseconds: current value is "now"`,
   });
-  // NOT THE CLASS RULE (reported): a clock reading of NaN or Infinity is a number out of range,
-  // yet it is a TypeError; the message is in the style.
+  // A clock reading of NaN or Infinity is a number out of range.
   await rejects(withRetry(operation, { policy: { now: () => NaN } }), {
-    name: "TypeError",
+    name: "RangeError",
     message: `${cannot}'now()' must be a finite number of milliseconds: current value is NaN`,
+  });
+  await rejects(withRetry(operation, { policy: { now: () => -Infinity } }), {
+    name: "RangeError",
+    message: `${cannot}'now()' must be a finite number of milliseconds: ` +
+      "current value is -Infinity",
   });
 });
 

@@ -110,8 +110,9 @@ function checkFunction(value: unknown, name: string): void {
  * @returns The result of the first successful attempt.
  * @throws {RetryBudgetExhaustedError} When a transient failure cannot be retried within the budget.
  * @throws {TypeError} When `operation` or an option has a bad type, or the policy's `now()` returns
- * something other than a finite number.
- * @throws {RangeError} When a policy figure is out of range.
+ * something other than a number.
+ * @throws {RangeError} When a policy figure is out of range, or the policy's `now()` returns
+ * `NaN` or an infinity.
  *
  * @example Success after a transient failure, with a fake clock
  * ```ts
@@ -168,8 +169,11 @@ export async function withRetry<T>(
 
   const readClock = (): number => {
     const t = policy.now();
-    if (typeof t !== "number" || !Number.isFinite(t)) {
+    if (typeof t !== "number") {
       throw optionError(TypeError, RETRY_ACTION, "now()", "a finite number of milliseconds", t);
+    }
+    if (!Number.isFinite(t)) {
+      throw optionError(RangeError, RETRY_ACTION, "now()", "a finite number of milliseconds", t);
     }
     return t;
   };

@@ -410,7 +410,7 @@ Deno.test("withRetry() rejects bad arguments with TypeError or RangeError", asyn
   await rejects(
     withRetry(() => Promise.resolve(), { policy: { now: () => Number.NaN } }),
     (e: unknown) =>
-      e instanceof TypeError &&
+      e instanceof RangeError &&
       e.message ===
         "Cannot retry the operation as 'now()' must be a finite number of milliseconds: " +
           "current value is NaN",

@@ -48,8 +48,13 @@ export function resolveJsonLimits(
       );
     }
   }
-  const maxJsonDepth = limits.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-  const maxJsonNodes = limits.maxJsonNodes ?? DEFAULT_MAX_JSON_NODES;
+  // Only `undefined` means the default: a null limit is refused like any other wrong type.
+  const maxJsonDepth = limits.maxJsonDepth === undefined
+    ? DEFAULT_MAX_JSON_DEPTH
+    : limits.maxJsonDepth;
+  const maxJsonNodes = limits.maxJsonNodes === undefined
+    ? DEFAULT_MAX_JSON_NODES
+    : limits.maxJsonNodes;
   assertByteCount(action, `${name}.maxJsonDepth`, maxJsonDepth);
   assertByteCount(action, `${name}.maxJsonNodes`, maxJsonNodes);
   return { maxJsonDepth, maxJsonNodes };

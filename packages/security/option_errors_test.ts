@@ -56,9 +56,16 @@ function assertLimitErrors(action: string, run: (limits: JsonLimits) => unknown)
     name: "RangeError",
     message: `${cannot}'limits.maxJsonNodes' must be ${COUNT}: current value is 1.5`,
   });
-  // NOT CHECKED (reported): a null limit falls back to its default (`??`), unlike a null
-  // maxBytes of decodeBase64Bounded or sanitizeSellerString, which is refused.
-  doesNotThrow(() => run({ maxJsonNodes: null as never, maxJsonDepth: null as never }));
+  // Only undefined means the default: null is refused like any other wrong type.
+  throws(() => run({ maxJsonDepth: null as never }), {
+    name: "TypeError",
+    message: `${cannot}'limits.maxJsonDepth' must be ${COUNT}: current value is null`,
+  });
+  throws(() => run({ maxJsonNodes: null as never }), {
+    name: "TypeError",
+    message: `${cannot}'limits.maxJsonNodes' must be ${COUNT}: current value is null`,
+  });
+  doesNotThrow(() => run({ maxJsonDepth: undefined, maxJsonNodes: undefined } as never));
 }
 
 /** The check of a `value` string argument; `action` says what could not be done. */
@@ -182,6 +189,12 @@ Deno.test("sanitizeLogLine() reports a bad value or maxBytes in the one option-e
     name: "RangeError",
     message: `${cannot}'options.maxBytes' must be ${COUNT}: current value is 9007199254740992`,
   });
+  // Only undefined means the default: null is refused like any other wrong type.
+  throws(() => sanitizeLogLine("x", { maxBytes: null as never }), {
+    name: "TypeError",
+    message: `${cannot}'options.maxBytes' must be ${COUNT}: current value is null`,
+  });
+  doesNotThrow(() => sanitizeLogLine("x", { maxBytes: undefined } as never));
 });
 
 Deno.test("sanitizeSellerString() reports a bad value or maxBytes in the one style", () => {

@@ -55,7 +55,8 @@ const LINE_BREAKS = /\r\n|[\t\n\v\f\r\u0085\u2028\u2029]/g;
 export function sanitizeLogLine(value: string, options: SanitizeLogLineOptions = {}): string {
   assertString(ACTION, "value", value);
   assertOptionsObject(ACTION, options);
-  const maxBytes = options.maxBytes ?? DEFAULT_LOG_LINE_MAX_BYTES;
+  // Only `undefined` means the default: a null maxBytes is refused like any other wrong type.
+  const maxBytes = options.maxBytes === undefined ? DEFAULT_LOG_LINE_MAX_BYTES : options.maxBytes;
   assertByteCount(ACTION, "options.maxBytes", maxBytes);
   return sanitizeUnchecked(value.replace(LINE_BREAKS, " "), maxBytes);
 }

@@ -5,8 +5,9 @@
 //
 // Cases marked NOT IN STYLE pin what the code does now for an error that does not follow the
 // style; they are listed in the report of this test file and should be updated when fixed.
+// The limit layers of a client are reported under the action of the call or constructor.
 import fc from "fast-check";
-import { doesNotThrow, rejects, strictEqual, throws } from "node:assert/strict";
+import { deepStrictEqual, doesNotThrow, rejects, strictEqual, throws } from "node:assert/strict";
 import {
   createSseBudget,
   parseBoundedJson,
@@ -37,6 +38,7 @@ import {
   type OutgoingErrorOptions,
 } from "./seller/mod.ts";
 import { fakeA2AAgent, fakeMcpAgent } from "./testing/mod.ts";
+import { createRetryPolicy } from "@adcp-wire/recovery";
 
 /** The action of the option checks shared by the whole package. */
 const OPTIONS = "Cannot use the options as ";
@@ -100,10 +102,15 @@ function assertLayerErrors(layer: string, run: (limits: ResponseLimits) => unkno
   });
 }
 
-/** The checks of the per-call options of a client method (`options`, `options.limits`). */
+/**
+ * The checks of the per-call options of a client method (`options`, `options.limits`); `action` is
+ * the method's, under which its limit layers are reported.
+ */
 async function assertCallOptionErrors(
+  action: string,
   run: (options: McpCallOptions & A2ACallOptions) => unknown,
 ): Promise<void> {
+  const cannot = `Cannot ${action} as `;
   await rejects(async () => await run(5 as never), {
     name: "TypeError",
     message: `${OPTIONS}'options' must be an object: current value is 5`,
@@ -114,20 +121,20 @@ async function assertCallOptionErrors(
   });
   await rejects(async () => await run({ limits: { timeoutMs: -1 } }), {
     name: "RangeError",
-    message: `${LIMITS}'options.limits.timeoutMs' must be ${TIMEOUT}: current value is -1`,
+    message: `${cannot}'options.limits.timeoutMs' must be ${TIMEOUT}: current value is -1`,
   });
   await rejects(async () => await run({ limits: { maxEvents: "9" as never } }), {
     name: "TypeError",
-    message: `${LIMITS}'options.limits.maxEvents' must be a number: current value is "9"`,
+    message: `${cannot}'options.limits.maxEvents' must be a number: current value is "9"`,
   });
   await rejects(async () => await run({ limits: { maxDataPartBytes: 0 } }), {
     name: "RangeError",
-    message: `${LIMITS}'options.limits.maxDataPartBytes' must be a positive safe integer: ` +
+    message: `${cannot}'options.limits.maxDataPartBytes' must be a positive safe integer: ` +
       "current value is 0",
   });
   await rejects(async () => await run({ limits: { signal: {} as never } }), {
     name: "TypeError",
-    message: `${LIMITS}'options.limits.signal' must be an AbortSignal: current value is an object`,
+    message: `${cannot}'options.limits.signal' must be an AbortSignal: current value is an object`,
   });
 }
 
@@ -149,27 +156,84 @@ function assertClientLayerErrors(action: string, run: (options: object) => unkno
   });
   throws(() => run({ defaultLimits: { maxResponseBytes: 4_194_305 } }), {
     name: "RangeError",
-    message: `${LIMITS}'options.defaultLimits.maxResponseBytes' must be ${CEILING}: ` +
+    message: `${cannot}'options.defaultLimits.maxResponseBytes' must be ${CEILING}: ` +
       "current value is 4194305",
   });
   throws(() => run({ defaults: { maxDecodedBytes: 5_000_000 } }), {
     name: "RangeError",
-    message: `${LIMITS}'options.defaultLimits.maxDecodedBytes' must be ${CEILING}: ` +
+    message: `${cannot}'options.defaultLimits.maxDecodedBytes' must be ${CEILING}: ` +
       "current value is 5000000",
   });
   throws(() => run({ agentLimits: { maxTools: -1 } }), {
     name: "RangeError",
-    message: `${LIMITS}'options.agentLimits.maxTools' must be ${COUNT}: current value is -1`,
+    message: `${cannot}'options.agentLimits.maxTools' must be ${COUNT}: current value is -1`,
   });
   throws(() => run({ agentLimits: { maxParts: "1" } }), {
     name: "TypeError",
-    message: `${LIMITS}'options.agentLimits.maxParts' must be a number: current value is "1"`,
+    message: `${cannot}'options.agentLimits.maxParts' must be a number: current value is "1"`,
   });
   throws(() => run({ defaultLimits: { maxArtifacts: 1.5 } }), {
     name: "RangeError",
-    message: `${LIMITS}'options.defaultLimits.maxArtifacts' must be ${COUNT}: ` +
+    message: `${cannot}'options.defaultLimits.maxArtifacts' must be ${COUNT}: ` +
       "current value is 1.5",
   });
+}
+
+/** The checks of the `headers` option: refused by kind or size, never echoing a header value. */
+function assertHeadersErrors(action: string, run: (headers: unknown) => unknown): void {
+  const cannot = `Cannot ${action} as 'options.headers' must be a HeadersInit (an object, an ` +
+    "array of pairs or Headers): current value is ";
+  throws(() => run("Bearer secret-token"), {
+    name: "TypeError",
+    message: `${cannot}"(19 characters, not shown)"`,
+  });
+  throws(() => run(5), { name: "TypeError", message: `${cannot}5` });
+  throws(() => run(null), { name: "TypeError", message: `${cannot}null` });
+  throws(() => run([["authorization"]]), { name: "TypeError", message: `${cannot}an array` });
+  // An invalid header value is refused without the runtime's message, which would echo it.
+  throws(() => run({ authorization: "Bearer secret\ntoken" }), {
+    name: "TypeError",
+    message: `${cannot}an object`,
+  });
+  throws(() => run({ "bad name": "x" }), { name: "TypeError", message: `${cannot}an object` });
+}
+
+/** The checks of the `retry` option, made when the client is created. */
+function assertRetryErrors(action: string, run: (retry: unknown) => unknown): void {
+  const cannot = `Cannot ${action} as `;
+  throws(() => run("always"), {
+    name: "TypeError",
+    message: `${cannot}'options.retry' must be a boolean, a RetryPolicy or RetryPolicyOptions: ` +
+      'current value is "always"',
+  });
+  throws(() => run(null), {
+    name: "TypeError",
+    message: `${cannot}'options.retry' must be a boolean, a RetryPolicy or RetryPolicyOptions: ` +
+      "current value is null",
+  });
+  throws(() => run(3), {
+    name: "TypeError",
+    message: `${cannot}'options.retry' must be a boolean, a RetryPolicy or RetryPolicyOptions: ` +
+      "current value is 3",
+  });
+  throws(() => run({ maxRetries: -1 }), {
+    name: "RangeError",
+    message: `${cannot}'options.retry.maxRetries' must be a non-negative safe integer: ` +
+      "current value is -1",
+  });
+  throws(() => run({ jitter: "0.1" }), {
+    name: "TypeError",
+    message: `${cannot}'options.retry.jitter' must be a number >= 0 and < 1: ` +
+      'current value is "0.1"',
+  });
+  throws(() => run({ sleep: 5 }), {
+    name: "TypeError",
+    message: `${cannot}'options.retry.sleep' must be a function: current value is 5`,
+  });
+  doesNotThrow(() => run(true));
+  doesNotThrow(() => run(false));
+  doesNotThrow(() => run({ maxRetries: 0 }));
+  doesNotThrow(() => run(createRetryPolicy({ maxRetries: 1 })));
 }
 
 /** The checks of the options every outgoing-error helper takes. */
@@ -241,10 +305,9 @@ function assertSummaryErrors(action: string, name: string, run: (summary: string
     name: "TypeError",
     message: `${cannot}one line: current value is "(12 characters, not shown)"`,
   });
-  // NOT THE CLASS RULE (reported): a summary over the byte limit is out of range, yet a
-  // TypeError; the message is in the style.
+  // A summary over the byte limit is a string out of range.
   throws(() => run("é".repeat(129)), {
-    name: "TypeError",
+    name: "RangeError",
     message: `${cannot}at most 256 UTF-8 bytes: current value is "(258 UTF-8 bytes, not shown)"`,
   });
   throws(() => run('{"status":"failed"}'), {
@@ -387,10 +450,9 @@ Deno.test("SseBudget.charge() reports a bad byte count in the one option-error s
     name: "RangeError",
     message: `${cannot}current value is 1.5`,
   });
-  // NOT THE CLASS RULE (reported): a value of the wrong type is a RangeError here.
   throws(() => budget.charge("5" as never), {
-    name: "RangeError",
-    message: `${cannot}current value is "5"`,
+    name: "TypeError",
+    message: "Cannot charge the SSE budget as 'bytes' must be a number: current value is \"5\"",
   });
   strictEqual(budget.used, 0);
 });
@@ -489,17 +551,32 @@ Deno.test("new McpClient() reports a bad url or option in the one option-error s
   throws(() => new McpClient("agent.example/mcp"), {
     name: "TypeError",
     message: `${cannot}'url' must be an absolute http: or https: URL: ` +
-      'current value is "agent.example/mcp"',
+      'current value is "(17 characters, not shown)"',
   });
-  // The value shown is the URL's scheme, not the URL.
+  // The value shown is the URL, cut as describe() cuts any string.
   throws(() => new McpClient("wss://agent.example/mcp"), {
     name: "TypeError",
-    message: `${cannot}'url' must be an http: or https: URL: current value is "wss:"`,
+    message: `${cannot}'url' must be an http: or https: URL: ` +
+      'current value is "wss://agent.example/mcp"',
   });
-  // A URL of the wrong type is shown as String() makes it.
+  throws(() => new McpClient(`ftp://agent.example/${"x".repeat(40)}`), {
+    name: "TypeError",
+    message: `${cannot}'url' must be an http: or https: URL: ` +
+      'current value is "ftp://agent.example/xxxxxxxxxxxx…"',
+  });
+  throws(() => new McpClient(new URL("wss://agent.example/")), {
+    name: "TypeError",
+    message:
+      `${cannot}'url' must be an http: or https: URL: current value is "wss://agent.example/"`,
+  });
+  // A URL of the wrong type is shown by kind, not as String() makes it.
   throws(() => new McpClient(42 as never), {
     name: "TypeError",
-    message: `${cannot}'url' must be an absolute http: or https: URL: current value is "42"`,
+    message: `${cannot}'url' must be an absolute http: or https: URL: current value is 42`,
+  });
+  throws(() => new McpClient({} as never), {
+    name: "TypeError",
+    message: `${cannot}'url' must be an absolute http: or https: URL: current value is an object`,
   });
   throws(() => new McpClient(MCP_URL, "options" as never), {
     name: "TypeError",
@@ -540,63 +617,74 @@ Deno.test("new McpClient() reports a bad url or option in the one option-error s
     name: "TypeError",
     message: `${OPTIONS}'options.onNotification' must be a function: current value is an array`,
   });
-  // NOT CHECKED AT THE BOUNDARY (reported): a bad retry option is accepted here and refused at
-  // the first call (see the callTool() test); a bad headers option fails in the Headers
-  // constructor with the runtime's own message.
-  doesNotThrow(() => create({ retry: "always" }));
+  // The retry and headers options are checked here, not at the first call.
+  assertRetryErrors("create an McpClient", (retry) => create({ retry }));
+  assertHeadersErrors("create an McpClient", (headers) => create({ headers }));
+  doesNotThrow(() => create({}));
 });
 
 Deno.test("McpClient.connect() rejects bad call options in the one style", async () => {
   const client = new McpClient(MCP_URL, { fetch: noFetch });
-  await assertCallOptionErrors((options) => client.connect(options));
+  await assertCallOptionErrors("connect to the agent", (options) => client.connect(options));
 });
 
 Deno.test("McpClient.listTools() rejects bad call options in the one style", async () => {
   const client = new McpClient(MCP_URL, { fetch: noFetch });
-  await assertCallOptionErrors((options) => client.listTools(options));
+  await assertCallOptionErrors("list the tools", (options) => client.listTools(options));
 });
 
 Deno.test("McpClient.callTool() reports a bad name, args or options in the one style", async () => {
   const client = new McpClient(MCP_URL, { fetch: noFetch });
-  // Bad arguments throw at once, before any promise.
-  throws(() => client.callTool("", {}), {
+  // Bad arguments reject the returned promise, as in every other method.
+  await rejects(client.callTool("", {}), {
     name: "TypeError",
     message: "Cannot call the tool as 'name' must be a non-empty string: current value is \"\"",
   });
-  throws(() => client.callTool(7 as never), {
+  await rejects(client.callTool(7 as never), {
     name: "TypeError",
     message: "Cannot call the tool as 'name' must be a non-empty string: current value is 7",
   });
-  throws(() => client.callTool("get_products", [] as never), {
+  await rejects(client.callTool("get_products", [] as never), {
     name: "TypeError",
     message: "Cannot call the tool as 'args' must be an object: current value is an array",
   });
-  throws(() => client.callTool("get_products", null as never), {
+  await rejects(client.callTool("get_products", null as never), {
     name: "TypeError",
     message: "Cannot call the tool as 'args' must be an object: current value is null",
   });
-  await assertCallOptionErrors((options) => client.callTool("get_products", {}, options));
-  // NOT IN STYLE (reported): the idempotency-key errors of keyedArgs and withIdempotencyKey.
-  throws(() => client.callTool("get_products", {}, { idempotencyKey: 1 as never }), {
+  await assertCallOptionErrors(
+    "call the tool",
+    (options) => client.callTool("get_products", {}, options),
+  );
+  await rejects(client.callTool("get_products", {}, { idempotencyKey: 1 as never }), {
     name: "TypeError",
-    message: "Cannot send the call as options.idempotencyKey is not a boolean or a string: 1",
+    message: "Cannot call the tool as 'options.idempotencyKey' must be a boolean or a string: " +
+      "current value is 1",
   });
-  throws(() => client.callTool("get_products", {}, { idempotencyKey: "" }), {
+  // A given key is held to the schemas' pattern, under the call's action and option name.
+  const pattern = "a string matching ^[A-Za-z0-9_.:-]{16,255}$";
+  await rejects(client.callTool("get_products", {}, { idempotencyKey: "" }), {
     name: "TypeError",
-    message: 'Cannot add an idempotency key as key is not a non-empty string: ""',
+    message: `Cannot call the tool as 'options.idempotencyKey' must be ${pattern}: ` +
+      'current value is ""',
   });
-  // The retry option is checked at the first call, under withRetry's action and name.
-  const retrying = new McpClient(MCP_URL, { fetch: noFetch, retry: "always" as never });
-  await rejects(retrying.callTool("get_products", {}), {
+  await rejects(client.callTool("get_products", { idempotency_key: 5 }, { idempotencyKey: true }), {
     name: "TypeError",
-    message: "Cannot retry the operation as 'policy' must be an object: " +
-      'current value is "always"',
+    message: `Cannot call the tool as 'args.idempotency_key' must be ${pattern}: ` +
+      "current value is 5",
   });
-  const badPolicy = new McpClient(MCP_URL, { fetch: noFetch, retry: { maxRetries: -1 } });
-  await rejects(badPolicy.callTool("get_products", {}), {
-    name: "RangeError",
-    message: "Cannot retry the operation as 'maxRetries' must be a non-negative safe integer: " +
-      "current value is -1",
+});
+
+Deno.test("McpClient.callTool() rejects its promise for a bad name, without a throw", async () => {
+  const client = new McpClient(MCP_URL, { fetch: noFetch });
+  let result: Promise<unknown> | undefined;
+  doesNotThrow(() => {
+    result = client.callTool(123 as never, {});
+  });
+  strictEqual(result instanceof Promise, true);
+  await rejects(result!, {
+    name: "TypeError",
+    message: "Cannot call the tool as 'name' must be a non-empty string: current value is 123",
   });
 });
 
@@ -610,7 +698,10 @@ Deno.test("McpClient.callToolAsTask() rejects a bad name, args or ttl in the sty
     name: "TypeError",
     message: "Cannot call the tool as 'args' must be an object: current value is \"{}\"",
   });
-  await assertCallOptionErrors((options) => client.callToolAsTask("create_media_buy", {}, options));
+  await assertCallOptionErrors(
+    "call the tool",
+    (options) => client.callToolAsTask("create_media_buy", {}, options),
+  );
   await rejects(client.callToolAsTask("create_media_buy", {}, { ttl: "60000" as never }), {
     name: "TypeError",
     message: `${OPTIONS}'options.ttl' must be a number: current value is "60000"`,
@@ -632,7 +723,7 @@ Deno.test("McpClient.getTask() rejects a bad taskId or options in the one style"
     message: "Cannot use the task as 'taskId' must be a non-empty string: " +
       "current value is an object",
   });
-  await assertCallOptionErrors((options) => client.getTask("t1", options));
+  await assertCallOptionErrors("use the task", (options) => client.getTask("t1", options));
 });
 
 Deno.test("McpClient.waitForTask() rejects a bad taskId, maxWaitMs or options", async () => {
@@ -642,18 +733,21 @@ Deno.test("McpClient.waitForTask() rejects a bad taskId, maxWaitMs or options", 
     message: "Cannot use the task as 'taskId' must be a non-empty string: " +
       "current value is undefined",
   });
-  await assertCallOptionErrors((options) => client.waitForTask("t1", options));
-  // NOT IN STYLE (reported): the maxWaitMs check builds its own message, and a value of the
-  // wrong type is a RangeError.
-  await rejects(client.waitForTask("t1", { maxWaitMs: 0 }), {
-    name: "RangeError",
-    message: "Expected options.maxWaitMs to be a number of milliseconds in (0, 2147483647], " +
-      "got 0",
-  });
+  await assertCallOptionErrors("use the task", (options) => client.waitForTask("t1", options));
+  const cannot = "Cannot use the task as 'options.maxWaitMs' must be ";
+  for (const value of [0, -1, NaN, Infinity, 2 ** 31]) {
+    await rejects(client.waitForTask("t1", { maxWaitMs: value }), {
+      name: "RangeError",
+      message: `${cannot}${TIMEOUT}: current value is ${value}`,
+    });
+  }
   await rejects(client.waitForTask("t1", { maxWaitMs: "1000" as never }), {
-    name: "RangeError",
-    message: "Expected options.maxWaitMs to be a number of milliseconds in (0, 2147483647], " +
-      'got "1000"',
+    name: "TypeError",
+    message: `${cannot}a number: current value is "1000"`,
+  });
+  await rejects(client.waitForTask("t1", { maxWaitMs: null as never }), {
+    name: "TypeError",
+    message: `${cannot}a number: current value is null`,
   });
 });
 
@@ -663,13 +757,18 @@ Deno.test("McpClient.getTaskResult() rejects a bad taskId or options in the styl
     name: "TypeError",
     message: "Cannot use the task as 'taskId' must be a non-empty string: current value is \"\"",
   });
-  await assertCallOptionErrors((options) => client.getTaskResult("t1", options));
+  await assertCallOptionErrors("use the task", (options) => client.getTaskResult("t1", options));
 });
 
-Deno.test("McpClient.close() rejects bad call options only while a session is open", async () => {
-  // A fake agent that opens a session, so that close() has a DELETE to send.
+Deno.test("McpClient.close() rejects bad call options before it drops the session", async () => {
+  // A fake agent that opens a session, so that close() has a DELETE to send (answered 405).
   const agent = fakeMcpAgent({ tools: {} });
+  const deleted: string[] = [];
   const withSession = async (input: string | URL | Request, init?: RequestInit) => {
+    if (init?.method === "DELETE") {
+      deleted.push(new Headers(init.headers).get("mcp-session-id") ?? "");
+      return new Response(null, { status: 405 });
+    }
     const response = await agent(input, init);
     const headers = new Headers(response.headers);
     headers.set("mcp-session-id", "session-1");
@@ -682,46 +781,93 @@ Deno.test("McpClient.close() rejects bad call options only while a session is op
     name: "TypeError",
     message: `${OPTIONS}'options.limits' must be an object: current value is 5`,
   });
-  // NOT CHECKED (reported): the session id is dropped before the options are checked, so the
-  // refused close() sent no DELETE, and a close() without a session checks nothing.
+  await rejects(client.close({ limits: { timeoutMs: 0 } }), {
+    name: "RangeError",
+    message: `Cannot close the session as 'options.limits.timeoutMs' must be ${TIMEOUT}: ` +
+      "current value is 0",
+  });
+  // The refused close() kept the session and sent nothing; a good one then ends it.
+  strictEqual(client.sessionId, "session-1");
+  deepStrictEqual(deleted, []);
+  await client.close();
   strictEqual(client.sessionId, undefined);
-  strictEqual(agent.requests.some((request) => request.httpMethod === "DELETE"), false);
-  await client.close({ limits: 5 } as never);
+  deepStrictEqual(deleted, ["session-1"]);
+  // Without a session the options are still checked.
+  await rejects(client.close({ limits: 5 } as never), {
+    name: "TypeError",
+    message: `${OPTIONS}'options.limits' must be an object: current value is 5`,
+  });
 });
 
-Deno.test("withIdempotencyKey() reports bad args or key (NOT IN STYLE, reported)", () => {
-  // NOT IN STYLE (reported): `Cannot add an idempotency key as <name> is not ...: <value>`.
+Deno.test("withIdempotencyKey() reports bad args or key in the one option-error style", () => {
+  const cannot = "Cannot add an idempotency key as ";
+  const pattern = "a string matching ^[A-Za-z0-9_.:-]{16,255}$";
   throws(() => withIdempotencyKey(null as never), {
     name: "TypeError",
-    message: "Cannot add an idempotency key as args is not an object: null",
+    message: `${cannot}'args' must be an object: current value is null`,
   });
   throws(() => withIdempotencyKey([] as never), {
     name: "TypeError",
-    message: "Cannot add an idempotency key as args is not an object: an array",
+    message: `${cannot}'args' must be an object: current value is an array`,
   });
   throws(() => withIdempotencyKey({ idempotency_key: "short" }), {
     name: "TypeError",
-    message: "Cannot add an idempotency key as args.idempotency_key does not match " +
-      '^[A-Za-z0-9_.:-]{16,255}$: "short"',
+    message: `${cannot}'args.idempotency_key' must be ${pattern}: current value is "short"`,
+  });
+  throws(() => withIdempotencyKey({ idempotency_key: 12 }), {
+    name: "TypeError",
+    message: `${cannot}'args.idempotency_key' must be ${pattern}: current value is 12`,
   });
   throws(() => withIdempotencyKey({}, 5 as never), {
     name: "TypeError",
-    message: "Cannot add an idempotency key as key is not a non-empty string: 5",
+    message: `${cannot}'key' must be ${pattern}: current value is 5`,
   });
-  // NOT CHECKED (reported): a given key is not held to the pattern an existing one must match.
-  strictEqual(withIdempotencyKey({}, "short").idempotency_key, "short");
+  // A given key is held to the same pattern as an existing one.
+  throws(() => withIdempotencyKey({}, "short"), {
+    name: "TypeError",
+    message: `${cannot}'key' must be ${pattern}: current value is "short"`,
+  });
+  throws(() => withIdempotencyKey({}, ""), {
+    name: "TypeError",
+    message: `${cannot}'key' must be ${pattern}: current value is ""`,
+  });
+  throws(() => withIdempotencyKey({}, "order 7 of campaign 12"), {
+    name: "TypeError",
+    message: `${cannot}'key' must be ${pattern}: current value is "order 7 of campaign 12"`,
+  });
+  throws(() => withIdempotencyKey({}, "k".repeat(256)), {
+    name: "TypeError",
+    message: `${cannot}'key' must be ${pattern}: current value is "${"k".repeat(32)}…"`,
+  });
+  // Even when the arguments already have a key, so that a bad key is never silently accepted.
+  throws(() => withIdempotencyKey({ idempotency_key: "order-7:campaign-12" }, "short"), {
+    name: "TypeError",
+    message: `${cannot}'key' must be ${pattern}: current value is "short"`,
+  });
+  strictEqual(withIdempotencyKey({}, "order-7:campaign-12").idempotency_key, "order-7:campaign-12");
+  strictEqual(withIdempotencyKey({}, "k".repeat(255)).idempotency_key, "k".repeat(255));
 });
 
-Deno.test("checkAuthChallenge() reports bad allowedHosts (NOT IN STYLE, reported)", () => {
+Deno.test("checkAuthChallenge() reports bad options in the one option-error style", () => {
   const data = { challenge_url: "https://auth.seller.example/login" };
-  // NOT IN STYLE (reported): `Expected options.allowedHosts to be ..., got <value>`.
+  const cannot = "Cannot check the auth challenge as ";
   throws(() => checkAuthChallenge(data, null as never), {
     name: "TypeError",
-    message: "Expected options.allowedHosts to be an array of hosts, got undefined",
+    message: `${cannot}'options' must be an object: current value is null`,
+  });
+  throws(() => checkAuthChallenge(data, undefined as never), {
+    name: "TypeError",
+    message: `${cannot}'options' must be an object: current value is undefined`,
+  });
+  throws(() => checkAuthChallenge(data, {} as never), {
+    name: "TypeError",
+    message:
+      `${cannot}'options.allowedHosts' must be an array of hosts: current value is undefined`,
   });
   throws(() => checkAuthChallenge(data, { allowedHosts: "auth.seller.example" as never }), {
     name: "TypeError",
-    message: 'Expected options.allowedHosts to be an array of hosts, got "auth.seller.example"',
+    message: `${cannot}'options.allowedHosts' must be an array of hosts: ` +
+      'current value is "auth.seller.example"',
   });
   // A bad entry is reported by validateSellerUrl of @adcp-wire/security, in the style.
   throws(() => checkAuthChallenge(data, { allowedHosts: ["https://auth.seller.example"] }), {
@@ -743,11 +889,16 @@ Deno.test("new A2AClient() reports a bad option in the one option-error style", 
     name: "TypeError",
     message: `${OPTIONS}'options' must be an object: current value is 5`,
   });
-  // The card URL is reported as 'url' of "create the client".
+  // The card URL is reported under the option's own name, and shown.
   throws(() => create({ cardUrl: "ftp://agent.example/card.json" }), {
     name: "TypeError",
-    message: "Cannot create the client as 'url' must be an http: or https: URL: " +
-      'current value is "ftp:"',
+    message: `${cannot}'options.cardUrl' must be an http: or https: URL: ` +
+      'current value is "ftp://agent.example/card.json"',
+  });
+  throws(() => create({ cardUrl: 7 }), {
+    name: "TypeError",
+    message: `${cannot}'options.cardUrl' must be an absolute http: or https: URL: ` +
+      "current value is 7",
   });
   throws(() => create({ allowHttp: "yes" }), {
     name: "TypeError",
@@ -786,15 +937,29 @@ Deno.test("new A2AClient() reports a bad option in the one option-error style", 
     name: "TypeError",
     message: `${OPTIONS}'options.fetch' must be a function: current value is an object`,
   });
-  // NOT IN STYLE (reported): the allowedHosts checks build their own messages.
   throws(() => create({ allowedHosts: "agent.example" }), {
     name: "TypeError",
-    message: 'Cannot use options.allowedHosts as it is not an array of hosts: "agent.example"',
+    message: `${cannot}'options.allowedHosts' must be an array of hosts: ` +
+      'current value is "agent.example"',
   });
   throws(() => create({ allowedHosts: ["agent.example", "a/b"] }), {
     name: "TypeError",
-    message: 'Cannot use options.allowedHosts[1] as it is not a host: "a/b"',
+    message: `${cannot}'options.allowedHosts[1]' must be a host, host:port or *.domain pattern: ` +
+      'current value is "a/b"',
   });
+  throws(() => create({ allowedHosts: [443] }), {
+    name: "TypeError",
+    message: `${cannot}'options.allowedHosts[0]' must be a host, host:port or *.domain pattern: ` +
+      "current value is 443",
+  });
+  throws(() => create({ allowedHosts: ["agent.example:70000"] }), {
+    name: "TypeError",
+    message: `${cannot}'options.allowedHosts[0]' must be a host, host:port or *.domain pattern: ` +
+      'current value is "agent.example:70000"',
+  });
+  // The retry and headers options are checked here, not at the first call.
+  assertRetryErrors("create an A2AClient", (retry) => create({ retry }));
+  assertHeadersErrors("create an A2AClient", (headers) => create({ headers }));
   doesNotThrow(() => create({}));
 });
 
@@ -818,16 +983,32 @@ Deno.test("A2AClient.invocation() reports a bad skill, input or options in the o
     name: "TypeError",
     message: `${OPTIONS}'options' must be an object: current value is 1`,
   });
-  // NOT IN STYLE (reported): the idempotency-key check of keyedArgs.
   throws(() => client.invocation("get_products", {}, { idempotencyKey: null as never }), {
     name: "TypeError",
-    message: "Cannot send the call as options.idempotencyKey is not a boolean or a string: null",
+    message: `${cannot}'options.idempotencyKey' must be a boolean or a string: ` +
+      "current value is null",
   });
+  const pattern = "a string matching ^[A-Za-z0-9_.:-]{16,255}$";
+  throws(() => client.invocation("get_products", {}, { idempotencyKey: "key-1" }), {
+    name: "TypeError",
+    message: `${cannot}'options.idempotencyKey' must be ${pattern}: current value is "key-1"`,
+  });
+  // A key already in the input is named as the input's.
+  throws(
+    () => client.invocation("get_products", { idempotency_key: "x" }, { idempotencyKey: true }),
+    {
+      name: "TypeError",
+      message: `${cannot}'input.idempotency_key' must be ${pattern}: current value is "x"`,
+    },
+  );
 });
 
 /** The checks of the per-call options of an A2A method, `expectedDataParts` included. */
-async function assertA2ACallOptionErrors(run: (options: A2ACallOptions) => unknown) {
-  await assertCallOptionErrors(run);
+async function assertA2ACallOptionErrors(
+  action: string,
+  run: (options: A2ACallOptions) => unknown,
+): Promise<void> {
+  await assertCallOptionErrors(action, run);
   await rejects(async () => await run({ expectedDataParts: "1" as never }), {
     name: "TypeError",
     message: `${OPTIONS}'options.expectedDataParts' must be a number: current value is "1"`,
@@ -841,38 +1022,35 @@ async function assertA2ACallOptionErrors(run: (options: A2ACallOptions) => unkno
 Deno.test("A2AClient.sendMessage() reports a bad message or options in the one style", async () => {
   const agent = fakeA2AAgent({ skills: {} });
   const client = new A2AClient(agent.card, { cardUrl: agent.cardUrl, fetch: noFetch });
-  throws(() => client.sendMessage(null as never), {
+  // Bad arguments reject the returned promise, as in every other method.
+  await rejects(client.sendMessage(null as never), {
     name: "TypeError",
     message: "Cannot send the message as 'message' must be an object: current value is null",
   });
-  throws(() => client.sendMessage([] as never), {
+  await rejects(client.sendMessage([] as never), {
     name: "TypeError",
     message: "Cannot send the message as 'message' must be an object: current value is an array",
   });
   const message = client.invocation("get_products", {});
-  await assertA2ACallOptionErrors((options) => client.sendMessage(message, options));
-  // The retry option is checked at the first call, under withRetry's action and name.
-  const retrying = new A2AClient(agent.card, {
-    cardUrl: agent.cardUrl,
-    fetch: noFetch,
-    retry: 3 as never,
-  });
-  await rejects(retrying.sendMessage(message), {
-    name: "TypeError",
-    message: "Cannot retry the operation as 'policy' must be an object: current value is 3",
-  });
+  await assertA2ACallOptionErrors(
+    "send the message",
+    (options) => client.sendMessage(message, options),
+  );
 });
 
 Deno.test("A2AClient.sendStreamingMessage() reports a bad message or options", async () => {
   const agent = fakeA2AAgent({ skills: {} });
   const client = new A2AClient(agent.card, { cardUrl: agent.cardUrl, fetch: noFetch });
-  throws(() => client.sendStreamingMessage("hello" as never), {
+  await rejects(client.sendStreamingMessage("hello" as never), {
     name: "TypeError",
     message: "Cannot send the message as 'message' must be an object: current value is \"hello\"",
   });
   const message = client.invocation("get_products", {});
-  await assertA2ACallOptionErrors((options) => client.sendStreamingMessage(message, options));
-  throws(() => client.sendStreamingMessage(message, { onEvent: "log" as never }), {
+  await assertA2ACallOptionErrors(
+    "send the message",
+    (options) => client.sendStreamingMessage(message, options),
+  );
+  await rejects(client.sendStreamingMessage(message, { onEvent: "log" as never }), {
     name: "TypeError",
     message: `${OPTIONS}'options.onEvent' must be a function: current value is "log"`,
   });
@@ -881,29 +1059,32 @@ Deno.test("A2AClient.sendStreamingMessage() reports a bad message or options", a
 Deno.test("A2AClient.getTask() reports a bad taskId or options in the one style", async () => {
   const agent = fakeA2AAgent({ skills: {} });
   const client = new A2AClient(agent.card, { cardUrl: agent.cardUrl, fetch: noFetch });
-  throws(() => client.getTask(""), {
+  await rejects(client.getTask(""), {
     name: "TypeError",
     message: "Cannot get the task as 'taskId' must be a non-empty string: current value is \"\"",
   });
-  throws(() => client.getTask(12 as never), {
+  await rejects(client.getTask(12 as never), {
     name: "TypeError",
     message: "Cannot get the task as 'taskId' must be a non-empty string: current value is 12",
   });
-  await assertA2ACallOptionErrors((options) => client.getTask("task-1", options));
+  await assertA2ACallOptionErrors("get the task", (options) => client.getTask("task-1", options));
 });
 
 Deno.test("fetchAgentCard() rejects a bad url or options in the one style", async () => {
   const url = "https://agent.example/.well-known/agent-card.json";
-  // The url is reported under the action "create the client".
+  const cannot = "Cannot fetch the agent card as ";
   await rejects(fetchAgentCard("agent.example"), {
     name: "TypeError",
-    message: "Cannot create the client as 'url' must be an absolute http: or https: URL: " +
-      'current value is "agent.example"',
+    message: `${cannot}'url' must be an absolute http: or https: URL: ` +
+      'current value is "(13 characters, not shown)"',
   });
   await rejects(fetchAgentCard("file:///etc/passwd"), {
     name: "TypeError",
-    message: "Cannot create the client as 'url' must be an http: or https: URL: " +
-      'current value is "file:"',
+    message: `${cannot}'url' must be an http: or https: URL: current value is "file:///etc/passwd"`,
+  });
+  await rejects(fetchAgentCard(undefined as never), {
+    name: "TypeError",
+    message: `${cannot}'url' must be an absolute http: or https: URL: current value is undefined`,
   });
   await rejects(fetchAgentCard(url, null as never), {
     name: "TypeError",
@@ -919,29 +1100,48 @@ Deno.test("fetchAgentCard() rejects a bad url or options in the one style", asyn
   });
   await rejects(fetchAgentCard(url, { fetch: noFetch, limits: { timeoutMs: Infinity } }), {
     name: "RangeError",
-    message: `${LIMITS}'options.limits.timeoutMs' must be ${TIMEOUT}: current value is Infinity`,
+    message: `${cannot}'options.limits.timeoutMs' must be ${TIMEOUT}: current value is Infinity`,
   });
   await rejects(fetchAgentCard(url, { fetch: noFetch, limits: { maxJsonNodes: -2 } }), {
     name: "RangeError",
-    message: `${LIMITS}'options.limits.maxJsonNodes' must be ${COUNT}: current value is -2`,
+    message: `${cannot}'options.limits.maxJsonNodes' must be ${COUNT}: current value is -2`,
+  });
+  // A bad headers option never shows a header value.
+  const headers = `${cannot}'options.headers' must be a HeadersInit (an object, an array of ` +
+    "pairs or Headers): current value is ";
+  await rejects(fetchAgentCard(url, { fetch: noFetch, headers: "x-api-key: k" as never }), {
+    name: "TypeError",
+    message: `${headers}"(12 characters, not shown)"`,
+  });
+  await rejects(fetchAgentCard(url, { fetch: noFetch, headers: { "x-api-key": "k\nv" } }), {
+    name: "TypeError",
+    message: `${headers}an object`,
   });
 });
 
-Deno.test("new FetchedAgentCard() reports a bad card or url", () => {
-  // NOT IN STYLE (reported): `Cannot wrap agent card as card is not an object: <value>`.
+Deno.test("new FetchedAgentCard() reports a bad card or url in the one style", () => {
+  const cannot = "Cannot create a FetchedAgentCard as ";
   throws(() => new FetchedAgentCard([] as never, "https://agent.example/card.json"), {
     name: "TypeError",
-    message: "Cannot wrap agent card as card is not an object: an array",
+    message: `${cannot}'card' must be an object: current value is an array`,
   });
   throws(() => new FetchedAgentCard(null as never, "https://agent.example/card.json"), {
     name: "TypeError",
-    message: "Cannot wrap agent card as card is not an object: null",
+    message: `${cannot}'card' must be an object: current value is null`,
   });
-  // The url is reported under the action "create the client".
   throws(() => new FetchedAgentCard({}, "/card.json"), {
     name: "TypeError",
-    message: "Cannot create the client as 'url' must be an absolute http: or https: URL: " +
-      'current value is "/card.json"',
+    message: `${cannot}'url' must be an absolute http: or https: URL: ` +
+      'current value is "(10 characters, not shown)"',
+  });
+  throws(() => new FetchedAgentCard({}, "data:text/plain,card"), {
+    name: "TypeError",
+    message: `${cannot}'url' must be an http: or https: URL: current value is ` +
+      '"data:text/plain,card"',
+  });
+  throws(() => new FetchedAgentCard({}, {} as never), {
+    name: "TypeError",
+    message: `${cannot}'url' must be an absolute http: or https: URL: current value is an object`,
   });
 });
 
@@ -1187,4 +1387,17 @@ Deno.test("the seller helpers never show a bad string option, only its size", ()
     }),
     { numRuns: 200 },
   );
+});
+
+Deno.test("a refused client URL never shows its userinfo, query or fragment", () => {
+  throws(() => new McpClient("wss://user:secret@agent.example/mcp?api_key=k1#t"), {
+    name: "TypeError",
+    message: "Cannot create an McpClient as 'url' must be an http: or https: URL: current value " +
+      'is "wss://agent.example/mcp"',
+  });
+  throws(() => new McpClient("not a url with token=abc"), {
+    name: "TypeError",
+    message: "Cannot create an McpClient as 'url' must be an absolute http: or https: URL: " +
+      'current value is "(24 characters, not shown)"',
+  });
 });

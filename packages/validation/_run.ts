@@ -19,7 +19,8 @@ export interface ResolvedOptions {
  * Checks the options shared by every validation function; `action` names the call in messages
  * (`"validate a task response"`).
  *
- * @throws {TypeError} When `options` is not an object or `undefined`.
+ * @throws {TypeError} When `options` is not an object or `undefined`, or `maxIssues` is not a
+ * number.
  * @throws {RangeError} When `maxIssues` is not a positive safe integer.
  */
 export function resolveOptions(
@@ -32,6 +33,9 @@ export function resolveOptions(
   }
   // `undefined` only: `null` is a malformed value, not an omitted option.
   const maxIssues = options.maxIssues === undefined ? DEFAULT_MAX_ISSUES : options.maxIssues;
+  if (typeof maxIssues !== "number") {
+    throw optionError(TypeError, action, "options.maxIssues", "a number", maxIssues);
+  }
   if (!Number.isSafeInteger(maxIssues) || maxIssues < 1) {
     throw optionError(
       RangeError,

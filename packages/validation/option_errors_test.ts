@@ -46,15 +46,14 @@ async function assertSharedOptionErrors(
     name: "RangeError",
     message: `${cannot}'options.maxIssues' must be a positive safe integer: current value is 2.5`,
   });
-  // NOT THE CLASS RULE (reported): a value of the wrong type is a RangeError here.
+  // A value of the wrong type, null included, is a TypeError.
   await rejects(run({ maxIssues: "20" as never }), {
-    name: "RangeError",
-    message: `${cannot}'options.maxIssues' must be a positive safe integer: ` +
-      'current value is "20"',
+    name: "TypeError",
+    message: `${cannot}'options.maxIssues' must be a number: current value is "20"`,
   });
   await rejects(run({ maxIssues: null as never }), {
-    name: "RangeError",
-    message: `${cannot}'options.maxIssues' must be a positive safe integer: current value is null`,
+    name: "TypeError",
+    message: `${cannot}'options.maxIssues' must be a number: current value is null`,
   });
   // NOT THE ACTION AND NAME OF THE CALL (reported): bad limits are reported by the copy of
   // @adcp-wire/security, as 'limits' of "copy JSON", not as 'options.limits' of this function.

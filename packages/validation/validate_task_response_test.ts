@@ -520,7 +520,7 @@ Deno.test(
       validateTaskResponse("get_products", { products: [] }, {
         maxIssues: null as unknown as number,
       }),
-      RangeError,
+      TypeError,
     );
   },
 );

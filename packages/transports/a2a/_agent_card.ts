@@ -3,7 +3,7 @@
 import { isReservedAddress } from "@adcp-wire/security";
 import { ownString } from "../client/_rpc.ts";
 import { AgentProtocolError } from "../errors.ts";
-import { describe, isJsonObject as isObject, own } from "@adcp-wire/internal";
+import { isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
 
 /**
  * Most entries a card may list in any one of its arrays (`supportedInterfaces`,
@@ -102,17 +102,24 @@ export interface HostEntry {
 }
 
 /**
- * Checks and normalizes the caller's `allowedHosts` entries: a host name or IP literal, optionally
- * with a port, or `*.domain`. @throws {TypeError} On any other entry, naming it.
+ * Checks and normalizes the caller's `allowedHosts` entries, the option `name` of the function
+ * doing `action`: a host name or IP literal, optionally with a port, or `*.domain`.
+ * @throws {TypeError} On any other entry, naming it.
  */
-export function normalizeHostEntries(name: string, entries: unknown): HostEntry[] {
+export function normalizeHostEntries(action: string, name: string, entries: unknown): HostEntry[] {
   if (entries === undefined) return [];
   if (!Array.isArray(entries)) {
-    throw new TypeError(`Cannot use ${name} as it is not an array of hosts: ${describe(entries)}`);
+    throw optionError(TypeError, action, name, "an array of hosts", entries);
   }
   return entries.map((entry, index) => {
     const fail = (): never => {
-      throw new TypeError(`Cannot use ${name}[${index}] as it is not a host: ${describe(entry)}`);
+      throw optionError(
+        TypeError,
+        action,
+        `${name}[${index}]`,
+        "a host, host:port or *.domain pattern",
+        entry,
+      );
     };
     if (typeof entry !== "string" || entry === "" || /[\s/?#@\\]/.test(entry)) fail();
     const text = entry as string;

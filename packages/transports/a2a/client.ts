@@ -11,8 +11,8 @@ import {
 import { booleanOption, countOption, functionOption, objectOption } from "../_options.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
 import { callLimits } from "../client/_limits.ts";
-import { httpUrl, limitLayers } from "../client/_options.ts";
-import { runWithRetry } from "../client/_retry.ts";
+import { headersOption, httpUrl, limitLayers } from "../client/_options.ts";
+import { retryOption, runWithRetry } from "../client/_retry.ts";
 import {
   asRpcResponse,
   bodyKind,
@@ -46,6 +46,11 @@ import {
   ADCP_A2A_PROFILE,
 } from "./types.ts";
 import { validateSellerUrl } from "@adcp-wire/security";
+
+/** What the option errors of the constructor and of the message methods say could not be done. */
+const CREATE = "create an A2AClient";
+const SEND = "send the message";
+const GET_TASK = "get the task";
 
 /** One serialized JSON-RPC request: sent as `body`, byte for byte, on every attempt. */
 interface RpcRequest {
@@ -116,7 +121,7 @@ export class A2AClient {
    * interface the binding allows.
    * @throws {TypeError} When an option has the wrong type, or a host, URL or extension entry is
    * malformed.
-   * @throws {RangeError} When a limit is out of range.
+   * @throws {RangeError} When a limit or a figure of the retry policy is out of range.
    *
    * @example Choosing the interface
    * ```ts
@@ -146,21 +151,23 @@ export class A2AClient {
       cardUrl ??= agentCard.url;
     }
     const policy: CardPolicy = {
-      origin: cardUrl === undefined ? undefined : new URL(httpUrl(cardUrl)).origin,
-      allowedHosts: normalizeHostEntries("options.allowedHosts", options.allowedHosts),
+      origin: cardUrl === undefined
+        ? undefined
+        : new URL(httpUrl(cardUrl, CREATE, "options.cardUrl")).origin,
+      allowedHosts: normalizeHostEntries(CREATE, "options.allowedHosts", options.allowedHosts),
       allowHttp: booleanOption("options.allowHttp", options.allowHttp),
       allowReservedAddresses: booleanOption(
         "options.allowReservedAddresses",
         options.allowReservedAddresses,
       ),
     };
-    const { defaultLimits, agentLimits } = limitLayers("create an A2AClient", options);
-    callLimits(defaultLimits, agentLimits, undefined);
+    const { defaultLimits, agentLimits } = limitLayers(CREATE, options);
+    callLimits(defaultLimits, agentLimits, undefined, CREATE);
     const prefer = options.protocolVersion;
     if (prefer !== undefined && prefer !== "1.0" && prefer !== "0.3") {
       throw optionError(
         TypeError,
-        "create an A2AClient",
+        CREATE,
         "options.protocolVersion",
         '"1.0" or "0.3"',
         prefer,
@@ -174,7 +181,7 @@ export class A2AClient {
     if (!Array.isArray(extensions) || extensions.some((uri) => !isExtensionUri(uri))) {
       throw optionError(
         TypeError,
-        "create an A2AClient",
+        CREATE,
         "options.extensions",
         "an array of absolute URIs",
         extensions,
@@ -184,7 +191,7 @@ export class A2AClient {
     if (!Array.isArray(authHosts)) {
       throw optionError(
         TypeError,
-        "create an A2AClient",
+        CREATE,
         "options.authHosts",
         "an array of hosts",
         authHosts,
@@ -202,7 +209,7 @@ export class A2AClient {
         if (error instanceof TypeError || error instanceof RangeError) {
           throw optionError(
             TypeError,
-            "create an A2AClient",
+            CREATE,
             `options.authHosts[${index}]`,
             "a host",
             host,
@@ -211,7 +218,7 @@ export class A2AClient {
       }
     });
     this.authHosts = Object.freeze([...new Set([...agentCardAuthHosts(card), ...authHosts])]);
-    this.#headers = new Headers(options.headers);
+    this.#headers = headersOption(CREATE, options.headers);
     this.#headers.set("a2a-version", this.protocolVersion);
     if (extensions.length > 0) {
       this.#headers.set(
@@ -223,7 +230,7 @@ export class A2AClient {
     this.#agent = agentLimits;
     this.#streamContext = { version: this.protocolVersion, authHosts: this.authHosts };
     this.#fetch = functionOption("options.fetch", options.fetch);
-    this.#retry = options.retry;
+    this.#retry = retryOption(CREATE, options.retry);
   }
 
   /**
@@ -262,7 +269,10 @@ export class A2AClient {
       throw optionError(TypeError, "build the invocation", "input", "an object", input);
     }
     objectOption("options", options);
-    const data = { skill, input: keyedArgs(input, options?.idempotencyKey) };
+    const data = {
+      skill,
+      input: keyedArgs(input, options?.idempotencyKey, "build the invocation", "input"),
+    };
     return this.protocolVersion === "1.0"
       ? { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ data }] }
       : {
@@ -290,15 +300,15 @@ export class A2AClient {
    * const result = await client.sendMessage(client.invocation("get_products", { brief: "CTV" }));
    * ```
    */
-  sendMessage(
+  async sendMessage(
     message: Record<string, unknown>,
     options?: A2ACallOptions,
   ): Promise<A2ACallResult> {
     checkMessage(message);
-    const limits = this.#limits(options);
+    const limits = this.#limits(options, SEND);
     // Serialized once: every retry resends these exact bytes (Security, "Request safety").
     const request = this.#request(this.#method("send"), { message: withId(message) });
-    return this.#retrying(limits, async () => {
+    return await this.#retrying(limits, async () => {
       const call = new Call(limits);
       try {
         const result = this.#sendResult(
@@ -337,15 +347,15 @@ export class A2AClient {
    * });
    * ```
    */
-  sendStreamingMessage(
+  async sendStreamingMessage(
     message: Record<string, unknown>,
     options?: A2ACallOptions,
   ): Promise<A2ACallResult> {
     checkMessage(message);
     const onEvent = functionOption("options.onEvent", options?.onEvent);
-    const limits = this.#limits(options);
+    const limits = this.#limits(options, SEND);
     const request = this.#request(this.#method("stream"), { message: withId(message) });
-    return this.#retrying(limits, async () => {
+    return await this.#retrying(limits, async () => {
       const call = new Call(limits);
       try {
         const response = await this.#open(request, call, true);
@@ -375,13 +385,13 @@ export class A2AClient {
    * const result = await client.getTask("task_456");
    * ```
    */
-  getTask(taskId: string, options?: A2ACallOptions): Promise<A2ACallResult> {
+  async getTask(taskId: string, options?: A2ACallOptions): Promise<A2ACallResult> {
     if (typeof taskId !== "string" || taskId === "") {
-      throw optionError(TypeError, "get the task", "taskId", "a non-empty string", taskId);
+      throw optionError(TypeError, GET_TASK, "taskId", "a non-empty string", taskId);
     }
-    const limits = this.#limits(options);
+    const limits = this.#limits(options, GET_TASK);
     const request = this.#request(this.#method("get"), { id: taskId });
-    return this.#retrying(limits, async () => {
+    return await this.#retrying(limits, async () => {
       const call = new Call(limits);
       try {
         const rpc = await this.#post(request, call);
@@ -419,11 +429,12 @@ export class A2AClient {
     return { id, body: JSON.stringify({ jsonrpc: "2.0", id, method, params }) };
   }
 
-  #limits(options: A2ACallOptions | undefined): ResolvedClientLimits {
+  /** The limits of one call, checked; `action` is what the messages say could not be done. */
+  #limits(options: A2ACallOptions | undefined, action: string): ResolvedClientLimits {
     objectOption("options", options);
     objectOption("options.limits", options?.limits);
     countOption("options.expectedDataParts", options?.expectedDataParts, 0);
-    return callLimits(this.#defaults, this.#agent, options?.limits);
+    return callLimits(this.#defaults, this.#agent, options?.limits, action);
   }
 
   #method(operation: "send" | "stream" | "get"): string {
@@ -485,9 +496,7 @@ export class A2AClient {
 }
 
 function checkMessage(message: unknown): void {
-  if (!isObject(message)) {
-    throw optionError(TypeError, "send the message", "message", "an object", message);
-  }
+  if (!isObject(message)) throw optionError(TypeError, SEND, "message", "an object", message);
 }
 
 /** The extraction bounds of one call: its DataPart size limit and expected DataPart count. */

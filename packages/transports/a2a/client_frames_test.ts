@@ -1,6 +1,6 @@
 // A2AClient on hand-made JSON-RPC answers (a stub fetch): envelope smuggling, out-of-band
 // Message frames in a stream, and state normalization.
-import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { rejection } from "../_test_utils.ts";
 import { A2AClient, type A2AStreamEvent } from "./mod.ts";
 import { AgentProtocolError, ResponseTooLargeError } from "../errors.ts";
@@ -145,8 +145,8 @@ Deno.test(
     ok(checked.kind === "malformed");
     ok(checked.error instanceof UnexpectedPartCountError);
     strictEqual(checked.error.observed, 2);
-    throws(
-      () => client.sendMessage(client.invocation("get_products", {}), { expectedDataParts: -1 }),
+    await rejects(
+      client.sendMessage(client.invocation("get_products", {}), { expectedDataParts: -1 }),
       RangeError,
     );
   },

@@ -1,6 +1,6 @@
 import { functionOption, objectOption } from "../_options.ts";
 import { callLimits } from "../client/_limits.ts";
-import { httpUrl } from "../client/_options.ts";
+import { headersOption, httpUrl } from "../client/_options.ts";
 import {
   bodyKind,
   Call,
@@ -12,7 +12,10 @@ import {
 import { AgentProtocolError } from "../errors.ts";
 import type { FetchLike } from "../read/bounded_fetch.ts";
 import type { ResponseLimits } from "../read/limits.ts";
-import { describe, isJsonObject as isObject } from "@adcp-wire/internal";
+import { describe, isJsonObject as isObject, optionError } from "@adcp-wire/internal";
+
+/** What the option errors of {@link fetchAgentCard} say could not be done. */
+const FETCH_ACTION = "fetch the agent card";
 
 /**
  * An agent card and the URL it was fetched from, as {@link fetchAgentCard} returns it. Pass it
@@ -47,10 +50,10 @@ export class FetchedAgentCard {
    */
   constructor(card: Record<string, unknown>, url: string | URL) {
     if (!isObject(card)) {
-      throw new TypeError(`Cannot wrap agent card as card is not an object: ${describe(card)}`);
+      throw optionError(TypeError, "create a FetchedAgentCard", "card", "an object", card);
     }
     this.card = card;
-    this.url = httpUrl(url);
+    this.url = httpUrl(url, "create a FetchedAgentCard", "url");
     this.origin = new URL(this.url).origin;
   }
 }
@@ -111,13 +114,13 @@ export async function fetchAgentCard(
   url: string | URL,
   options: FetchAgentCardOptions = {},
 ): Promise<FetchedAgentCard> {
-  const href = httpUrl(url);
+  const href = httpUrl(url, FETCH_ACTION, "url");
   objectOption("options", options);
   objectOption("options.limits", options.limits);
   const fetchImpl = functionOption("options.fetch", options.fetch);
-  const headers = new Headers(options.headers);
+  const headers = headersOption(FETCH_ACTION, options.headers);
   headers.set("accept", "application/json");
-  const call = new Call(callLimits(undefined, undefined, options.limits));
+  const call = new Call(callLimits(undefined, undefined, options.limits, FETCH_ACTION));
   try {
     const response = await fetchWithin(fetchImpl, href, { method: "GET", headers }, call);
     if (response.status < 200 || response.status > 299) {

@@ -76,9 +76,15 @@ export type ClientLayer = readonly [
   isDefault: boolean,
 ];
 
-/** Resolves client layers: the response limits, then the item caps of one operation. */
-export function resolveClientLayers(layers: readonly ClientLayer[]): ResolvedClientLimits {
-  const base = resolveLayers(layers);
+/**
+ * Resolves client layers: the response limits, then the item caps of one operation. `action` is
+ * what the messages say could not be done.
+ */
+export function resolveClientLayers(
+  layers: readonly ClientLayer[],
+  action = "resolve limits",
+): ResolvedClientLimits {
+  const base = resolveLayers(layers, action);
   let { maxTools, maxEvents, maxArtifacts, maxParts, maxDataPartBytes }: {
     maxTools: number;
     maxEvents: number;
@@ -89,23 +95,23 @@ export function resolveClientLayers(layers: readonly ClientLayer[]): ResolvedCli
   for (const [layer, limits] of layers) {
     if (limits === undefined) continue;
     if (limits.maxTools !== undefined) {
-      maxTools = assertCap(`${layer}.maxTools`, limits.maxTools);
+      maxTools = assertCap(`${layer}.maxTools`, limits.maxTools, action);
     }
     if (limits.maxEvents !== undefined) {
-      maxEvents = assertCap(`${layer}.maxEvents`, limits.maxEvents);
+      maxEvents = assertCap(`${layer}.maxEvents`, limits.maxEvents, action);
     }
     if (limits.maxArtifacts !== undefined) {
-      maxArtifacts = assertCap(`${layer}.maxArtifacts`, limits.maxArtifacts);
+      maxArtifacts = assertCap(`${layer}.maxArtifacts`, limits.maxArtifacts, action);
     }
     if (limits.maxParts !== undefined) {
-      maxParts = assertCap(`${layer}.maxParts`, limits.maxParts);
+      maxParts = assertCap(`${layer}.maxParts`, limits.maxParts, action);
     }
     if (limits.maxDataPartBytes !== undefined) {
-      maxDataPartBytes = assertCap(`${layer}.maxDataPartBytes`, limits.maxDataPartBytes);
+      maxDataPartBytes = assertCap(`${layer}.maxDataPartBytes`, limits.maxDataPartBytes, action);
       if (maxDataPartBytes < 1) {
         throw optionError(
           RangeError,
-          "resolve limits",
+          action,
           `${layer}.maxDataPartBytes`,
           "a positive safe integer",
           0,
@@ -116,20 +122,24 @@ export function resolveClientLayers(layers: readonly ClientLayer[]): ResolvedCli
   return { ...base, maxTools, maxEvents, maxArtifacts, maxParts, maxDataPartBytes };
 }
 
-function assertCap(name: string, value: unknown): number {
-  assertCount(name, value);
+function assertCap(name: string, value: unknown, action: string): number {
+  assertCount(name, value, action);
   return value;
 }
 
-/** Resolves the default, agent and call layers of a client call. */
+/**
+ * Resolves the default, agent and call layers of a client call; `action` is what the messages say
+ * could not be done (`"call the tool"`, `"create an McpClient"`).
+ */
 export function callLimits(
   defaultLimits: ClientLimits | undefined,
   agentLimits: ClientLimits | undefined,
   limits: ClientLimits | undefined,
+  action: string,
 ): ResolvedClientLimits {
   return resolveClientLayers([
     ["options.defaultLimits", defaultLimits, true],
     ["options.agentLimits", agentLimits, false],
     ["options.limits", limits, false],
-  ]);
+  ], action);
 }

@@ -1,6 +1,7 @@
 // Checks of option values shared by the clients.
 import { isJsonObject, optionError } from "@adcp-wire/internal";
 import { pickLayer } from "../read/_limits.ts";
+import { notShown } from "../read/_not_shown.ts";
 import type { ClientLimits } from "./limits.ts";
 import type { ClientOptions } from "./options.ts";
 
@@ -30,19 +31,45 @@ function layer(
 }
 
 /**
- * An absolute `http:` or `https:` URL, as its `href`.
+ * An absolute `http:` or `https:` URL, as its `href`. `action` and `name` are what the messages
+ * say could not be done and what the caller called the URL (`"url"`, `"options.cardUrl"`).
  *
- * @throws {TypeError} Otherwise, naming `url`.
+ * @throws {TypeError} Otherwise, naming `name` and showing the URL (cut) or the kind of value.
  */
-export function httpUrl(url: string | URL, action = "create the client"): string {
+export function httpUrl(url: unknown, action: string, name: string): string {
   let parsed: URL;
   try {
-    parsed = new URL(url);
+    parsed = new URL(url as string | URL);
   } catch {
-    throw optionError(TypeError, action, "url", "an absolute http: or https: URL", String(url));
+    // An unparsable string is shown by size only: it may hold a credential.
+    throw optionError(TypeError, action, name, "an absolute http: or https: URL", notShown(url));
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw optionError(TypeError, action, "url", "an http: or https: URL", parsed.protocol);
+    // Scheme, host and path only: userinfo, query and fragment may hold credentials.
+    const end = parsed.href.length - parsed.search.length - parsed.hash.length;
+    const shown = parsed.href.slice(0, end).replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, "$1");
+    throw optionError(TypeError, action, name, "an http: or https: URL", shown);
   }
   return parsed.href;
+}
+
+/**
+ * The `headers` option as `Headers`. A value the `Headers` constructor refuses is reported under
+ * `action` without its content: header values carry credentials.
+ *
+ * @throws {TypeError} When `value` is not a `HeadersInit` or holds an invalid name or value.
+ */
+export function headersOption(action: string, value: unknown): Headers {
+  try {
+    return new Headers(value as HeadersInit | undefined);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    throw optionError(
+      TypeError,
+      action,
+      "options.headers",
+      "a HeadersInit (an object, an array of pairs or Headers)",
+      notShown(value),
+    );
+  }
 }

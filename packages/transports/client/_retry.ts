@@ -2,7 +2,15 @@
 // union member: a structured-error result is thrown inside the attempt (so withRetry can decide),
 // and whatever ends the retrying is turned back into a result.
 import type { ExtractedAdcpError } from "@adcp-wire/core";
-import { type RecoveryDecision, RetryBudgetExhaustedError, withRetry } from "@adcp-wire/recovery";
+import { isJsonObject, optionError, rescopeOptionError } from "@adcp-wire/internal";
+import {
+  createRetryPolicy,
+  type RecoveryDecision,
+  RetryBudgetExhaustedError,
+  type RetryPolicy,
+  type RetryPolicyOptions,
+  withRetry,
+} from "@adcp-wire/recovery";
 import { isCallerError } from "./_rpc.ts";
 import type { RetryOption } from "./options.ts";
 import {
@@ -12,6 +20,31 @@ import {
   JsonRpcError,
   NetworkError,
 } from "../errors.ts";
+
+/**
+ * The `retry` option of a client, checked when the client is created (`action`): `undefined` or a
+ * boolean as given, policy options (or a policy) as the frozen policy `createRetryPolicy` of
+ * `@adcp-wire/recovery` makes of them, which every call then uses without checking it again.
+ *
+ * @throws {TypeError | RangeError} Naming `options.retry` or `options.retry.<field>`.
+ */
+export function retryOption(action: string, value: unknown): boolean | RetryPolicy | undefined {
+  if (value === undefined || typeof value === "boolean") return value;
+  if (!isJsonObject(value)) {
+    throw optionError(
+      TypeError,
+      action,
+      "options.retry",
+      "a boolean, a RetryPolicy or RetryPolicyOptions",
+      value,
+    );
+  }
+  try {
+    return createRetryPolicy(value as RetryPolicyOptions);
+  } catch (error) {
+    throw rescopeOptionError(error, action, (name) => `options.retry.${name}`);
+  }
+}
 
 /** A failed attempt, carried through withRetry. */
 class FailedAttempt<R> {

@@ -4,10 +4,13 @@ import {
   validateSellerUrl,
 } from "@adcp-wire/security";
 import { checkCardLists } from "../a2a/_agent_card.ts";
-import { describe, isJsonObject as isObject, type JsonRecord, own } from "@adcp-wire/internal";
+import { isJsonObject as isObject, type JsonRecord, optionError, own } from "@adcp-wire/internal";
 
 /** Most scopes {@link checkAuthChallenge} passes on; the rest are dropped. */
 const MAX_SCOPES = 64;
+
+/** What the option errors of {@link checkAuthChallenge} say could not be done. */
+const ACTION = "check the auth challenge";
 
 /**
  * The result of {@link checkAuthChallenge}: the challenge to show, or why it must not be
@@ -59,7 +62,8 @@ export interface CheckAuthChallengeOptions {
  * @param data The challenge data (any value; seller-controlled).
  * @param options The allow-list.
  * @returns The checked challenge.
- * @throws {TypeError} When `options.allowedHosts` is not an array or holds an invalid entry.
+ * @throws {TypeError} When `options` is not an object, or `options.allowedHosts` is not an array or
+ * holds an invalid entry.
  *
  * @example A challenge outside the allow-list, and one inside it
  * ```ts
@@ -91,11 +95,16 @@ export function checkAuthChallenge(
   data: unknown,
   options: CheckAuthChallengeOptions,
 ): AuthChallengeCheck {
-  if (typeof options !== "object" || options === null || !Array.isArray(options.allowedHosts)) {
-    throw new TypeError(
-      `Expected options.allowedHosts to be an array of hosts, got ${
-        describe(options?.allowedHosts)
-      }`,
+  if (typeof options !== "object" || options === null) {
+    throw optionError(TypeError, ACTION, "options", "an object", options);
+  }
+  if (!Array.isArray(options.allowedHosts)) {
+    throw optionError(
+      TypeError,
+      ACTION,
+      "options.allowedHosts",
+      "an array of hosts",
+      options.allowedHosts,
     );
   }
   const url = isObject(data) ? own(data, "challenge_url") : undefined;

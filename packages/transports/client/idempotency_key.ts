@@ -1,7 +1,10 @@
-import { describe } from "@adcp-wire/internal";
+import { optionError } from "@adcp-wire/internal";
 
 /** The `idempotency_key` pattern of the AdCP schemas: 16 to 255 of `A-Z a-z 0-9 _ . : -`. */
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
+
+/** What the option errors of {@link withIdempotencyKey} say could not be done. */
+const ACTION = "add an idempotency key";
 
 /**
  * Returns `args` with an `idempotency_key`: the one `args` already has, else `key` when given,
@@ -15,8 +18,8 @@ const KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
  * @param key The key to use instead of a fresh UUID v4 (for example one persisted for a retry
  * after a restart).
  * @returns The arguments with their `idempotency_key`.
- * @throws {TypeError} When `args` is not an object, or `key` or an existing `idempotency_key` does
- * not match the schemas' pattern `^[A-Za-z0-9_.:-]{16,255}$`.
+ * @throws {TypeError} When `args` is not an object, or `key` (when given, even if unused) or an
+ * existing `idempotency_key` does not match the schemas' pattern `^[A-Za-z0-9_.:-]{16,255}$`.
  *
  * @example One key across every attempt of a mutating call
  * ```ts
@@ -37,24 +40,19 @@ export function withIdempotencyKey<T extends Record<string, unknown>>(
   key?: string,
 ): T & { readonly idempotency_key: string } {
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    throw new TypeError(
-      `Cannot add an idempotency key as args is not an object: ${describe(args)}`,
-    );
+    throw optionError(TypeError, ACTION, "args", "an object", args);
   }
+  // A given key is held to the same pattern as an existing one, whether or not it is used.
+  if (key !== undefined) checkKey("key", key);
   if (Object.hasOwn(args, "idempotency_key")) {
-    const existing = args.idempotency_key;
-    if (typeof existing !== "string" || !KEY_PATTERN.test(existing)) {
-      throw new TypeError(
-        `Cannot add an idempotency key as args.idempotency_key does not match ` +
-          `${KEY_PATTERN.source}: ${describe(existing)}`,
-      );
-    }
+    checkKey("args.idempotency_key", args.idempotency_key);
     return args as T & { readonly idempotency_key: string };
   }
-  if (key !== undefined && (typeof key !== "string" || key === "")) {
-    throw new TypeError(
-      `Cannot add an idempotency key as key is not a non-empty string: ${describe(key)}`,
-    );
-  }
   return { ...args, idempotency_key: key ?? crypto.randomUUID() };
+}
+
+function checkKey(name: string, value: unknown): void {
+  if (typeof value !== "string" || !KEY_PATTERN.test(value)) {
+    throw optionError(TypeError, ACTION, name, `a string matching ${KEY_PATTERN.source}`, value);
+  }
 }

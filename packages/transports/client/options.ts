@@ -19,7 +19,8 @@ export type RetryOption = boolean | RetryPolicy | RetryPolicyOptions;
 export interface ClientOptions {
   /**
    * Headers sent with every request (for example `Authorization`). The client sets the protocol
-   * headers itself, and `Accept-Encoding: identity` unless this sets `Accept-Encoding`.
+   * headers itself, and `Accept-Encoding: identity` unless this sets `Accept-Encoding`. A value the
+   * `Headers` constructor refuses is a `TypeError` that never shows a header value.
    * @default {}
    */
   readonly headers?: HeadersInit | undefined;
@@ -44,7 +45,8 @@ export interface ClientOptions {
   readonly fetch?: FetchLike | undefined;
   /**
    * Retry transient AdCP errors with `withRetry` of `@adcp-wire/recovery`, honouring
-   * `retry_after` and the retry budget.
+   * `retry_after` and the retry budget. Checked, and made into a policy, when the client is
+   * created.
    * @default {false}
    */
   readonly retry?: RetryOption | undefined;

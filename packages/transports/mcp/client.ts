@@ -1,12 +1,15 @@
 // McpClient: the AdCP side of an MCP agent (tools, tasks, retries, typed results). The wire
 // session lives in _session.ts, the checks and result mapping in _results.ts, the types in
 // types.ts.
+//
+// Why one file past 600 lines: it is one class, whose methods share private state (the session,
+// the running handshake, the limit layers) and each carry a doc comment with an example.
 import { describe, isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
 import { countOption, functionOption, objectOption } from "../_options.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
 import { callLimits } from "../client/_limits.ts";
-import { httpUrl, limitLayers } from "../client/_options.ts";
-import { runWithRetry } from "../client/_retry.ts";
+import { headersOption, httpUrl, limitLayers } from "../client/_options.ts";
+import { retryOption, runWithRetry } from "../client/_retry.ts";
 import { Call, discard, fetchWithin, sleepWithin } from "../client/_rpc.ts";
 import type { ClientLimits, ResolvedClientLimits } from "../client/limits.ts";
 import type { RetryOption } from "../client/options.ts";
@@ -32,6 +35,13 @@ const DEFAULT_POLL_MS = 1_000;
 const MIN_POLL_MS = 50;
 const MAX_POLL_MS = 30_000;
 const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
+/** The default and the largest `maxWaitMs` of {@link McpClient.waitForTask}, in milliseconds. */
+const DEFAULT_MAX_WAIT_MS = 300_000;
+const MAX_WAIT_MS = 2_147_483_647;
+/** What the option errors of the constructor and of the task methods say could not be done. */
+const CREATE = "create an McpClient";
+const USE_TASK = "use the task";
+const CALL_TOOL = "call the tool";
 
 /**
  * An MCP client for the Streamable HTTP transport, written for AdCP: sessions, `tools/list`
@@ -75,13 +85,13 @@ export class McpClient {
    * @param options Headers, limits, `fetch`, pagination and reconnect bounds, retry.
    * @throws {TypeError} When `url` is not an absolute `http:`/`https:` URL or an option has the
    * wrong type.
-   * @throws {RangeError} When a limit or bound is out of range.
+   * @throws {RangeError} When a limit, a bound or a figure of the retry policy is out of range.
    */
   constructor(url: string | URL, options: McpClientOptions = {}) {
-    const href = httpUrl(url, "create an McpClient");
+    const href = httpUrl(url, CREATE, "url");
     objectOption("options", options);
-    const { defaultLimits, agentLimits } = limitLayers("create an McpClient", options);
-    callLimits(defaultLimits, agentLimits, undefined); // validates both layers now
+    const { defaultLimits, agentLimits } = limitLayers(CREATE, options);
+    callLimits(defaultLimits, agentLimits, undefined, CREATE); // validates both layers now
     this.#defaults = defaultLimits;
     this.#agent = agentLimits;
     const fetch = functionOption("options.fetch", options.fetch);
@@ -89,7 +99,7 @@ export class McpClient {
     if (typeof version !== "string" || version === "") {
       throw optionError(
         TypeError,
-        "create an McpClient",
+        CREATE,
         "options.protocolVersion",
         "a non-empty string",
         version,
@@ -100,7 +110,7 @@ export class McpClient {
     if (!isObject(info) || typeof info.name !== "string" || typeof info.version !== "string") {
       throw optionError(
         TypeError,
-        "create an McpClient",
+        CREATE,
         "options.clientInfo",
         "{ name: string, version: string }",
         info,
@@ -108,10 +118,10 @@ export class McpClient {
     }
     this.#clientInfo = { name: info.name, version: info.version };
     this.#maxPages = countOption("options.maxPages", options.maxPages, 100);
-    this.#retry = options.retry;
+    this.#retry = retryOption(CREATE, options.retry);
     this.#session = new McpSession({
       url: href,
-      headers: new Headers(options.headers),
+      headers: headersOption(CREATE, options.headers),
       fetch,
       maxReconnects: countOption("options.maxReconnects", options.maxReconnects, 3),
       onNotification: functionOption("options.onNotification", options.onNotification),
@@ -185,7 +195,7 @@ export class McpClient {
    * ```
    */
   async connect(options?: McpCallOptions): Promise<McpInitializeResult> {
-    const call = new Call(this.#limits(options));
+    const call = new Call(this.#limits(options, "connect to the agent"));
     try {
       return await this.#connectWithin(call);
     } finally {
@@ -236,7 +246,7 @@ export class McpClient {
    * ```
    */
   async listTools(options?: McpCallOptions): Promise<McpTool[]> {
-    const call = new Call(this.#limits(options));
+    const call = new Call(this.#limits(options, "list the tools"));
     try {
       return await this.#listTools(call);
     } finally {
@@ -311,20 +321,20 @@ export class McpClient {
    * if (result.kind === "error") console.log(result.error.code, result.decision.action);
    * ```
    */
-  callTool(
+  async callTool(
     name: string,
     args: Record<string, unknown> = {},
     options?: McpCallOptions,
   ): Promise<McpCallResult> {
     checkToolCall(name, args);
-    const limits = this.#limits(options);
+    const limits = this.#limits(options, CALL_TOOL);
     // Serialized once: every retry resends these exact bytes, with the same JSON-RPC id (Security,
     // "Request safety": on a retry, resend the exact same payload with the same idempotency_key).
     const request = this.#session.message("tools/call", {
       name,
-      arguments: keyedArgs(args, options?.idempotencyKey),
+      arguments: keyedArgs(args, options?.idempotencyKey, CALL_TOOL),
     });
-    return runWithRetry(
+    return await runWithRetry(
       async () => {
         const call = new Call(limits);
         try {
@@ -376,12 +386,12 @@ export class McpClient {
     checkToolCall(name, args);
     const ttl = options?.ttl;
     if (ttl !== undefined) countOption("options.ttl", ttl, 0);
-    const call = new Call(this.#limits(options));
+    const call = new Call(this.#limits(options, CALL_TOOL));
     try {
       await this.#connectWithin(call);
       const response = await this.#session.request("tools/call", {
         name,
-        arguments: keyedArgs(args, options?.idempotencyKey),
+        arguments: keyedArgs(args, options?.idempotencyKey, CALL_TOOL),
         task: ttl === undefined ? {} : { ttl },
       }, call);
       const created: McpTaskCreation =
@@ -413,7 +423,7 @@ export class McpClient {
    */
   async getTask(taskId: string, options?: McpCallOptions): Promise<McpTask> {
     checkTaskId(taskId);
-    const call = new Call(this.#limits(options));
+    const call = new Call(this.#limits(options, USE_TASK));
     try {
       return await this.#getTask(taskId, call);
     } finally {
@@ -440,6 +450,8 @@ export class McpClient {
    * @returns The task in its last state.
    * @throws {DeadlineExceededError} When `maxWaitMs` passes first.
    * @throws {JsonRpcError | AdcpTransportError} As {@link McpClient.getTask}.
+   * @throws {TypeError} When `options.maxWaitMs` is not a number.
+   * @throws {RangeError} When `options.maxWaitMs` is not in (0, 2147483647].
    *
    * @example Waiting for a task
    * ```ts ignore
@@ -448,15 +460,21 @@ export class McpClient {
    */
   async waitForTask(taskId: string, options?: McpWaitOptions): Promise<McpTask> {
     checkTaskId(taskId);
-    const maxWaitMs = options?.maxWaitMs ?? 300_000;
-    if (typeof maxWaitMs !== "number" || !(maxWaitMs > 0 && maxWaitMs <= 2_147_483_647)) {
-      throw new RangeError(
-        `Expected options.maxWaitMs to be a number of milliseconds in (0, 2147483647], got ${
-          describe(maxWaitMs)
-        }`,
+    const limits = this.#limits(options, USE_TASK);
+    // Only `undefined` means the default: a null maxWaitMs is refused like any other wrong type.
+    const maxWaitMs = options?.maxWaitMs === undefined ? DEFAULT_MAX_WAIT_MS : options.maxWaitMs;
+    if (typeof maxWaitMs !== "number") {
+      throw optionError(TypeError, USE_TASK, "options.maxWaitMs", "a number", maxWaitMs);
+    }
+    if (!(maxWaitMs > 0 && maxWaitMs <= MAX_WAIT_MS)) {
+      throw optionError(
+        RangeError,
+        USE_TASK,
+        "options.maxWaitMs",
+        `a number of milliseconds in (0, ${MAX_WAIT_MS}]`,
+        maxWaitMs,
       );
     }
-    const limits = this.#limits(options);
     // One operation: every poll shares one byte budget and the maxWaitMs deadline; each poll's own
     // deadline is timeoutMs clamped to the time that remains.
     const operation = new Call({ ...limits, timeoutMs: maxWaitMs });
@@ -521,7 +539,7 @@ export class McpClient {
    */
   async getTaskResult(taskId: string, options?: McpCallOptions): Promise<McpCallResult> {
     checkTaskId(taskId);
-    const call = new Call(this.#limits(options));
+    const call = new Call(this.#limits(options, USE_TASK));
     try {
       await this.#connectWithin(call);
       const result = classifyToolResult(
@@ -537,11 +555,13 @@ export class McpClient {
 
   /**
    * Ends the session: sends `DELETE` with the session id (a `405` means the server does not
-   * allow it, which is fine) and forgets the session. Without a session it does nothing.
+   * allow it, which is fine) and forgets the session. Without a session it sends nothing. The
+   * options are checked first, so a close refused for a bad option keeps the session.
    *
    * @param options Limits for this call.
    * @returns Nothing.
    * @throws {AdcpTransportError} For a deadline failure.
+   * @throws {TypeError | RangeError} When an option is bad.
    *
    * @example Closing
    * ```ts
@@ -551,11 +571,13 @@ export class McpClient {
    * ```
    */
   async close(options?: McpCallOptions): Promise<void> {
+    // The options are checked first: a refused close() keeps the session.
+    const limits = this.#limits(options, "close the session");
     const sessionId = this.#session.sessionId;
     this.#session.dropSessionId();
     this.#initialized = undefined;
     if (sessionId === undefined) return;
-    const call = new Call(this.#limits(options));
+    const call = new Call(limits);
     try {
       const session = this.#session;
       const headers = session.requestHeaders("application/json, text/event-stream");
@@ -568,10 +590,11 @@ export class McpClient {
     }
   }
 
-  #limits(options: McpCallOptions | undefined): ResolvedClientLimits {
+  /** The limits of one call, checked; `action` is what the messages say could not be done. */
+  #limits(options: McpCallOptions | undefined, action: string): ResolvedClientLimits {
     objectOption("options", options);
     objectOption("options.limits", options?.limits);
-    return callLimits(this.#defaults, this.#agent, options?.limits);
+    return callLimits(this.#defaults, this.#agent, options?.limits, action);
   }
 
   async #initialize(call: Call): Promise<McpInitializeResult> {

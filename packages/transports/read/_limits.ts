@@ -95,9 +95,12 @@ export type Layer = readonly [name: string, limits: ResponseLimits | undefined, 
 
 /**
  * Resolves layers, most specific last. A layer named `"options"` reports bad fields as
- * `options.maxResponseBytes` and so on.
+ * `options.maxResponseBytes` and so on; `action` is what the messages say could not be done.
  */
-export function resolveLayers(layers: readonly Layer[]): ResolvedLimits {
+export function resolveLayers(
+  layers: readonly Layer[],
+  action = "resolve limits",
+): ResolvedLimits {
   let maxResponseBytes: number | undefined;
   let maxDecodedBytes: number | undefined;
   let timeoutMs: number | undefined;
@@ -107,39 +110,39 @@ export function resolveLayers(layers: readonly Layer[]): ResolvedLimits {
   for (const [layer, limits, isDefault] of layers) {
     if (limits === undefined) continue;
     if (typeof limits !== "object" || limits === null) {
-      throw optionError(TypeError, "resolve limits", layer, "an object", limits);
+      throw optionError(TypeError, action, layer, "an object", limits);
     }
     const bytes = limits.maxResponseBytes;
     if (bytes !== undefined) {
-      assertCount(`${layer}.maxResponseBytes`, bytes);
-      if (isDefault) assertDefaultCeiling(`${layer}.maxResponseBytes`, bytes);
+      assertCount(`${layer}.maxResponseBytes`, bytes, action);
+      if (isDefault) assertDefaultCeiling(`${layer}.maxResponseBytes`, bytes, action);
       maxResponseBytes = bytes;
     }
     const decoded = limits.maxDecodedBytes;
     if (decoded !== undefined) {
-      assertCount(`${layer}.maxDecodedBytes`, decoded);
-      if (isDefault) assertDefaultCeiling(`${layer}.maxDecodedBytes`, decoded);
+      assertCount(`${layer}.maxDecodedBytes`, decoded, action);
+      if (isDefault) assertDefaultCeiling(`${layer}.maxDecodedBytes`, decoded, action);
       maxDecodedBytes = decoded;
     }
     const timeout = limits.timeoutMs;
     if (timeout !== undefined) {
-      assertTimeout(`${layer}.timeoutMs`, timeout);
+      assertTimeout(`${layer}.timeoutMs`, timeout, action);
       timeoutMs = timeout;
     }
     const depth = limits.maxJsonDepth;
     if (depth !== undefined) {
-      assertCount(`${layer}.maxJsonDepth`, depth);
+      assertCount(`${layer}.maxJsonDepth`, depth, action);
       maxJsonDepth = depth;
     }
     const nodes = limits.maxJsonNodes;
     if (nodes !== undefined) {
-      assertCount(`${layer}.maxJsonNodes`, nodes);
+      assertCount(`${layer}.maxJsonNodes`, nodes, action);
       maxJsonNodes = nodes;
     }
     const signal = limits.signal;
     if (signal !== undefined) {
       if (!(signal instanceof AbortSignal)) {
-        throw optionError(TypeError, "resolve limits", `${layer}.signal`, "an AbortSignal", signal);
+        throw optionError(TypeError, action, `${layer}.signal`, "an AbortSignal", signal);
       }
       if (!signals.includes(signal)) signals.push(signal);
     }
@@ -168,20 +171,24 @@ export function resolveCallLimits(
 }
 
 /** Checks a count or byte cap of layer option `name`: a non-negative safe integer. */
-export function assertCount(name: string, value: unknown): asserts value is number {
+export function assertCount(
+  name: string,
+  value: unknown,
+  action = "resolve limits",
+): asserts value is number {
   if (typeof value !== "number") {
-    throw optionError(TypeError, "resolve limits", name, "a number", value);
+    throw optionError(TypeError, action, name, "a number", value);
   }
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw optionError(RangeError, "resolve limits", name, "a non-negative safe integer", value);
+    throw optionError(RangeError, action, name, "a non-negative safe integer", value);
   }
 }
 
-function assertDefaultCeiling(name: string, value: number): void {
+function assertDefaultCeiling(name: string, value: number, action: string): void {
   if (value > BUILTIN.maxResponseBytes) {
     throw optionError(
       RangeError,
-      "resolve limits",
+      action,
       name,
       `at most ${BUILTIN.maxResponseBytes} (the ceiling on a default; raise the limit per agent ` +
         "or per call instead)",
@@ -190,14 +197,14 @@ function assertDefaultCeiling(name: string, value: number): void {
   }
 }
 
-function assertTimeout(name: string, value: unknown): asserts value is number {
+function assertTimeout(name: string, value: unknown, action: string): asserts value is number {
   if (typeof value !== "number") {
-    throw optionError(TypeError, "resolve limits", name, "a number", value);
+    throw optionError(TypeError, action, name, "a number", value);
   }
   if (!(value > 0 && value <= MAX_TIMEOUT_MS)) {
     throw optionError(
       RangeError,
-      "resolve limits",
+      action,
       name,
       `a number of milliseconds in (0, ${MAX_TIMEOUT_MS}]`,
       value,

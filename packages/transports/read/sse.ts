@@ -142,6 +142,7 @@ export class SseBudget {
    * @param bytes A non-negative safe integer.
    * @throws {ResponseTooLargeError} With phase `"cumulative"` when the total passes
    * `maxResponseBytes` (the bytes stay charged).
+   * @throws {TypeError} When `bytes` is not a number.
    * @throws {RangeError} When `bytes` is not a non-negative safe integer.
    *
    * @example Passing the cumulative bound
@@ -156,6 +157,9 @@ export class SseBudget {
    * ```
    */
   charge(bytes: number): void {
+    if (typeof bytes !== "number") {
+      throw optionError(TypeError, "charge the SSE budget", "bytes", "a number", bytes);
+    }
     if (!Number.isSafeInteger(bytes) || bytes < 0) {
       throw optionError(
         RangeError,

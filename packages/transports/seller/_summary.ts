@@ -15,6 +15,7 @@ export const MAX_SUMMARY_BYTES = 256;
  * A refusal names `name` in the helper's `action`; the text itself is seller text, never shown.
  *
  * @throws {TypeError} Naming `name` and what was expected.
+ * @throws {RangeError} When the summary is over 256 UTF-8 bytes, naming `name`.
  */
 export function checkSummary(name: string, value: unknown, action: string): string {
   // Blank or not a string: nothing of the text to show.
@@ -27,7 +28,7 @@ export function checkSummary(name: string, value: unknown, action: string): stri
   const bytes = utf8Length(value);
   if (bytes > MAX_SUMMARY_BYTES) {
     throw optionError(
-      TypeError,
+      RangeError,
       action,
       name,
       `at most ${MAX_SUMMARY_BYTES} UTF-8 bytes`,

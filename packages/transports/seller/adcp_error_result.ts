@@ -57,7 +57,8 @@ export interface AdcpErrorResultOptions extends OutgoingErrorOptions {
  * @returns The tool result, ready to return from an MCP tool handler.
  * @throws {TypeError} When the error is refused (`cause` holds every issue), the summary is not one
  * line of prose, or `payload` is malformed.
- * @throws {RangeError} When the error (or a payload error) is over 4096 serialized UTF-8 bytes.
+ * @throws {RangeError} When the error (or a payload error) is over 4096 serialized UTF-8 bytes, or
+ * `options.summary` over 256.
  *
  * @example A rate-limit error with a summary
  * ```ts

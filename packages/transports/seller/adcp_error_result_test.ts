@@ -43,7 +43,7 @@ Deno.test("adcpErrorResult() refuses bad codes, oversize errors and non-sentence
       'current value is "(17 characters, not shown)"',
   });
   throws(() => adcpErrorResult(RATE_LIMITED, { summary: "é".repeat(200) }), {
-    name: "TypeError",
+    name: "RangeError",
     message:
       "Cannot build the error result as 'options.summary' must be at most 256 UTF-8 bytes: " +
       'current value is "(400 UTF-8 bytes, not shown)"',

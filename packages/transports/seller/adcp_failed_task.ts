@@ -80,7 +80,8 @@ export type AdcpFailedTask = {
  * @returns The task.
  * @throws {TypeError} When `ids` are not non-empty strings, an option is malformed, or the error is
  * refused.
- * @throws {RangeError} When the error (or a payload error) is over 4096 serialized UTF-8 bytes.
+ * @throws {RangeError} When the error (or a payload error) is over 4096 serialized UTF-8 bytes, or
+ * `options.summary` over 256.
  *
  * @example A 1.0 failed task
  * ```ts

@@ -63,7 +63,8 @@ const DEFAULT_MESSAGES = {
  * @param options The JSON-RPC message and the {@link OutgoingErrorOptions}.
  * @returns The JSON-RPC error object.
  * @throws {TypeError} When the code is not one of the three, or the error is refused.
- * @throws {RangeError} When the error serializes to more than 4096 UTF-8 bytes.
+ * @throws {RangeError} When the error serializes to more than 4096 UTF-8 bytes, or
+ * `options.message` to more than 256.
  *
  * @example A gateway rate limit
  * ```ts

@@ -43,6 +43,7 @@ export interface AdcpSuccessResultOptions {
  * @returns The tool result, ready to return from an MCP tool handler.
  * @throws {TypeError} When `data`, `summary` or `options` is refused, or `data` does not serialize
  * as JSON (a `BigInt`, a cycle).
+ * @throws {RangeError} When `summary` is over 256 UTF-8 bytes.
  *
  * @example A success with a summary
  * ```ts
