@@ -20,18 +20,17 @@ export interface ClientOptions {
   /**
    * Headers sent with every request (for example `Authorization`). The client sets the protocol
    * headers itself, and `Accept-Encoding: identity` unless this sets `Accept-Encoding`. A value the
-   * `Headers` constructor refuses is a `TypeError` that never shows a header value.
-   * @default {}
+   * `Headers` constructor refuses is a `TypeError` that never shows a header value. Default: none.
    */
   readonly headers?: HeadersInit | undefined;
   /**
-   * Client-wide limits, under `agentLimits` and per-call limits. Byte caps at most 4 MiB.
-   * @default {}
+   * Client-wide limits, under `agentLimits` and per-call limits. Byte caps at most 4 MiB. Default:
+   * the built-in limits.
    */
   readonly defaultLimits?: ClientLimits | undefined;
   /**
-   * Limits for this agent, over `defaultLimits`; may raise the byte caps above 4 MiB.
-   * @default {}
+   * Limits for this agent, over `defaultLimits`; may raise the byte caps above 4 MiB. Default: none
+   * of its own.
    */
   readonly agentLimits?: ClientLimits | undefined;
   /** @deprecated Use `defaultLimits`. */
@@ -55,8 +54,7 @@ export interface ClientOptions {
 /** The options of one call that every client shares. */
 export interface CallOptions {
   /**
-   * Limits of this call, over the agent's and the client's.
-   * @default {}
+   * Limits of this call, over the agent's and the client's. Default: none of its own.
    */
   readonly limits?: ClientLimits | undefined;
 }
