@@ -153,6 +153,35 @@ export async function pinVersion(version: string): Promise<void> {
   await writeFileAtomic(SOURCES_PATH, new TextEncoder().encode(applyEdits(text, edits)));
 }
 
+/** Path of the repository's `.gitignore`. */
+export const GITIGNORE_PATH = `${ROOT}/.gitignore`;
+
+/**
+ * `.gitignore` text with the committed snapshot moved from version `from` to `to`: the line
+ * `!/spec/schemas/<from>/` becomes `!/spec/schemas/<to>/`. Returns `undefined` when the text has
+ * no such line.
+ */
+export function repinGitignore(text: string, from: string, to: string): string | undefined {
+  const lines = text.split("\n");
+  const index = lines.indexOf(`!/spec/schemas/${from}/`);
+  if (index < 0) return undefined;
+  lines[index] = `!/spec/schemas/${to}/`;
+  return lines.join("\n");
+}
+
+/**
+ * Moves the committed snapshot in `.gitignore` from `from` to `to` (see {@link repinGitignore}).
+ * Returns whether the line was found and rewritten.
+ */
+export async function pinSnapshot(from: string, to: string): Promise<boolean> {
+  const text = await readIfExists(GITIGNORE_PATH);
+  if (text === undefined) return false;
+  const next = repinGitignore(new TextDecoder().decode(text), from, to);
+  if (next === undefined) return false;
+  await writeFileAtomic(GITIGNORE_PATH, new TextEncoder().encode(next));
+  return true;
+}
+
 /**
  * A relative path that cannot climb out of its folder. A `%` is refused too: paths are compared
  * decoded, and one still holding a `%` was encoded twice (`%252e%252e`), which an HTTP server would

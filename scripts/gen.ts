@@ -1,5 +1,5 @@
 /**
- * `deno task gen [--check]`, the one entry point of the generators.
+ * `deno task gen [--check] [--help]`, the one entry point of the generators.
  *
  * Regenerates `@adcp-wire/schemas` (`packages/schemas/`) from the schemas synced for the pinned
  * version (`spec/sources.jsonc` `schema_version`):
@@ -562,13 +562,31 @@ export async function generate(
   return { files, codeCount: codes.count };
 }
 
-async function main(): Promise<void> {
-  const check = Deno.args.includes("--check");
-  for (const argument of Deno.args) {
-    if (argument !== "--check") {
-      throw new ScriptError(`Unknown argument ${JSON.stringify(argument)}`);
-    }
+/** The usage text of `deno task gen --help`. */
+export const GEN_USAGE = "Usage: deno task gen [--check]\n" +
+  "Regenerates @adcp-wire/schemas (packages/schemas/) from the synced schemas of the pinned\n" +
+  "AdCP version (spec/sources.jsonc schema_version); the task runs `deno task sync` first.\n" +
+  "  --check   write nothing; fail when a generated file is stale\n" +
+  "  --help    print this and exit";
+
+/** Reads the command line: `--check`, or `--help` (returns `"help"`). */
+export function parseGenArgs(args: readonly string[]): { check: boolean } | "help" {
+  let check = false;
+  for (const argument of args) {
+    if (argument === "--help" || argument === "-h") return "help";
+    if (argument === "--check") check = true;
+    else throw new ScriptError(`Unknown argument ${JSON.stringify(argument)} (see --help)`);
   }
+  return { check };
+}
+
+async function main(): Promise<number | void> {
+  const args = parseGenArgs(Deno.args);
+  if (args === "help") {
+    console.log(GEN_USAGE);
+    return 0;
+  }
+  const { check } = args;
   const { schema_version: version } = await readSources();
   const { files, codeCount } = await generate(version);
   const stale = (await writeChanged(files, OUT_DIR, check)).map((name) =>

@@ -1,4 +1,4 @@
-import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import {
   ADCP_VERSION,
   DEPRECATED_ERROR_CODES,
@@ -6,7 +6,7 @@ import {
   lookupErrorCode,
   STANDARD_ERROR_CODES,
 } from "@adcp-wire/schemas";
-import { generate, typeNameInWordCase } from "./gen.ts";
+import { GEN_USAGE, generate, parseGenArgs, typeNameInWordCase } from "./gen.ts";
 import { readSources, schemaDir } from "./_sources.ts";
 import { ensureSynced } from "./_test_sync.ts";
 
@@ -93,5 +93,37 @@ Deno.test("gen names types in word case and keeps old names as deprecated aliase
   for (const name of declared) {
     const renamed = typeNameInWordCase(name);
     ok(renamed === name || types.includes(`export type ${name} = ${renamed};`), name);
+  }
+});
+
+Deno.test("gen --help prints usage and reads nothing; an unknown argument is refused", () => {
+  strictEqual(parseGenArgs(["--help"]), "help");
+  strictEqual(parseGenArgs(["--check", "-h"]), "help");
+  deepStrictEqual(parseGenArgs([]), { check: false });
+  deepStrictEqual(parseGenArgs(["--check"]), { check: true });
+  throws(() => parseGenArgs(["--chek"]), { message: 'Unknown argument "--chek" (see --help)' });
+  ok(GEN_USAGE.startsWith("Usage: deno task gen [--check]"));
+});
+
+Deno.test("gen --help and sync --help exit 0 with usage, offline and before any sync", async () => {
+  // No --allow-net and no --allow-write: usage needs neither the network nor a synced tree.
+  for (const script of ["gen.ts", "sync.ts"]) {
+    const { code, stdout } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        "--allow-read",
+        "--allow-env",
+        "--allow-run",
+        "--allow-sys=cpus",
+        `${import.meta.dirname}/${script}`,
+        "--help",
+      ],
+      env: { ADCP_UPSTREAM: "" },
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    strictEqual(code, 0, script);
+    ok(new TextDecoder().decode(stdout).startsWith("Usage: deno task "), script);
   }
 });

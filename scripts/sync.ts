@@ -8,10 +8,15 @@
  * upstream's vector files into `vectors/upstream/`, verifying every file against
  * `spec/sources.lock.json`.
  *
- * - Source: the AdCP site by default (schemas from `base_url`, vectors from the pinned commit);
- *   `--from DIR` or the `ADCP_UPSTREAM` environment variable points at a directory laid out like
- *   the site (`schemas/<version>/…`, `test-vectors/…`): the offline/air-gapped mode; `--from URL`
- *   at another copy of the site.
+ * - The pinned version's files (`spec/schemas/<schema_version>/`) and the vector files are
+ *   committed: a plain sync verifies them and fetches nothing, so a fresh clone works offline. A
+ *   missing file is fetched and verified; a file that differs from the lock is refused, with the
+ *   way to restore it (`git checkout -- <file>`).
+ * - Source of missing files: the AdCP site by default (schemas from `base_url`, vectors from the
+ *   pinned commit); `--from DIR` or the `ADCP_UPSTREAM` environment variable points at a directory
+ *   laid out like the site (`schemas/<version>/…`, `test-vectors/…`): the offline/air-gapped mode;
+ *   `--from URL` at another copy of the site. A source that cannot be reached is reported in one
+ *   line: the URL, the runtime's reason, and `--from DIR` / `ADCP_UPSTREAM=DIR`.
  * - Every file's sha256 must equal the lock's. A mismatch, local or fetched, is refused with both
  *   digests; nothing is overwritten. A synced file the lock does not know is removed by a sync and
  *   refused by `--check`. `--update` re-fetches everything and rewrites the lock, writing nothing
@@ -30,6 +35,7 @@ import {
   isVersion,
   listFiles,
   type Lock,
+  pinSnapshot,
   pinVersion,
   readIfExists,
   readLock,
@@ -77,9 +83,15 @@ export function directorySource(dir: string, maxBytes: number): Source {
       }
     };
     // A link anywhere on the way (a linked folder) must not lead out of the mirror.
-    realRoot ??= Deno.realPath(root);
+    realRoot ??= Deno.realPath(root).catch((error) => {
+      throw new ScriptError(
+        `Cannot read the mirror ${root}: ${messageOf(error)}; --from DIR and ADCP_UPSTREAM ` +
+          "name a folder laid out like the AdCP site (schemas/<version>/…, test-vectors/…)",
+      );
+    });
+    const rootReal = await realRoot;
     const real = await found(Deno.realPath(path));
-    if (!real.startsWith(`${await realRoot}/`)) {
+    if (!real.startsWith(`${rootReal}/`)) {
       throw new ScriptError(`Cannot read ${path}: it leads outside ${root}`);
     }
     const info = await found(Deno.lstat(path));
@@ -120,8 +132,56 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The way out printed with every failure to reach a source. */
+export const OFFLINE_HINT = "to sync offline, use a folder laid out like the AdCP site: " +
+  "`deno task sync --from DIR` or `ADCP_UPSTREAM=DIR`";
+
+/**
+ * A source that cannot be reached (no DNS, connection refused, timeout, an HTTP error): one line
+ * with the URL, the runtime's reason and {@link OFFLINE_HINT}.
+ */
+export class SourceUnreachableError extends ScriptError {
+  override readonly name = "SourceUnreachableError";
+  /** The URL that failed. */
+  readonly url: string;
+  /** The runtime's reason, without the wrapper text that repeats the URL. */
+  readonly reason: string;
+  /**
+   * @param url The URL that failed.
+   * @param reason Why, in the runtime's words.
+   * @param cause The runtime's error, if any.
+   */
+  constructor(url: string, reason: string, cause?: unknown) {
+    super(`Cannot reach ${url}: ${reason}; ${OFFLINE_HINT}`, { cause });
+    this.url = url;
+    this.reason = reason;
+  }
+}
+
+/**
+ * Why a request failed, in the runtime's words: the innermost `cause` (Deno's `TypeError: fetch
+ * failed` keeps the reason there), without the `error sending request for url (…)` wrapper.
+ */
+export function networkReason(error: unknown, timeoutMs: number): string {
+  if (error instanceof DOMException && error.name === "TimeoutError") {
+    return `no complete answer within ${timeoutMs} ms`;
+  }
+  let innermost = error;
+  for (let depth = 0; depth < 8 && innermost instanceof Error; depth++) {
+    if (innermost.cause === undefined) break;
+    innermost = innermost.cause;
+  }
+  return messageOf(innermost)
+    .replace(/^error sending request for url \([^)]*\): /, "")
+    .replace(/^client error \(Connect\): /, "");
+}
+
 /** Fetches one URL with a size cap, a timeout and same-origin redirects only. */
-export async function fetchBounded(href: string, limits: Sources["limits"]): Promise<Uint8Array> {
+export async function fetchBounded(
+  href: string,
+  limits: Sources["limits"],
+  fetchImpl: typeof fetch = fetch,
+): Promise<Uint8Array> {
   let url = new URL(href);
   checkUrlAllowed(url);
   const origin = url.origin;
@@ -129,9 +189,9 @@ export async function fetchBounded(href: string, limits: Sources["limits"]): Pro
   for (let hop = 0;; hop++) {
     let response: Response;
     try {
-      response = await fetch(url, { redirect: "manual", signal });
+      response = await fetchImpl(url, { redirect: "manual", signal });
     } catch (error) {
-      throw new ScriptError(`Cannot fetch ${url.href}: ${messageOf(error)}`);
+      throw new SourceUnreachableError(url.href, networkReason(error, limits.timeout_ms), error);
     }
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
@@ -160,7 +220,7 @@ export async function fetchBounded(href: string, limits: Sources["limits"]): Pro
     }
     if (!response.ok || response.body === null) {
       await response.body?.cancel();
-      throw new ScriptError(`Cannot fetch ${url.href}: HTTP ${response.status}`);
+      throw new SourceUnreachableError(url.href, `HTTP ${response.status}`);
     }
     const declared = Number(response.headers.get("content-length") ?? NaN);
     if (Number.isFinite(declared) && declared > limits.max_file_bytes) {
@@ -188,7 +248,7 @@ export async function fetchBounded(href: string, limits: Sources["limits"]): Pro
       }
     } catch (error) {
       if (error instanceof ScriptError) throw error;
-      throw new ScriptError(`Cannot fetch ${url.href}: ${messageOf(error)}`);
+      throw new SourceUnreachableError(url.href, networkReason(error, limits.timeout_ms), error);
     }
     const out = new Uint8Array(total);
     let offset = 0;
@@ -205,17 +265,26 @@ export function httpSource(
   baseUrl: string,
   vectorUrl: (name: string) => string,
   limits: Sources["limits"],
+  fetchImpl: typeof fetch = fetch,
 ): Source {
   const base = baseUrl.replace(/\/+$/, "");
   return {
     label: base,
-    schema: (version, path) => fetchBounded(`${base}/schemas/${version}/${path}`, limits),
-    vector: (name) => fetchBounded(vectorUrl(name), limits),
+    schema: (version, path) =>
+      fetchBounded(`${base}/schemas/${version}/${path}`, limits, fetchImpl),
+    vector: (name) => fetchBounded(vectorUrl(name), limits, fetchImpl),
   };
 }
 
-/** Picks the source from `--from`, then `ADCP_UPSTREAM`, then the site. */
-export function chooseSource(sources: Sources, from: string | undefined): Source {
+/**
+ * Picks the source from `--from`, then `ADCP_UPSTREAM`, then the site. Nothing is read until a
+ * file is missing.
+ */
+export function chooseSource(
+  sources: Sources,
+  from: string | undefined,
+  fetchImpl: typeof fetch = fetch,
+): Source {
   const limits = sources.limits;
   if (from === undefined || from === "") {
     const vectors = sources.test_vectors;
@@ -223,11 +292,12 @@ export function chooseSource(sources: Sources, from: string | undefined): Source
       sources.base_url,
       (name) => vectors.url_template.replace("{commit}", vectors.commit).replace("{name}", name),
       limits,
+      fetchImpl,
     );
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(from)) {
     const base = from.replace(/\/+$/, "");
-    return httpSource(base, (name) => `${base}/test-vectors/${name}`, limits);
+    return httpSource(base, (name) => `${base}/test-vectors/${name}`, limits, fetchImpl);
   }
   return directorySource(from, limits.max_file_bytes);
 }
@@ -326,12 +396,14 @@ function parseArgs(args: string[]): Options {
     else if (argument === "--help" || argument === "-h") {
       console.log(
         "Usage: deno task sync [--version V] [--from URL|DIR] [--update] [--check] [--quiet]\n" +
+          "Verifies the committed snapshot (spec/schemas/<pinned version>/, vectors/upstream/)\n" +
+          "against spec/sources.lock.json and fetches only the files that are missing.\n" +
           "  --version V   sync AdCP schema version V and pin it in spec/sources.jsonc\n" +
-          "  --from X      read from a directory laid out like the site, or another copy of the " +
-          "site\n" +
-          "                (default: $ADCP_UPSTREAM, else the AdCP site)\n" +
+          "  --from X      read missing files from a directory laid out like the site, or\n" +
+          "                another copy of the site (default: $ADCP_UPSTREAM, else the site)\n" +
           "  --update      re-fetch everything and rewrite spec/sources.lock.json\n" +
-          "  --check       verify the synced files against the lock; write nothing",
+          "  --check       verify the synced files against the lock; write nothing\n" +
+          "  --quiet       print nothing but errors",
       );
       Deno.exit(0);
     } else throw new ScriptError(`Unknown argument ${JSON.stringify(argument)} (see --help)`);
@@ -357,6 +429,43 @@ export interface SyncReport {
   verified: number;
   /** The synced files removed because the lock does not know them. */
   removed: string[];
+}
+
+/** What {@link formatSummary} describes. */
+export interface SummaryOptions {
+  /** Which kind of run. */
+  mode: "sync" | "check" | "update";
+  /** Whether the verified files are the committed snapshot (the pinned version). */
+  committed: boolean;
+  /** Where fetched files came from ({@link Source.label}). */
+  sourceLabel: string;
+  /** How long the run took. */
+  elapsedMs: number;
+}
+
+/**
+ * The one summary line of a run, saying what came from where: `sync: AdCP 3.2.0-beta.5: 815
+ * files verified from the committed snapshot, 0 fetched (62 ms)`. A source is named only when
+ * something came from it.
+ */
+export function formatSummary(report: SyncReport, options: SummaryOptions): string {
+  const { mode, committed, sourceLabel, elapsedMs } = options;
+  const files = (count: number) => `${count} file${count === 1 ? "" : "s"}`;
+  const where = committed ? "from the committed snapshot" : "on disk";
+  const time = `(${elapsedMs} ms)`;
+  if (mode === "update") {
+    return `sync --update: AdCP ${report.version}: ${files(report.fetched)} fetched from ` +
+      `${sourceLabel} and recorded in spec/sources.lock.json ${time}`;
+  }
+  if (mode === "check") {
+    return `sync --check: AdCP ${report.version}: ${files(report.verified)} verified ${where}, ` +
+      `nothing fetched or written ${time}`;
+  }
+  const fetched = report.fetched === 0
+    ? "0 fetched"
+    : `${report.fetched} fetched from ${sourceLabel}`;
+  return `sync: AdCP ${report.version}: ${files(report.verified)} verified ${where}, ${fetched} ` +
+    time;
 }
 
 /** Progress lines on a TTY, a summary otherwise. */
@@ -385,6 +494,17 @@ function mismatch(what: string, expected: string, actual: string, hint: string):
     `Refusing ${what}: sha256 ${actual} does not match the lock's ${expected}; ` +
       `nothing was overwritten. ${hint}`,
   );
+}
+
+/**
+ * How to get a local file back to the lock's bytes. Files of the committed snapshot (the vectors
+ * and the pinned version) come back from git; any other version's from its source.
+ */
+function restoreHint(path: string, committed: boolean): string {
+  return committed
+    ? `Edited by hand? Restore it with \`git checkout -- ${path}\`, or delete it and run ` +
+      "`deno task sync --from DIR` (or `deno task sync` online)"
+    : "Delete the file to re-fetch it, or run `deno task sync --update` if upstream changed";
 }
 
 /** Runs `task` on every item, at most `concurrency` at a time. */
@@ -466,8 +586,8 @@ export async function sync(
   const vectorsDir = `${root}/vectors/upstream`;
   const progress = options.progress ?? new Progress(true);
   const report: SyncReport = { version, fetched: 0, verified: 0, removed: [] };
-  const updateHint =
-    "Delete the file to re-fetch it, or run `deno task sync --update` if upstream changed.";
+  // The pinned version's folder and the vectors are the committed snapshot.
+  const committedSchemas = version === sources.schema_version;
 
   // Vectors.
   const lockedVectors = lock.test_vectors.commit === sources.test_vectors.commit
@@ -500,14 +620,18 @@ export async function sync(
     if (local !== undefined && !update) {
       const actual = await sha256Hex(local);
       if (actual !== expected) {
-        throw mismatch(`vectors/upstream/${name}`, expected!, actual, updateHint);
+        const file = `vectors/upstream/${name}`;
+        throw mismatch(file, expected!, actual, restoreHint(file, true));
       }
       report.verified++;
       newVectors[name] = actual;
       continue;
     }
     if (check) {
-      throw new ScriptError(`vectors/upstream/${name} is missing; run \`deno task sync\``);
+      throw new ScriptError(
+        `vectors/upstream/${name} is missing; restore it with ` +
+          `\`git checkout -- vectors/upstream/${name}\`, or run \`deno task sync\``,
+      );
     }
     progress.file("vector", name, vectorCount, sources.test_vectors.files.length);
     const bytes = await source.vector(name);
@@ -544,14 +668,19 @@ export async function sync(
       if (local !== undefined) {
         const actual = await sha256Hex(local);
         if (actual !== expected) {
-          throw mismatch(`spec/schemas/${version}/${path}`, expected, actual, updateHint);
+          const file = `spec/schemas/${version}/${path}`;
+          throw mismatch(file, expected, actual, restoreHint(file, committedSchemas));
         }
         report.verified++;
         return;
       }
       if (check) {
+        const file = `spec/schemas/${version}/${path}`;
         throw new ScriptError(
-          `spec/schemas/${version}/${path} is missing; run \`deno task sync\``,
+          committedSchemas
+            ? `${file} is missing; restore it with \`git checkout -- ${file}\`, or run ` +
+              "`deno task sync`"
+            : `${file} is missing; a sync of ${version} (not --check) fetches it`,
         );
       }
       progress.file("schema", path, ++fetchedCount, undefined);
@@ -681,22 +810,27 @@ async function main(): Promise<void> {
   });
   if (options.update) await writeLock(lock);
   if (!options.check && version !== sources.schema_version) {
+    const previous = sources.schema_version;
     await pinVersion(version);
+    const ignored = await pinSnapshot(previous, version)
+      ? `and .gitignore now keeps spec/schemas/${version}/`
+      : `but .gitignore has no \`!/spec/schemas/${previous}/\` line: un-ignore ` +
+        `spec/schemas/${version}/ there`;
     progress.say(
-      `Pinned schema_version ${version} in spec/sources.jsonc (was ${sources.schema_version})`,
+      `Pinned schema_version ${version} in spec/sources.jsonc (was ${previous}) ${ignored}; ` +
+        `commit spec/schemas/${version}/ and remove the old snapshot: ` +
+        `\`git rm -r spec/schemas/${previous}\``,
     );
   }
   for (const path of report.removed) {
     progress.say(`Removed ${path}: not part of the synced set`);
   }
-  const elapsedMs = Math.round(performance.now() - started);
-  const what = options.check ? "verified" : "synced";
-  const origin = options.check ? "nowhere" : source.label;
-  progress.say(
-    `sync: ${what} AdCP ${version} schemas and ${sources.test_vectors.files.length} vector files ` +
-      `(${report.fetched} fetched from ${origin}, ${report.verified} already verified) ` +
-      `in ${elapsedMs} ms${options.update ? "; lock rewritten" : ""}`,
-  );
+  progress.say(formatSummary(report, {
+    mode: options.update ? "update" : options.check ? "check" : "sync",
+    committed: version === sources.schema_version,
+    sourceLabel: source.label,
+    elapsedMs: Math.round(performance.now() - started),
+  }));
 }
 
 // One line, whatever went wrong: hostile input (a tampered lock, mirror or $ref) must not surface

@@ -1,7 +1,22 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
-import type { Lock, Sources } from "./_sources.ts";
+import {
+  type Lock,
+  readLock,
+  readSources,
+  repinGitignore,
+  ROOT,
+  type Sources,
+} from "./_sources.ts";
 import { ScriptError } from "./_cli.ts";
-import { directorySource, fetchBounded, httpSource, sync } from "./sync.ts";
+import {
+  directorySource,
+  fetchBounded,
+  formatSummary,
+  httpSource,
+  networkReason,
+  SourceUnreachableError,
+  sync,
+} from "./sync.ts";
 
 const VERSION = "1.0.0";
 const SITE = "https://adcontextprotocol.org";
@@ -136,6 +151,13 @@ Deno.test(
     ok(error.message.includes(lock.schemas[VERSION]!["enums/b.json"]!), "names the lock's digest");
     ok(/sha256 [0-9a-f]{64}/.test(error.message), "names the actual digest");
     strictEqual(await Deno.readTextFile(path), '{"tampered":true}');
+    // The pinned version is the committed snapshot: the way back is git, or a sync from a mirror.
+    ok(!error.message.includes("\n"), "one line");
+    ok(
+      error.message.includes(`\`git checkout -- spec/schemas/${VERSION}/enums/b.json\``),
+      error.message,
+    );
+    ok(error.message.includes("`deno task sync --from DIR`"), error.message);
     await Deno.remove(mirror, { recursive: true });
     await Deno.remove(out, { recursive: true });
   },
@@ -451,3 +473,314 @@ Deno.test("sync() refuses a lock whose keys would lead outside the project", asy
   await rejects(Deno.stat(`${out}/../../../escaped.json`), Deno.errors.NotFound);
   for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
 });
+
+/** A fetch that serves `mirror` (laid out like the site) and records every URL asked for. */
+function mirrorFetch(mirror: string, requested: string[]): typeof fetch {
+  return async (input: RequestInfo | URL) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    requested.push(url.href);
+    try {
+      return new Response(await Deno.readFile(`${mirror}${decodeURIComponent(url.pathname)}`));
+    } catch {
+      return new Response("not found", { status: 404 });
+    }
+  };
+}
+
+/** A fetch that fails the way Deno's does when DNS cannot resolve the host, and counts calls. */
+function offlineFetch(calls: string[]): typeof fetch {
+  return (input: RequestInfo | URL) => {
+    const href = String(input instanceof Request ? input.url : input);
+    calls.push(href);
+    return Promise.reject(
+      new TypeError("fetch failed", {
+        cause: new Error(
+          `error sending request for url (${href}): client error (Connect): dns error: ` +
+            "failed to lookup address information: Name or service not known",
+        ),
+      }),
+    );
+  };
+}
+
+/** The site as sync sees it by default, over `fetchImpl`. */
+function siteSource(fetchImpl: typeof fetch) {
+  return httpSource(SITE, (name) => `${SITE}/test-vectors/${name}`, sources().limits, fetchImpl);
+}
+
+Deno.test("sync() of a complete committed snapshot verifies it and fetches nothing", async () => {
+  const { mirror, out, lock } = await synced();
+  const calls: string[] = [];
+  const report = await sync(sources(), lock, {
+    version: VERSION,
+    source: siteSource(offlineFetch(calls)),
+    update: false,
+    check: false,
+    root: out,
+  });
+  deepStrictEqual(calls, []);
+  deepStrictEqual([report.fetched, report.verified, report.removed], [0, CLOSURE.length + 1, []]);
+  for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("sync() fetches a file missing from the snapshot, and only that file", async () => {
+  const { mirror, out, lock } = await synced();
+  await Deno.remove(`${out}/spec/schemas/${VERSION}/enums/b.json`);
+  await Deno.remove(`${out}/vectors/upstream/mcp-response-extraction.json`);
+  const requested: string[] = [];
+  const report = await sync(sources(), lock, {
+    version: VERSION,
+    source: siteSource(mirrorFetch(mirror, requested)),
+    update: false,
+    check: false,
+    root: out,
+  });
+  deepStrictEqual(requested.sort(), [
+    `${SITE}/schemas/${VERSION}/enums/b.json`,
+    `${SITE}/test-vectors/mcp-response-extraction.json`,
+  ]);
+  deepStrictEqual([report.fetched, report.verified], [2, CLOSURE.length - 1]);
+  deepStrictEqual(
+    await Deno.readFile(`${out}/spec/schemas/${VERSION}/enums/b.json`),
+    await Deno.readFile(`${mirror}/schemas/${VERSION}/enums/b.json`),
+  );
+  // A missing file whose source bytes differ from the lock is refused, and not written.
+  await Deno.remove(`${out}/spec/schemas/${VERSION}/enums/b.json`);
+  await Deno.writeTextFile(`${mirror}/schemas/${VERSION}/enums/b.json`, "{}");
+  const error = await sync(sources(), lock, {
+    version: VERSION,
+    source: siteSource(mirrorFetch(mirror, [])),
+    update: false,
+    check: false,
+    root: out,
+  }).then(() => undefined, (error) => error);
+  ok(error instanceof ScriptError && error.message.includes("does not match the lock"), error);
+  await rejects(Deno.stat(`${out}/spec/schemas/${VERSION}/enums/b.json`), Deno.errors.NotFound);
+  for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("sync() refuses a hand-edited vector file with the way to restore it", async () => {
+  const { mirror, out, lock } = await synced();
+  const path = `${out}/vectors/upstream/mcp-response-extraction.json`;
+  await Deno.writeTextFile(path, '{"edited":true}');
+  const error = await syncError(mirror, out, lock, {});
+  ok(error instanceof ScriptError, String(error));
+  ok(!error.message.includes("\n"), "one line");
+  ok(
+    error.message.startsWith("Refusing vectors/upstream/mcp-response-extraction.json: sha256 "),
+    error.message,
+  );
+  ok(
+    error.message.includes("`git checkout -- vectors/upstream/mcp-response-extraction.json`"),
+    error.message,
+  );
+  strictEqual(await Deno.readTextFile(path), '{"edited":true}');
+  for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("sync() names no git restore for a version other than the pinned one", async () => {
+  const { mirror, out, lock } = await synced();
+  await Deno.writeTextFile(`${out}/spec/schemas/${VERSION}/enums/b.json`, "{}");
+  const error = await sync({ ...sources(), schema_version: "2.0.0" }, lock, {
+    version: VERSION,
+    source: directorySource(mirror, 4096),
+    update: false,
+    check: false,
+    root: out,
+  }).then(() => undefined, (error) => error);
+  ok(error instanceof ScriptError && error.message.includes("Delete the file to re-fetch it"));
+  ok(!error.message.includes("git checkout"), error.message);
+  for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test(
+  "sync() that cannot reach its source says so in one line: URL, reason, --from DIR",
+  async () => {
+    const { mirror, out, lock } = await synced();
+    await Deno.remove(`${out}/spec/schemas/${VERSION}/core/a.json`);
+    const calls: string[] = [];
+    const error = await sync(sources(), lock, {
+      version: VERSION,
+      source: siteSource(offlineFetch(calls)),
+      update: false,
+      check: false,
+      root: out,
+    }).then(() => undefined, (error) => error);
+    deepStrictEqual(calls, [`${SITE}/schemas/${VERSION}/core/a.json`]);
+    ok(error instanceof SourceUnreachableError, String(error));
+    strictEqual(
+      error.message,
+      `Cannot reach ${SITE}/schemas/${VERSION}/core/a.json: dns error: failed to lookup ` +
+        "address information: Name or service not known; to sync offline, use a folder laid " +
+        "out like the AdCP site: `deno task sync --from DIR` or `ADCP_UPSTREAM=DIR`",
+    );
+    strictEqual(error.url, `${SITE}/schemas/${VERSION}/core/a.json`);
+    for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+  },
+);
+
+Deno.test("fetchBounded() reports a refused connection, a timeout, an HTTP error", async () => {
+  // A port that was just listening and is now closed: the runtime's own "connection refused".
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  const limits = sources().limits;
+  const refused = await fetchBounded(`http://127.0.0.1:${port}/x.json`, limits).then(
+    () => undefined,
+    (error) => error,
+  );
+  ok(refused instanceof SourceUnreachableError, String(refused));
+  ok(!refused.message.includes("\n"), "one line");
+  ok(refused.message.startsWith(`Cannot reach http://127.0.0.1:${port}/x.json: `));
+  ok(/connect|refused/i.test(refused.reason), refused.reason);
+  ok(refused.message.endsWith("`deno task sync --from DIR` or `ADCP_UPSTREAM=DIR`"));
+  const hanging: typeof fetch = (_input, init) =>
+    new Promise((_resolve, reject) => {
+      init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+    });
+  const timedOut = await fetchBounded(
+    `${SITE}/x.json`,
+    { ...limits, timeout_ms: 20 },
+    hanging,
+  ).then(() => undefined, (error) => error);
+  ok(timedOut instanceof SourceUnreachableError, String(timedOut));
+  strictEqual(timedOut.reason, "no complete answer within 20 ms");
+  const status = await fetchBounded(
+    `${SITE}/x.json`,
+    limits,
+    () => Promise.resolve(new Response("busy", { status: 503 })),
+  ).then(() => undefined, (error) => error);
+  ok(status instanceof SourceUnreachableError && status.reason === "HTTP 503", String(status));
+});
+
+Deno.test("networkReason() keeps the runtime's reason and drops the wrapper", () => {
+  const url = "https://adcontextprotocol.org/x.json";
+  strictEqual(
+    networkReason(
+      new TypeError("fetch failed", {
+        cause: new Error(
+          `error sending request for url (${url}): client error (Connect): tcp connect error: ` +
+            "Connection refused (os error 111)",
+        ),
+      }),
+      1000,
+    ),
+    "tcp connect error: Connection refused (os error 111)",
+  );
+  strictEqual(
+    networkReason(new Error("getaddrinfo ENOTFOUND example.org"), 1),
+    "getaddrinfo ENOTFOUND example.org",
+  );
+  strictEqual(
+    networkReason(new DOMException("Signal timed out.", "TimeoutError"), 5),
+    "no complete answer within 5 ms",
+  );
+  strictEqual(networkReason("plain", 1), "plain");
+});
+
+Deno.test("sync() from a mirror folder that does not exist names the folder", async () => {
+  const { mirror, out, lock } = await synced();
+  await Deno.remove(`${out}/spec/schemas/${VERSION}/core/a.json`);
+  const error = await syncError(`${mirror}/nowhere`, out, lock, {});
+  ok(error instanceof ScriptError, String(error));
+  ok(error.message.startsWith(`Cannot read the mirror ${mirror}/nowhere: `), error.message);
+  ok(error.message.includes("laid out like the AdCP site"), error.message);
+  for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("formatSummary() says what came from where, and names no source for nothing", () => {
+  const report = { version: "3.2.0-beta.5", fetched: 0, verified: 815, removed: [] };
+  const options = { committed: true, sourceLabel: SITE, elapsedMs: 62 };
+  strictEqual(
+    formatSummary(report, { ...options, mode: "sync" }),
+    "sync: AdCP 3.2.0-beta.5: 815 files verified from the committed snapshot, 0 fetched (62 ms)",
+  );
+  strictEqual(
+    formatSummary({ ...report, fetched: 4, verified: 811 }, {
+      ...options,
+      mode: "sync",
+      sourceLabel: "/srv/adcp-upstream",
+    }),
+    "sync: AdCP 3.2.0-beta.5: 811 files verified from the committed snapshot, 4 fetched from " +
+      "/srv/adcp-upstream (62 ms)",
+  );
+  strictEqual(
+    formatSummary({ ...report, version: "3.1.19", fetched: 630, verified: 4 }, {
+      ...options,
+      committed: false,
+      mode: "sync",
+    }),
+    `sync: AdCP 3.1.19: 4 files verified on disk, 630 fetched from ${SITE} (62 ms)`,
+  );
+  strictEqual(
+    formatSummary(report, { ...options, mode: "check" }),
+    "sync --check: AdCP 3.2.0-beta.5: 815 files verified from the committed snapshot, nothing " +
+      "fetched or written (62 ms)",
+  );
+  strictEqual(
+    formatSummary({ ...report, fetched: 815, verified: 0 }, { ...options, mode: "update" }),
+    `sync --update: AdCP 3.2.0-beta.5: 815 files fetched from ${SITE} and recorded in ` +
+      "spec/sources.lock.json (62 ms)",
+  );
+  for (const mode of ["sync", "check", "update"] as const) {
+    ok(!formatSummary(report, { ...options, mode }).includes("nowhere"));
+  }
+});
+
+Deno.test("repinGitignore() moves the committed snapshot's line to the new version", () => {
+  const text = "# upstream\n/spec/schemas/*\n!/spec/schemas/3.2.0-beta.5/\n/.reports/\n";
+  strictEqual(
+    repinGitignore(text, "3.2.0-beta.5", "3.3.0"),
+    "# upstream\n/spec/schemas/*\n!/spec/schemas/3.3.0/\n/.reports/\n",
+  );
+  strictEqual(repinGitignore(text, "3.1.19", "3.3.0"), undefined);
+  strictEqual(
+    repinGitignore("!/spec/schemas/3.2.0-beta.50/\n", "3.2.0-beta.5", "3.3.0"),
+    undefined,
+  );
+});
+
+Deno.test(
+  "the pinned snapshot is complete and verifies offline: every locked file is on disk",
+  async () => {
+    const sourcesFile = await readSources();
+    const lock = await readLock();
+    const calls: string[] = [];
+    // --check writes nothing; the failing fetch proves that nothing is fetched either.
+    const report = await sync(sourcesFile, lock, {
+      version: sourcesFile.schema_version,
+      source: httpSource(SITE, (name) => name, sourcesFile.limits, offlineFetch(calls)),
+      update: false,
+      check: true,
+    });
+    deepStrictEqual(calls, []);
+    strictEqual(
+      report.verified,
+      Object.keys(lock.schemas[sourcesFile.schema_version]!).length +
+        sourcesFile.test_vectors.files.length,
+    );
+  },
+);
+
+Deno.test(
+  "the pinned snapshot is what git tracks: spec/schemas/<pinned>/ and vectors/upstream/",
+  async () => {
+    const git = await new Deno.Command("git", {
+      args: ["ls-files", "--", "spec/schemas", "vectors/upstream"],
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "null",
+    }).output().catch(() => undefined);
+    if (git === undefined || !git.success) return; // not a git checkout (a source archive)
+    const sourcesFile = await readSources();
+    const lock = await readLock();
+    const version = sourcesFile.schema_version;
+    const expected = [
+      ...Object.keys(lock.schemas[version]!).map((path) => `spec/schemas/${version}/${path}`),
+      ...sourcesFile.test_vectors.files.map((name) => `vectors/upstream/${name}`),
+    ].sort();
+    const tracked = new TextDecoder().decode(git.stdout).split("\n").filter((line) => line !== "")
+      .sort();
+    deepStrictEqual(tracked, expected);
+  },
+);
