@@ -2,15 +2,20 @@
 // JSON-RPC transport handler, or the v0.3 LegacyJsonRpcTransportHandler) behind Deno.serve on
 // 127.0.0.1. The executor publishes A2A 1.0 ProtoJSON frames, turned into the SDK's objects with
 // its own fromJSON. Test code only: the package's runtime never imports the SDK.
-import { AgentCard, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import {
+  AgentCard,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskStatusUpdateEvent,
+} from "npm:@a2a-js/sdk@1.3.0";
 import {
   AgentEvent,
   DefaultRequestHandler,
   InMemoryTaskStore,
   JsonRpcTransportHandler,
   ServerCallContext,
-} from "@a2a-js/sdk/server";
-import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
+} from "npm:@a2a-js/sdk@1.3.0/server";
+import { LegacyJsonRpcTransportHandler } from "npm:@a2a-js/sdk@1.3.0/compat/v0_3/server";
 
 /** A 1.0 ProtoJSON StreamResponse frame: exactly one of task, statusUpdate, artifactUpdate. */
 export type ProtoFrame =

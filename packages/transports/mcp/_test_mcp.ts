@@ -1,13 +1,13 @@
 // Test helpers: real MCP servers built with @modelcontextprotocol/sdk behind Deno.serve on
 // 127.0.0.1, one WebStandardStreamableHTTPServerTransport per session, and a small event store for
 // resumable SSE. Test code only: the package's runtime never imports the SDK.
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Server } from "npm:@modelcontextprotocol/sdk@1.32.2/server/index.js";
+import type { McpServer } from "npm:@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
 import {
   type EventStore,
   WebStandardStreamableHTTPServerTransport,
-} from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+} from "npm:@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp.js";
+import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 
 /** A running test agent. */
 export interface TestAgent {

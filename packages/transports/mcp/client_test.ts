@@ -4,16 +4,16 @@
 // SDK cannot express (a stream that ends without the response). Every test is bounded in time and
 // closes its servers and sessions; sanitizers stay on.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
+import { Server } from "npm:@modelcontextprotocol/sdk@1.32.2/server/index.js";
+import { McpServer } from "npm:@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
+import { InMemoryTaskStore } from "npm:@modelcontextprotocol/sdk@1.32.2/experimental/tasks";
 import {
   type CallToolRequest,
   CallToolRequestSchema,
   type ListToolsRequest,
   ListToolsRequestSchema,
   McpError,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import { gzip, netTest, rejection, within, withServer } from "../_test_utils.ts";
 import {
   AgentProtocolError,
