@@ -1,0 +1,68 @@
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import { ScriptError } from "./_cli.ts";
+import type { PageReport } from "./browser/_page.ts";
+import {
+  browserRunPassed,
+  checkPageReport,
+  chromiumArgs,
+  findChromium,
+  formatPageReport,
+  missingChromiumMessage,
+} from "./test_browser.ts";
+
+Deno.test("findChromium() prefers $CHROMIUM, then the first name found on PATH", () => {
+  const present = new Set(["/usr/bin/google-chrome", "/opt/bin/chromium"]);
+  const exists = (path: string) => present.has(path);
+  strictEqual(findChromium({ CHROMIUM: "/x/chrome", PATH: "/usr/bin" }, exists), "/x/chrome");
+  strictEqual(findChromium({ PATH: "/usr/bin:/opt/bin/" }, exists), "/opt/bin/chromium");
+  strictEqual(findChromium({ PATH: "/usr/bin" }, exists), "/usr/bin/google-chrome");
+  strictEqual(findChromium({ PATH: "/nowhere" }, exists), undefined);
+  strictEqual(findChromium({}, exists), undefined);
+  ok(missingChromiumMessage().includes("apt-get install chromium"));
+});
+
+Deno.test("chromiumArgs() runs headless, without sandbox or GPU, in a throwaway profile", () => {
+  const args = chromiumArgs("http://127.0.0.1:1/", "/tmp/profile");
+  for (const flag of ["--headless=new", "--no-sandbox", "--disable-gpu"]) ok(args.includes(flag));
+  ok(args.includes("--user-data-dir=/tmp/profile"));
+  strictEqual(args.at(-1), "http://127.0.0.1:1/");
+});
+
+const REPORT: PageReport = {
+  userAgent: "HeadlessChrome",
+  files: [{
+    file: "vectors/local/x.json",
+    suite: "seller-strings",
+    total: 1,
+    passed: 1,
+    failed: 0,
+    skipped: 0,
+    notApplicable: 0,
+    outcomes: [{ id: "a", description: "", status: "passed" }],
+  }],
+  validation: [{ name: "v", passed: true }],
+  clients: [{ name: "c", passed: true }],
+};
+
+Deno.test("checkPageReport() takes a report and turns the page's error into one line", () => {
+  deepStrictEqual(checkPageReport(REPORT), REPORT);
+  throws(() => checkPageReport({ error: "boom" }), new ScriptError("The page failed: boom"));
+  throws(() => checkPageReport({ files: [] }), /unexpected report/);
+});
+
+Deno.test("browserRunPassed() needs a vector, no failure and every check passed", () => {
+  strictEqual(browserRunPassed(REPORT), true);
+  strictEqual(browserRunPassed({ ...REPORT, files: [] }), false);
+  strictEqual(
+    browserRunPassed({ ...REPORT, clients: [{ name: "c", passed: false, reason: "r" }] }),
+    false,
+  );
+});
+
+Deno.test("formatPageReport() prints the vector report, then the checks", () => {
+  const text = formatPageReport(REPORT, ["gzip, br", "gzip, br"]);
+  ok(text.startsWith("file "), text);
+  ok(text.includes("1 passed, 0 failed, 0 skipped"), text);
+  ok(text.includes("  ✓ v") && text.includes("  ✓ c"));
+  ok(text.endsWith('received from the page: "gzip, br"'), text);
+});
