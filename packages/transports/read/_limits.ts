@@ -156,7 +156,7 @@ export function resolveLayers(
       ? undefined
       : signals.length === 1
       ? signals[0]
-      : AbortSignal.any(signals),
+      : anySignal(signals),
     maxJsonDepth: maxJsonDepth ?? BUILTIN.maxJsonDepth,
     maxJsonNodes: maxJsonNodes ?? BUILTIN.maxJsonNodes,
   };
@@ -235,4 +235,30 @@ export function pickLayer<Limits>(
     );
   }
   return current !== undefined ? current : old;
+}
+
+/**
+ * A signal that aborts when any of `signals` does, with its reason: `AbortSignal.any` where the
+ * runtime has it, else a controller listening to each (Node.js before 20.3 lacks it).
+ */
+export function anySignal(signals: readonly AbortSignal[]): AbortSignal {
+  const native = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
+  if (typeof native === "function") return native.call(AbortSignal, [...signals]);
+  return combineSignals(signals);
+}
+
+/** `AbortSignal.any` without the runtime's: exported for tests. */
+export function combineSignals(signals: readonly AbortSignal[]): AbortSignal {
+  const controller = new AbortController();
+  const aborted = signals.find((signal) => signal.aborted);
+  if (aborted !== undefined) {
+    controller.abort(aborted.reason);
+    return controller.signal;
+  }
+  const onAbort = (event: Event): void => {
+    for (const signal of signals) signal.removeEventListener("abort", onAbort);
+    controller.abort((event.target as AbortSignal).reason);
+  };
+  for (const signal of signals) signal.addEventListener("abort", onAbort);
+  return controller.signal;
 }

@@ -1,7 +1,7 @@
 import { RedirectRefusedError } from "../errors.ts";
 import { type BoundedBody, openResponseBody } from "./_body.ts";
 import { cancelLate, Deadline, networkFailure, untilDeadline } from "./_deadline.ts";
-import { resolveCallLimits } from "./_limits.ts";
+import { anySignal, resolveCallLimits } from "./_limits.ts";
 import { isRedirect } from "./_redirect.ts";
 import { SseEventSizer } from "./_sse_sizer.ts";
 import type { ResponseLimits } from "./limits.ts";
@@ -66,7 +66,7 @@ export function boundedFetch(limits?: BoundedFetchOptions, fetchImpl?: FetchLike
   return async (input, init) => {
     const deadline = new Deadline(resolved.timeoutMs, resolved.signal);
     const own = init?.signal ?? (input instanceof Request ? input.signal : undefined);
-    const signal = own == null ? deadline.signal : AbortSignal.any([deadline.signal, own]);
+    const signal = own == null ? deadline.signal : anySignal([deadline.signal, own]);
     // Redirects are never followed (Security, "Webhook URL validation (SSRF)", step 4): a caller
     // that asks for `redirect: "manual"` gets the 3xx to handle itself; any other mode gets a
     // RedirectRefusedError, and no request goes to the Location.

@@ -1,3 +1,4 @@
+import { combineSignals } from "./_limits.ts";
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import {
   DEFAULT_MAX_JSON_DEPTH,
@@ -174,4 +175,19 @@ Deno.test("resolveLimits() takes the deprecated defaults/agent/call, never both 
   throws(() => resolveLimits({ callLimits: null as unknown as undefined, call: {} }), {
     name: "TypeError",
   });
+});
+
+Deno.test("combineSignals() aborts with the first reason, as AbortSignal.any does", () => {
+  const first = new AbortController();
+  const second = new AbortController();
+  const combined = combineSignals([first.signal, second.signal]);
+  strictEqual(combined.aborted, false);
+  second.abort("second");
+  strictEqual(combined.aborted, true);
+  strictEqual(combined.reason, "second");
+  first.abort("first");
+  strictEqual(combined.reason, "second");
+  const already = new AbortController();
+  already.abort("early");
+  strictEqual(combineSignals([new AbortController().signal, already.signal]).reason, "early");
 });
