@@ -17,7 +17,7 @@ import {
 import { decideRecovery } from "@adcp-wire/recovery";
 import { isReservedAddress, sanitizeSellerString, validateSellerUrl } from "@adcp-wire/security";
 import { A2AClient, AgentProtocolError } from "@adcp-wire/transports";
-import type { VectorReply, VectorRequest } from "./_vectors.ts";
+import { SUITE_NAMES, type VectorReply, type VectorRequest } from "./_vectors.ts";
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -109,8 +109,14 @@ function answer(request: VectorRequest): unknown {
   }
 }
 
-/** Answers one request; a thrown error becomes `{error: {code}}` (its `code`, else "exception"). */
+/**
+ * Answers one request; a thrown error becomes `{error: {code}}` (its `code`, else "exception"), and
+ * a suite this implementation does not know is skipped.
+ */
 export function handleRequest(request: VectorRequest): VectorReply {
+  if (!(SUITE_NAMES as readonly string[]).includes(request.suite)) {
+    return { skip: `no such suite here: ${JSON.stringify(request.suite)}` };
+  }
   try {
     return { result: answer(request) };
   } catch (error) {

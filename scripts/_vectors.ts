@@ -1,10 +1,12 @@
 /**
- * The conformance runner's core: vector files, suites, the JSON-lines protocol and the comparison
- * of replies against expectations. Independent of any implementation: an implementation is a
- * function from a request to a reply (in process, or a child process speaking JSON lines).
+ * The conformance runner's core: vector files, suites, the JSON-lines protocol, the comparison
+ * of replies against expectations, the AdCP versions a vector applies to, and the report.
+ * Independent of any implementation: an implementation is a function from a request to a reply
+ * (in process, or a child process speaking JSON lines).
  *
  * @module
  */
+import { ADCP_VERSION } from "@adcp-wire/schemas";
 
 /** A request sent to an implementation, one per vector. */
 export interface VectorRequest {
@@ -14,11 +16,27 @@ export interface VectorRequest {
   options: Record<string, unknown> | null;
 }
 
-/** An implementation's reply: a result, or the `code` of the error it threw. */
-export type VectorReply = { result: unknown } | { error: { code: string } };
+/**
+ * An implementation's reply: a result, the `code` of the error it threw, or why it does not answer
+ * this vector (`skip`: counted as skipped, never as passed or failed).
+ */
+export type VectorReply = AnswerReply | { skip: string };
+
+/** A reply that answers: a result or an error code. */
+export type AnswerReply = { result: unknown } | { error: { code: string } };
 
 /** Anything that answers requests. */
 export type Implementation = (request: VectorRequest) => Promise<VectorReply>;
+
+/**
+ * Thrown by an implementation that can no longer answer (its process exited, closed its output,
+ * fell silent or sent a line too long to read): this vector and every later one count as failed
+ * and are reported together, once, with this message.
+ */
+export class ImplementationStoppedError extends Error {
+  /** The class name, a literal so that minifiers cannot change it. */
+  override readonly name: string = "ImplementationStoppedError";
+}
 
 /** The suites the runner knows how to run. */
 export const SUITE_NAMES = [
@@ -52,11 +70,19 @@ export const BACKOFF_DEFAULTS = {
 export interface VectorOutcome {
   id: string;
   description: string;
-  status: "passed" | "failed" | "skipped";
-  /** Why it failed or was skipped. */
+  /**
+   * `not_applicable`: the vector does not apply to the AdCP version of the run (its
+   * `adcp_versions`, or {@link UPSTREAM_APPLICABILITY}); it was not sent.
+   */
+  status: "passed" | "failed" | "skipped" | "not_applicable";
+  /** Why it failed, was skipped or does not apply. */
   reason?: string;
   expected?: unknown;
   actual?: unknown;
+  /** Set on a failure because the implementation had stopped answering (see `reason`). */
+  unanswered?: true;
+  /** Set on a failure whose reply was the error code `NOT_IMPLEMENTED` (in any case). */
+  notImplemented?: true;
 }
 
 /** The outcome of one file. */
@@ -67,10 +93,173 @@ export interface FileReport {
   passed: number;
   failed: number;
   skipped: number;
+  /**
+   * Vectors that do not apply to the run's AdCP version: neither passed nor failed. Absent counts
+   * as 0 (a report built by hand, as the browser page does for a file it cannot read).
+   */
+  notApplicable?: number;
   /** Set when the whole file was skipped or could not be read. */
   note?: string;
   outcomes: VectorOutcome[];
 }
+
+/** How {@link runFile} runs a file. */
+export interface RunOptions {
+  /**
+   * The AdCP version the implementation is checked against: a vector whose `adcp_versions` range
+   * does not contain it is reported as not applicable.
+   *
+   * @default {ADCP_VERSION} (the pinned version `@adcp-wire/schemas` was generated from)
+   */
+  adcpVersion?: string;
+  /**
+   * Applicability of vectors that cannot carry `adcp_versions` themselves (upstream's), keyed by
+   * `file#id`.
+   *
+   * @default {UPSTREAM_APPLICABILITY}
+   */
+  applicability?: ReadonlyMap<string, Applicability>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// AdCP versions
+
+/** A parsed SemVer 2.0.0 version; build metadata is dropped (it has no precedence). */
+interface Version {
+  core: [number, number, number];
+  prerelease: (number | string)[];
+}
+
+const NUMBER = String.raw`0|[1-9]\d*`;
+const IDENTIFIER = String.raw`(?:${NUMBER}|\d*[A-Za-z-][0-9A-Za-z-]*)`;
+/** SemVer 2.0.0: `MAJOR.MINOR.PATCH`, an optional `-pre.release` and `+build`. */
+const VERSION_PATTERN = new RegExp(
+  String.raw`^(${NUMBER})\.(${NUMBER})\.(${NUMBER})` +
+    String.raw`(?:-(${IDENTIFIER}(?:\.${IDENTIFIER})*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$`,
+);
+
+function parseVersion(text: string): Version | undefined {
+  const match = VERSION_PATTERN.exec(text);
+  if (match === null) return undefined;
+  return {
+    core: [Number(match[1]), Number(match[2]), Number(match[3])],
+    prerelease: match[4] === undefined
+      ? []
+      : match[4].split(".").map((part) => /^\d+$/.test(part) ? Number(part) : part),
+  };
+}
+
+/**
+ * Compares two AdCP versions by SemVer 2.0.0 precedence (semver.org, section 11): major, minor
+ * and patch numerically; a pre-release sorts before its release (`3.2.0-beta.5 < 3.2.0`);
+ * pre-release identifiers compare one by one, numbers numerically and below words, words in ASCII
+ * order (`3.2.0-alpha.9 < 3.2.0-beta.5 < 3.2.0-beta.10 < 3.2.0-rc.1`), and a shorter list of
+ * equal identifiers first; build metadata is ignored.
+ *
+ * @returns A negative number, zero or a positive number as `a` sorts before, with or after `b`.
+ * @throws {RangeError} When either is not a SemVer version.
+ */
+export function compareVersions(a: string, b: string): number {
+  const [va, vb] = [a, b].map((text) => {
+    const version = parseVersion(text);
+    if (version === undefined) {
+      throw new RangeError(`Expected a SemVer version such as 3.2.0-beta.5, got ${pretty(text)}`);
+    }
+    return version;
+  }) as [Version, Version];
+  for (let i = 0; i < 3; i++) {
+    if (va.core[i] !== vb.core[i]) return va.core[i]! - vb.core[i]!;
+  }
+  const [pa, pb] = [va.prerelease, vb.prerelease];
+  if (pa.length === 0 || pb.length === 0) return pb.length - pa.length; // release after pre
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const [x, y] = [pa[i]!, pb[i]!];
+    if (x === y) continue;
+    if (typeof x === "number" && typeof y === "number") return x - y;
+    if (typeof x === "number") return -1;
+    if (typeof y === "number") return 1;
+    return x < y ? -1 : 1;
+  }
+  return pa.length - pb.length;
+}
+
+const COMPARATOR = /^(>=|<=|>|<|=)?(.+)$/;
+
+/**
+ * Whether `version` lies in `range`: comparators separated by spaces, all of which must hold,
+ * each an operator (`>=`, `>`, `<=`, `<`, `=`, or none for `=`) and a version, compared by
+ * {@link compareVersions}. Unlike npm's ranges, a pre-release is never treated specially:
+ * `<3.2.0` contains `3.2.0-beta.5`, and `>=3.2.0-beta.5` contains `3.2.1` and `3.3.0-rc.1`.
+ *
+ * @returns `true` when every comparator holds.
+ * @throws {RangeError} When `range` is empty or a comparator is not an operator and a version.
+ */
+export function versionInRange(version: string, range: string): boolean {
+  const comparators = range.trim().split(/\s+/).filter((part) => part !== "");
+  if (comparators.length === 0) {
+    throw new RangeError(`Expected a version range such as ">=3.2.0-beta.5", got ${pretty(range)}`);
+  }
+  return comparators.every((comparator) => {
+    const [, operator = "=", bound = ""] = COMPARATOR.exec(comparator) ?? [];
+    if (parseVersion(bound) === undefined) {
+      throw new RangeError(
+        `Expected comparators such as ">=3.2.0-beta.5" in a version range, got ${
+          pretty(comparator)
+        } in ${pretty(range)}`,
+      );
+    }
+    const order = compareVersions(version, bound);
+    switch (operator) {
+      case ">=":
+        return order >= 0;
+      case ">":
+        return order > 0;
+      case "<=":
+        return order <= 0;
+      case "<":
+        return order < 0;
+      default:
+        return order === 0;
+    }
+  });
+}
+
+/** The AdCP versions a vector applies to, and why, for a vector that cannot say so itself. */
+export interface Applicability {
+  /** A range as in a vector's `adcp_versions` (see {@link versionInRange}). */
+  adcpVersions: string;
+  /** Why the vector holds only there. */
+  reason: string;
+}
+
+/**
+ * Why upstream's two "missing recovery" vectors of the account codes hold only from 3.2.0-beta.5:
+ * the codes are in that version's enums/error-code.json (recovery correctable, so the fallback is
+ * surface_to_caller) and not in 3.1.19's, where they are unknown codes, which without a recovery
+ * field are terminal (escalate_to_human), as upstream's own mcp-missing-recovery-unknown-code
+ * expects.
+ */
+const ACCOUNT_CODES_REASON = (code: string) =>
+  `${code} is a standard (correctable) code only from 3.2.0-beta.5; before, it is unknown and ` +
+  "escalates";
+
+/**
+ * The project's table of upstream vectors that apply only to some AdCP versions, keyed by
+ * `file#id`. Upstream's vector files are unversioned (one copy, overwritten in place, for every
+ * schema version), their format has no field for it, and they are never edited here; so where an
+ * upstream vector checks what only some versions say, this table declares the range, with the
+ * reason. Each entry is checked against the synced files by the runner's tests.
+ */
+export const UPSTREAM_APPLICABILITY: ReadonlyMap<string, Applicability> = new Map([
+  [
+    "vectors/upstream/transport-error-mapping.json#mcp-account-moved-missing-recovery",
+    { adcpVersions: ">=3.2.0-beta.5", reason: ACCOUNT_CODES_REASON("ACCOUNT_MOVED") },
+  ],
+  [
+    "vectors/upstream/transport-error-mapping.json#mcp-account-identity-conflict-missing-recovery",
+    { adcpVersions: ">=3.2.0-beta.5", reason: ACCOUNT_CODES_REASON("ACCOUNT_IDENTITY_CONFLICT") },
+  ],
+]);
 
 /** Picks a file's suite by the prefix of its name; `null` for a suite without a runner. */
 export function suiteOf(fileName: string): SuiteName | null {
@@ -119,10 +308,25 @@ export function pretty(v: unknown): string {
   return v === undefined ? "(nothing)" : JSON.stringify(v, null, 2);
 }
 
-/** A unified-style line diff of two values' pretty JSON (`-` expected, `+` actual). */
+/**
+ * JSON text with every UTF-16 unit above U+007E as a `\uXXXX` escape (JSON.stringify already
+ * escapes the C0 controls), so that bidi, zero-width and other invisible characters show in a
+ * terminal instead of acting on it.
+ */
+function asciiJson(text: string): string {
+  return text.replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/**
+ * A unified-style line diff of two values' pretty JSON (`-` expected, `+` actual), non-ASCII
+ * characters escaped.
+ */
 export function diffValues(expected: unknown, actual: unknown): string {
-  const a = pretty(expected).split("\n");
-  const b = pretty(actual).split("\n");
+  const a = asciiJson(pretty(expected)).split("\n");
+  const b = asciiJson(pretty(actual)).split("\n");
   if (a.length * b.length > 4_000_000) {
     return [...a.map((l) => `- ${l}`), ...b.map((l) => `+ ${l}`)].join("\n");
   }
@@ -165,18 +369,18 @@ interface SuiteDef {
   /** `undefined` when the reply meets the vector; otherwise the failure. */
   judge(
     v: Record<string, unknown>,
-    reply: VectorReply,
+    reply: AnswerReply,
   ): Omit<VectorOutcome, "id" | "description" | "status"> | undefined;
 }
 
-function resultOf(reply: VectorReply): { ok: true; value: unknown } | { ok: false; code: string } {
+function resultOf(reply: AnswerReply): { ok: true; value: unknown } | { ok: false; code: string } {
   return "result" in reply
     ? { ok: true, value: reply.result }
     : { ok: false, code: reply.error.code };
 }
 
 /** Compares a plain result against an expected value. */
-function expectResult(expected: unknown, reply: VectorReply) {
+function expectResult(expected: unknown, reply: AnswerReply) {
   const r = resultOf(reply);
   if (!r.ok) {
     return {
@@ -205,7 +409,7 @@ export const ERROR_CODES_BY_VECTOR_TYPE: ReadonlyMap<string, string> = new Map([
  * Checks that the implementation threw an error whose `code` is `want`, or the library code
  * {@link ERROR_CODES_BY_VECTOR_TYPE} maps `want` to.
  */
-function expectErrorCode(want: unknown, reply: VectorReply) {
+function expectErrorCode(want: unknown, reply: AnswerReply) {
   const r = resultOf(reply);
   if (r.ok) {
     return {
@@ -434,13 +638,51 @@ const SUITES: Record<SuiteName, SuiteDef> = {
     },
   },
 };
+/** Whether a vector applies to `adcpVersion`, or why not, or why its `adcp_versions` is bad. */
+function applicabilityOf(
+  v: Record<string, unknown>,
+  key: string,
+  adcpVersion: string,
+  table: ReadonlyMap<string, Applicability>,
+): { applies: true } | { applies: false; reason: string } | { malformed: string } {
+  const ranges: { range: string; why?: string }[] = [];
+  if (Object.hasOwn(v, "adcp_versions")) {
+    const range = v.adcp_versions;
+    if (typeof range !== "string") {
+      return { malformed: `adcp_versions must be a string range, got ${compact(range)}` };
+    }
+    ranges.push({ range });
+  }
+  const entry = table.get(key);
+  if (entry !== undefined) ranges.push({ range: entry.adcpVersions, why: entry.reason });
+  for (const { range, why } of ranges) {
+    let inside: boolean;
+    try {
+      inside = versionInRange(adcpVersion, range);
+    } catch (error) {
+      return { malformed: (error as Error).message };
+    }
+    if (!inside) {
+      const source = why === undefined ? "" : ` (project table: ${why})`;
+      return { applies: false, reason: `applies to AdCP ${range}, not ${adcpVersion}${source}` };
+    }
+  }
+  return { applies: true };
+}
 
-/** Runs every vector of one parsed file through `impl`. */
+/**
+ * Runs every vector of one parsed file through `impl`. A vector is checked for the fields its
+ * suite needs and for a unique id, then for its AdCP versions (its `adcp_versions` and the
+ * `applicability` table): one that does not apply is not sent and counts as not applicable.
+ */
 export async function runFile(
   file: string,
   doc: unknown,
   impl: Implementation,
+  options: RunOptions = {},
 ): Promise<FileReport> {
+  const adcpVersion = options.adcpVersion ?? ADCP_VERSION;
+  const table = options.applicability ?? UPSTREAM_APPLICABILITY;
   const suite = suiteOf(file);
   const report: FileReport = {
     file,
@@ -449,6 +691,7 @@ export async function runFile(
     passed: 0,
     failed: 0,
     skipped: 0,
+    notApplicable: 0,
     outcomes: [],
   };
   if (!isObject(doc) || !Array.isArray(doc.vectors)) {
@@ -466,7 +709,7 @@ export async function runFile(
   report.total = vectors.length;
   if (suite === null) {
     report.skipped = vectors.length;
-    report.note = "skipped: no runner for this suite yet";
+    report.note = "no runner for this suite yet";
     for (const [i, v] of vectors.entries()) {
       const vv = isObject(v) ? v : {};
       report.outcomes.push({
@@ -502,6 +745,21 @@ export async function runFile(
       fail({ reason: "malformed vector: options must be an object" });
       continue;
     }
+    const applicability = applicabilityOf(v, `${file}#${id}`, adcpVersion, table);
+    if ("malformed" in applicability) {
+      fail({ reason: `malformed vector: ${applicability.malformed}` });
+      continue;
+    }
+    if (!applicability.applies) {
+      report.notApplicable = (report.notApplicable ?? 0) + 1;
+      report.outcomes.push({
+        id,
+        description,
+        status: "not_applicable",
+        reason: applicability.reason,
+      });
+      continue;
+    }
     const request: VectorRequest = {
       suite,
       id,
@@ -512,19 +770,32 @@ export async function runFile(
     try {
       reply = checkReply(await impl(request));
     } catch (e) {
-      fail({ reason: `no usable reply: ${e instanceof Error ? e.message : String(e)}` });
+      if (e instanceof ImplementationStoppedError) fail({ reason: e.message, unanswered: true });
+      else fail({ reason: `no usable reply: ${e instanceof Error ? e.message : String(e)}` });
+      continue;
+    }
+    if ("skip" in reply) {
+      report.skipped++;
+      report.outcomes.push({ id, description, status: "skipped", reason: reply.skip });
       continue;
     }
     const verdict = def.judge(v, reply);
     if (verdict === undefined) {
       report.passed++;
       report.outcomes.push({ id, description, status: "passed" });
+    } else if ("error" in reply && reply.error.code.toUpperCase() === "NOT_IMPLEMENTED") {
+      fail({ ...verdict, notImplemented: true });
     } else fail(verdict);
   }
   return report;
 }
 
-/** Checks that a reply has the protocol's shape. */
+/**
+ * Checks that a reply has the protocol's shape: `{result}`, `{error: {code}}` (other keys of
+ * `error` are dropped) or `{skip: "reason"}`.
+ *
+ * @throws {Error} When it has none of them.
+ */
 export function checkReply(reply: unknown): VectorReply {
   if (isObject(reply)) {
     const keys = Object.keys(reply);
@@ -535,45 +806,185 @@ export function checkReply(reply: unknown): VectorReply {
     ) {
       return { error: { code: reply.error.code } };
     }
+    if (keys.length === 1 && keys[0] === "skip" && typeof reply.skip === "string") {
+      return { skip: reply.skip.trim() === "" ? "(no reason given)" : reply.skip };
+    }
   }
   throw new Error(
-    `reply is neither {result} nor {error: {code}}: ${JSON.stringify(reply)?.slice(0, 200)}`,
+    "reply is neither {result}, {error: {code}} nor {skip: reason}: " +
+      compact(reply, 200),
   );
 }
 
+/** The counts of a run. */
+export interface Totals {
+  /** Every vector of every file. */
+  total: number;
+  /** Vectors whose reply met the expectation. */
+  passed: number;
+  /** Vectors that failed, were malformed or were never answered. */
+  failed: number;
+  /** Vectors without a runner, or that the implementation answered with `skip`. */
+  skipped: number;
+  /** Vectors outside the run's AdCP version (never sent). */
+  notApplicable: number;
+}
+
 /** Totals over files. */
-export function totals(
-  files: FileReport[],
-): { total: number; passed: number; failed: number; skipped: number } {
-  const t = { total: 0, passed: 0, failed: 0, skipped: 0 };
+export function totals(files: FileReport[]): Totals {
+  const t = { total: 0, passed: 0, failed: 0, skipped: 0, notApplicable: 0 };
   for (const f of files) {
     t.total += f.total;
     t.passed += f.passed;
     t.failed += f.failed;
     t.skipped += f.skipped;
+    t.notApplicable += f.notApplicable ?? 0;
   }
   return t;
 }
 
-/** The human-readable report. */
-export function formatReport(files: FileReport[]): string {
-  const rows = files.map((
-    f,
-  ) => [f.file, f.suite ?? "-", `${f.total}`, `${f.passed}`, `${f.failed}`, `${f.skipped}`]);
-  const head = ["file", "suite", "vectors", "passed", "failed", "skipped"];
+/** How {@link formatReport} lays out the report. */
+export interface FormatOptions {
+  /**
+   * The AdCP version of the run, named in the last line.
+   *
+   * @default {ADCP_VERSION}
+   */
+  adcpVersion?: string;
+  /**
+   * Lines of each list (failures, not-applicable vectors, skips) before the rest are counted.
+   *
+   * @default {50}
+   */
+  maxLines?: number;
+  /**
+   * Failures shown in full, with their description and a diff, after the one-line list.
+   *
+   * @default {5}
+   */
+  maxDetails?: number;
+}
+
+/**
+ * One-line JSON, with every character outside printable ASCII escaped (seller strings carry bidi
+ * and zero-width characters a terminal must not render), cut to `max` characters.
+ */
+function compact(value: unknown, max = 60): string {
+  const text = asciiJson(JSON.stringify(value) ?? "undefined");
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A failure's one line: `file#id: reason`, with short expected and actual values appended. */
+function failureLine(file: string, o: VectorOutcome): string {
+  let line = `${file}#${o.id}: ${o.reason ?? "failed"}`;
+  if (o.expected !== undefined && o.actual !== undefined) {
+    const [expected, actual] = [compact(o.expected, 1000), compact(o.actual, 1000)];
+    if (expected.length <= 60 && actual.length <= 60) {
+      line += ` (expected ${expected}, got ${actual})`;
+    }
+  }
+  return line;
+}
+
+/** At most `max` of `lines`, then one line counting the rest. */
+function capped(lines: string[], max: number, rest: (n: number) => string): string[] {
+  return lines.length <= max ? lines : [...lines.slice(0, max), rest(lines.length - max)];
+}
+
+/**
+ * The human-readable report: a table per file; skipped vectors grouped by reason;
+ * not-applicable vectors and failures one line each (`file#id: reason`), each list capped; a port
+ * that stopped answering once, with how it ended, and the vectors answered NOT_IMPLEMENTED in one
+ * line; the first failures in full, with a diff; and the totals.
+ */
+export function formatReport(files: FileReport[], options: FormatOptions = {}): string {
+  const { adcpVersion = ADCP_VERSION, maxLines = 50, maxDetails = 5 } = options;
+  const rows = files.map((f) => [
+    f.file,
+    f.suite ?? "-",
+    `${f.total}`,
+    `${f.passed}`,
+    `${f.failed}`,
+    `${f.skipped}`,
+    `${f.notApplicable ?? 0}`,
+  ]);
+  const head = ["file", "suite", "vectors", "passed", "failed", "skipped", "n/a"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) =>
     r.map((c, i) => (i >= 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
   const out = [line(head), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
-  for (const f of files) {
-    if (f.note && f.suite === null) out.push(`  ${f.file}: ${f.note}`);
+  const all = files.flatMap((f) => f.outcomes.map((o) => ({ f, o })));
+  const t = totals(files);
+
+  // Skips: one line per reason (a port that implements one suite skips hundreds of vectors for
+  // one reason; the table has the counts per file).
+  const skipGroups = new Map<string, { reason: string; skips: { file: string; id: string }[] }>();
+  for (const { f, o } of all) {
+    if (o.status !== "skipped") continue;
+    const reason = o.reason ?? "skipped";
+    const group = skipGroups.get(reason) ?? { reason, skips: [] };
+    group.skips.push({ file: f.file, id: o.id });
+    skipGroups.set(reason, group);
   }
-  const failures = files.flatMap((f) =>
-    f.outcomes.filter((o) => o.status === "failed").map((o) => ({ f, o }))
-  );
+  if (skipGroups.size > 0) {
+    out.push("", `Skipped (${t.skipped}):`);
+    const lines = [...skipGroups.values()].map(({ reason, skips }) => {
+      const inFiles = new Set(skips.map(({ file }) => file));
+      if (skips.length === 1) return `  ${skips[0]!.file}#${skips[0]!.id}: ${reason}`;
+      return inFiles.size === 1
+        ? `  ${skips[0]!.file}: ${reason} (${skips.length} vectors)`
+        : `  ${reason} (${skips.length} vectors in ${inFiles.size} files)`;
+    });
+    out.push(...capped(lines, maxLines, (n) => `  … and ${n} more; --json FILE has them all`));
+  }
+
+  const notApplicable = all.filter(({ o }) => o.status === "not_applicable");
+  if (notApplicable.length > 0) {
+    out.push("", `Not applicable to AdCP ${adcpVersion} (${notApplicable.length}):`);
+    const lines = notApplicable.map(({ f, o }) => `  ${f.file}#${o.id}: ${o.reason}`);
+    out.push(...capped(lines, maxLines, (n) => `  … and ${n} more; --json FILE has them all`));
+  }
+
+  const failures = all.filter(({ o }) => o.status === "failed");
   if (failures.length > 0) {
     out.push("", `Failures (${failures.length}):`);
-    for (const { f, o } of failures) {
+    // A stopped implementation is reported once, not once per vector it never answered.
+    const unanswered = failures.filter(({ o }) => o.unanswered);
+    if (unanswered.length > 0) {
+      const { f, o } = unanswered[0]!;
+      const reason = o.reason ?? "the implementation stopped answering";
+      out.push(
+        `  ${reason.charAt(0).toUpperCase()}${reason.slice(1)}: the ${unanswered.length} ` +
+          `${unanswered.length === 1 ? "vector" : "vectors"} from ${f.file}#${o.id} on were ` +
+          "never answered and count as failed",
+      );
+    }
+    // So is a port that answers NOT_IMPLEMENTED to whole suites: one line, not hundreds.
+    const notImplemented = failures.filter(({ o }) => o.notImplemented && !o.unanswered);
+    if (notImplemented.length > 0) {
+      const inFiles = new Set(notImplemented.map(({ f }) => f.file)).size;
+      out.push(
+        `  ${notImplemented.length} ${notImplemented.length === 1 ? "vector" : "vectors"} in ` +
+          `${inFiles} ${inFiles === 1 ? "file" : "files"} answered NOT_IMPLEMENTED and count as ` +
+          'failed (a port replies {"skip": "why"} to a vector it does not implement, which ' +
+          "counts as skipped)",
+      );
+    }
+    const answered = failures.filter(({ o }) => !o.unanswered && !o.notImplemented);
+    const lines = answered.map(({ f, o }) => `  ${failureLine(f.file, o)}`);
+    out.push(
+      ...capped(lines, maxLines, (n) => `  … and ${n} more failures; --json FILE has them all`),
+    );
+    const detailed = answered.slice(0, maxDetails);
+    if (detailed.length > 0) {
+      out.push(
+        "",
+        detailed.length === answered.length
+          ? "In full:"
+          : `The first ${detailed.length} in full (--json FILE has every one):`,
+      );
+    }
+    for (const { f, o } of detailed) {
       out.push("", `✗ ${f.file} › ${o.id}`, `  ${o.description}`, `  ${o.reason ?? "failed"}`);
       if (o.expected !== undefined || o.actual !== undefined) {
         out.push("  --- expected  +++ actual");
@@ -581,12 +992,15 @@ export function formatReport(files: FileReport[]): string {
       }
     }
   }
-  const t = totals(files);
-  out.push("", `${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`);
+  out.push(
+    "",
+    `${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ` +
+      `${t.notApplicable} not applicable (AdCP ${adcpVersion})`,
+  );
   return out.join("\n");
 }
 
-/** The machine-readable report (`--json`). */
-export function jsonReport(files: FileReport[]): unknown {
-  return { totals: totals(files), files };
+/** The machine-readable report (`--json`): the AdCP version, the totals, every outcome. */
+export function jsonReport(files: FileReport[], adcpVersion: string = ADCP_VERSION): unknown {
+  return { adcp_version: adcpVersion, totals: totals(files), files };
 }

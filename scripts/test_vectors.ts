@@ -1,23 +1,33 @@
 /**
- * `deno task test-vectors [--vectors DIR]... [--json FILE] [--impl CMD]`
+ * `deno task test-vectors [--vectors DIR]... [--suite NAME]... [--json FILE] [--impl CMD]
+ * [--adcp-version V]`
  *
- * Runs every vector file in `vectors/upstream/`, `vectors/local/` and each `--vectors DIR`, prints
- * a table per file and a diff per failure, and exits non-zero on any failure. `--impl CMD` checks
- * another implementation: the runner starts `CMD` once (through `sh -c`) and speaks JSON lines
- * with it (see vectors/README.md). Without it, the project's own implementation answers, through
- * the same protocol objects.
+ * Runs every vector file in `vectors/upstream/`, `vectors/local/` and each `--vectors DIR` (only
+ * those of the `--suite`s, when given), prints a table per file, the skipped and not-applicable
+ * vectors, each failure in one line and the first few in full, and exits non-zero on any failure.
+ * `--impl CMD` checks another implementation: the runner starts `CMD` once (through `sh -c`) and
+ * speaks JSON lines with it (see vectors/README.md). Without it, the project's own implementation
+ * answers, through the same protocol objects. Vectors are checked against the pinned AdCP version
+ * (`ADCP_VERSION` of `@adcp-wire/schemas`), or `--adcp-version`.
  *
  * @module
  */
 import { runMain, ScriptError } from "./_cli.ts";
 import { displayPath, LOCAL_VECTORS_DIR, ROOT, UPSTREAM_VECTORS_DIR } from "./_sources.ts";
+import { ADCP_VERSION } from "@adcp-wire/schemas";
 import {
   checkReply,
+  compareVersions,
   type FileReport,
   formatReport,
   type Implementation,
+  ImplementationStoppedError,
   jsonReport,
   runFile,
+  type RunOptions,
+  SUITE_NAMES,
+  type SuiteName,
+  suiteOf,
   totals,
   type VectorReply,
 } from "./_vectors.ts";
@@ -76,15 +86,26 @@ function deadline(delayMs: number, message: string): { promise: Promise<never>; 
   return { promise, clear: () => clearTimeout(timer) };
 }
 
+/** How a child process ended, in words: `exited with status 3`, `was killed by SIGTERM`. */
+export function describeExit(status: Deno.CommandStatus | undefined): string {
+  if (status === undefined) return "is still running";
+  return status.signal === null
+    ? `exited with status ${status.code}`
+    : `was killed by ${status.signal} (status ${status.code})`;
+}
+
 /**
  * An implementation in a child process: one JSON request per line in, one JSON reply per line out.
  *
  * The command runs in its own process group (`sh -c CMD`, detached), so that ending it also ends
  * whatever it started. Every write and every reply has `timeoutMs`; a reply line is at most
- * {@link MAX_REPLY_BYTES}. After a timeout, a too-long line or the end of the output, the
- * implementation is broken: the replies that follow could belong to other requests, so every later
- * vector fails without being sent. `close()` ends the input, gives the process `exitGraceMs` to
- * exit, then kills its process group, and never waits for output the process does not close.
+ * {@link MAX_REPLY_BYTES}. After a timeout, a too-long line, or the end of the output or of the
+ * input, the implementation has stopped: the replies that follow could belong to other requests,
+ * so this vector and every later one throw an {@link ImplementationStoppedError} without being
+ * sent, whose message says once how the process ended (its exit status or signal, waited for at
+ * most `exitGraceMs`) and how many requests it answered. `close()` ends the input, gives the
+ * process `exitGraceMs` to exit, then kills its process group, and never waits for output the
+ * process does not close.
  */
 export function childImplementation(
   command: string,
@@ -105,8 +126,9 @@ export function childImplementation(
     MAX_REPLY_BYTES,
   );
   const encoder = new TextEncoder();
-  let broken: string | undefined;
+  let stopped: ImplementationStoppedError | undefined;
   let exited = false;
+  let answered = 0;
   const status = child.status.then((childStatus) => {
     exited = true;
     return childStatus;
@@ -116,34 +138,57 @@ export function childImplementation(
       Deno.kill(-child.pid, "SIGKILL"); // the whole group: sh and what it started
     } catch { /* already gone */ }
   };
+  /** Records that the process stopped answering, with how it ended when it did end. */
+  const stop = async (what: string, waitForExit: boolean): Promise<never> => {
+    let ended: Deno.CommandStatus | undefined;
+    if (waitForExit) {
+      const grace = deadline(Math.min(exitGraceMs, 2_000), "no exit");
+      ended = await Promise.race([status, grace.promise]).catch(() => undefined);
+      grace.clear();
+    }
+    const count = `${answered} ${answered === 1 ? "request" : "requests"}`;
+    stopped ??= new ImplementationStoppedError(
+      `the port ${what} after answering ${count}` +
+        (waitForExit ? ` and ${describeExit(ended)}` : ""),
+    );
+    throw stopped;
+  };
   const implementation: Implementation = async (request) => {
-    if (broken) throw new Error(broken);
-    const limit = deadline(timeoutMs, `no reply within ${timeoutMs} ms`);
+    if (stopped) throw stopped;
+    const limit = deadline(timeoutMs, "timeout");
     try {
       // A process that does not read its input fills the pipe: the write then waits, so it is
       // bounded too.
-      await Promise.race([
-        writer.write(encoder.encode(JSON.stringify(request) + "\n")),
-        limit.promise,
-      ]);
-      const line = await Promise.race([replies.next(), limit.promise]);
-      if (line === undefined) {
-        broken = "the implementation's process closed its output";
-        throw new Error(broken);
+      try {
+        await Promise.race([
+          writer.write(encoder.encode(JSON.stringify(request) + "\n")),
+          limit.promise,
+        ]);
+      } catch (error) {
+        if (error instanceof Error && error.message === "timeout") {
+          return await stop(`took no request within ${timeoutMs} ms`, false);
+        }
+        return await stop("closed its input", true);
       }
+      let line: string | undefined;
+      try {
+        line = await Promise.race([replies.next(), limit.promise]);
+      } catch (error) {
+        if (error instanceof Error && error.message === "timeout") {
+          return await stop(`sent no reply within ${timeoutMs} ms`, false);
+        }
+        const message = error instanceof Error ? error.message : String(error);
+        return message.startsWith("reply line longer")
+          ? await stop(`sent a ${message}`, false)
+          : await stop(`broke its output (${message})`, true);
+      }
+      if (line === undefined) return await stop("closed its output", true);
+      answered++;
       try {
         return JSON.parse(line) as VectorReply;
       } catch {
         throw new Error(`reply is not JSON: ${line.slice(0, 200)}`);
       }
-    } catch (error) {
-      if (
-        broken === undefined && error instanceof Error &&
-        !error.message.startsWith("reply is not JSON")
-      ) {
-        broken = error.message;
-      }
-      throw error;
     } finally {
       limit.clear();
     }
@@ -154,13 +199,13 @@ export function childImplementation(
       const grace = deadline(exitGraceMs, "exit grace period over");
       try {
         await Promise.race([writer.close().catch(() => {}), grace.promise]);
-        if (broken === undefined) await Promise.race([status, grace.promise]);
+        if (stopped === undefined) await Promise.race([status, grace.promise]);
       } catch {
         /* the grace period ran out */
       } finally {
         grace.clear();
       }
-      if (!exited || broken !== undefined) killGroup();
+      if (!exited || stopped !== undefined) killGroup();
       await replies.cancel();
       await status;
     },
@@ -201,14 +246,28 @@ async function vectorFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
+/** How {@link runVectors} runs the files. */
+export interface RunVectorsOptions extends RunOptions {
+  /**
+   * Only the files of these suites run; the others are left out of the report.
+   *
+   * @default {undefined} (every file)
+   */
+  suites?: ReadonlySet<string>;
+}
+
 /** Runs every file of the given folders. */
 export async function runVectors(
   dirs: string[],
   implementation: Implementation,
+  options: RunVectorsOptions = {},
 ): Promise<FileReport[]> {
+  const { suites, ...runOptions } = options;
   const reports: FileReport[] = [];
   for (const dir of dirs) {
     for (const path of await vectorFiles(dir)) {
+      const suite = suiteOf(path);
+      if (suites !== undefined && (suite === null || !suites.has(suite))) continue;
       let vectorFile: unknown;
       try {
         vectorFile = JSON.parse(await Deno.readTextFile(path));
@@ -216,31 +275,61 @@ export async function runVectors(
         const reason = `cannot read: ${error instanceof Error ? error.message : String(error)}`;
         reports.push({
           file: displayPath(path),
-          suite: null,
+          suite,
           total: 1,
           passed: 0,
           failed: 1,
           skipped: 0,
+          notApplicable: 0,
           note: reason,
           outcomes: [{ id: "(file)", description: displayPath(path), status: "failed", reason }],
         });
         continue;
       }
-      reports.push(await runFile(displayPath(path), vectorFile, implementation));
+      reports.push(await runFile(displayPath(path), vectorFile, implementation, runOptions));
     }
   }
   return reports;
 }
 
+/** The usage of `deno task test-vectors`. */
+export const TEST_VECTORS_USAGE: string =
+  "Usage: deno task test-vectors [--vectors DIR]... [--suite NAME]... [--json FILE] " +
+  "[--impl CMD] [--adcp-version V]\n" +
+  "  --vectors DIR      also run the vector files of DIR\n" +
+  "  --suite NAME       run only the files of suite NAME (repeatable)\n" +
+  "  --json FILE        write the report as JSON to FILE (every outcome, unabridged)\n" +
+  "  --impl CMD         check the implementation started by CMD (JSON lines; see " +
+  "vectors/README.md)\n" +
+  "  --adcp-version V   the AdCP version the implementation is checked against (default: the " +
+  `pinned ${ADCP_VERSION})`;
+
 /** The command line of `deno task test-vectors`. */
-interface Args {
+export interface TestVectorsArgs {
+  /** The folders whose `*.json` files run: upstream's, the project's, then each `--vectors`. */
   dirs: string[];
+  /** `--suite`: only these suites run (every suite when absent). */
+  suites?: Set<SuiteName>;
+  /** `--json`: where the JSON report goes. */
   json?: string;
+  /** `--impl`: the command that starts the implementation (the project's own when absent). */
   command?: string;
+  /** `--adcp-version`, else the pinned version. */
+  adcpVersion: string;
 }
 
-function parseArgs(argv: string[]): Args {
-  const args: Args = { dirs: [UPSTREAM_VECTORS_DIR, LOCAL_VECTORS_DIR] };
+/**
+ * Parses the command line of `deno task test-vectors`.
+ *
+ * @returns The arguments, or `"help"` for `--help`.
+ * @throws {ScriptError} On an unknown argument, a missing value, an unknown suite (the message
+ * lists the known ones) or a version that is not SemVer.
+ */
+export function parseTestVectorsArgs(argv: string[]): TestVectorsArgs | "help" {
+  const args: TestVectorsArgs = {
+    dirs: [UPSTREAM_VECTORS_DIR, LOCAL_VECTORS_DIR],
+    adcpVersion: ADCP_VERSION,
+  };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index]!;
     const value = () => {
@@ -250,36 +339,57 @@ function parseArgs(argv: string[]): Args {
       if (next === undefined) throw new ScriptError(`${argument} needs a value`);
       return next;
     };
-    if (argument === "--vectors" || argument.startsWith("--vectors=")) args.dirs.push(value());
-    else if (argument === "--json" || argument.startsWith("--json=")) args.json = value();
-    else if (argument === "--impl" || argument.startsWith("--impl=")) args.command = value();
-    else if (argument === "--help" || argument === "-h") {
-      console.log(
-        "Usage: deno task test-vectors [--vectors DIR]... [--json FILE] [--impl CMD]\n" +
-          "  --vectors DIR  also run the vector files of DIR\n" +
-          "  --json FILE    write the report as JSON to FILE\n" +
-          "  --impl CMD     check the implementation started by CMD (JSON lines; see " +
-          "vectors/README.md)",
-      );
-      Deno.exit(0);
-    } else throw new ScriptError(`Unknown argument ${JSON.stringify(argument)} (see --help)`);
+    const is = (name: string) => argument === name || argument.startsWith(`${name}=`);
+    if (is("--vectors")) args.dirs.push(value());
+    else if (is("--json")) args.json = value();
+    else if (is("--impl")) args.command = value();
+    else if (is("--suite")) {
+      const name = value();
+      if (!(SUITE_NAMES as readonly string[]).includes(name)) {
+        throw new ScriptError(
+          `Unknown suite ${JSON.stringify(name)}; the known suites are ${SUITE_NAMES.join(", ")}`,
+        );
+      }
+      (args.suites ??= new Set()).add(name as SuiteName);
+    } else if (is("--adcp-version")) {
+      const version = value();
+      try {
+        compareVersions(version, version);
+      } catch {
+        throw new ScriptError(
+          `--adcp-version must be a SemVer version such as 3.1.19, got ${JSON.stringify(version)}`,
+        );
+      }
+      args.adcpVersion = version;
+    } else if (argument === "--help" || argument === "-h") return "help";
+    else throw new ScriptError(`Unknown argument ${JSON.stringify(argument)} (see --help)`);
   }
   return args;
 }
 
 async function main(): Promise<number> {
-  const args = parseArgs(Deno.args);
+  const args = parseTestVectorsArgs(Deno.args);
+  if (args === "help") {
+    console.log(TEST_VECTORS_USAGE);
+    return 0;
+  }
   const child = args.command === undefined ? undefined : childImplementation(args.command);
   const implementation = child?.impl ?? await directImplementation();
   let reports: FileReport[];
   try {
-    reports = await runVectors(args.dirs, implementation);
+    reports = await runVectors(args.dirs, implementation, {
+      adcpVersion: args.adcpVersion,
+      ...(args.suites === undefined ? {} : { suites: args.suites }),
+    });
   } finally {
     await child?.close();
   }
-  console.log(formatReport(reports));
+  console.log(formatReport(reports, { adcpVersion: args.adcpVersion }));
   if (args.json !== undefined) {
-    await Deno.writeTextFile(args.json, JSON.stringify(jsonReport(reports), null, 2) + "\n");
+    await Deno.writeTextFile(
+      args.json,
+      JSON.stringify(jsonReport(reports, args.adcpVersion), null, 2) + "\n",
+    );
   }
   const { total, failed } = totals(reports);
   if (total === 0) throw new ScriptError("No vectors found (run `deno task sync`)");

@@ -1,48 +1,98 @@
-import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import { ADCP_VERSION } from "@adcp-wire/schemas";
 import { LOCAL_VECTORS_DIR, ROOT, UPSTREAM_VECTORS_DIR } from "./_sources.ts";
-import { formatReport, jsonReport, totals } from "./_vectors.ts";
-import { childImplementation, directImplementation, runVectors } from "./test_vectors.ts";
+import {
+  type FileReport,
+  formatReport,
+  jsonReport,
+  SUITE_NAMES,
+  totals,
+  UPSTREAM_APPLICABILITY,
+  versionInRange,
+} from "./_vectors.ts";
+import {
+  childImplementation,
+  describeExit,
+  directImplementation,
+  parseTestVectorsArgs,
+  runVectors,
+} from "./test_vectors.ts";
 
 const DIRS = [UPSTREAM_VECTORS_DIR, LOCAL_VECTORS_DIR];
 
+/** The vectors of the project's table that do not apply to the pinned version, per file. */
+function notApplicableByTable(file: string): number {
+  return [...UPSTREAM_APPLICABILITY].filter(([key, { adcpVersions }]) =>
+    key.startsWith(`${file}#`) && !versionInRange(ADCP_VERSION, adcpVersions)
+  ).length;
+}
+
 Deno.test(
-  "every upstream and local vector passes against the project's implementation",
+  "every upstream and local vector passes against the project's implementation, or does not " +
+    `apply to the pinned AdCP version (${ADCP_VERSION})`,
   async () => {
     const reports = await runVectors(DIRS, await directImplementation());
     const t = totals(reports);
     strictEqual(t.failed, 0, formatReport(reports));
-    // Upstream's three extraction/mapping files are all there and all run.
+    // Upstream's files are all there and all run; on AdCP 3.1.19 the two vectors of the codes
+    // ACCOUNT_MOVED and ACCOUNT_IDENTITY_CONFLICT (from 3.2.0-beta.5 on) do not apply.
+    strictEqual(t.notApplicable, versionInRange(ADCP_VERSION, ">=3.2.0-beta.5") ? 0 : 2);
     const byFile = new Map(reports.map((r) => [r.file, r]));
     for (
       const [file, count] of [
         ["vectors/upstream/mcp-response-extraction.json", 16],
         ["vectors/upstream/a2a-response-extraction.json", 31],
         ["vectors/upstream/transport-error-mapping.json", 32],
+        ["vectors/upstream/webhook-payload-extraction.json", 12],
       ] as const
     ) {
       const r = byFile.get(file);
       ok(r, `${file} was run`);
-      deepStrictEqual([r.total, r.passed], [count, count], file);
+      const notApplicable = notApplicableByTable(file);
+      deepStrictEqual(
+        [r.total, r.passed, r.notApplicable],
+        [count, count - notApplicable, notApplicable],
+        file,
+      );
     }
-    const webhook = byFile.get("vectors/upstream/webhook-payload-extraction.json");
-    ok(
-      webhook && webhook.total === 12 && webhook.passed === 12,
-      "all upstream webhook vectors pass",
-    );
     strictEqual(t.skipped, 0);
     // Every suite has local vectors.
-    for (
-      const suite of [
-        "seller-strings",
-        "seller-urls",
-        "retry-decisions",
-        "webhook-payload-extraction",
-      ]
-    ) {
-      ok(reports.some((r) => r.suite === suite && r.passed > 0), `local ${suite} vectors ran`);
+    for (const suite of SUITE_NAMES) {
+      ok(
+        reports.some((r) => r.file.startsWith("vectors/local/") && r.suite === suite && r.passed),
+        `local ${suite} vectors ran`,
+      );
     }
   },
 );
+
+Deno.test("UPSTREAM_APPLICABILITY names vectors of the synced upstream files", async () => {
+  for (const key of UPSTREAM_APPLICABILITY.keys()) {
+    const [file, id] = key.split("#") as [string, string];
+    const doc = JSON.parse(await Deno.readTextFile(`${ROOT}/${file}`));
+    ok(doc.vectors.some((v: { id: string }) => v.id === id), `${key} is not in ${file}`);
+  }
+});
+
+Deno.test("on AdCP 3.1.19 the table's vectors are not applicable, never passed", async () => {
+  const reports = await runVectors([UPSTREAM_VECTORS_DIR], await directImplementation(), {
+    adcpVersion: "3.1.19",
+  });
+  const mapping = reports.find((r) => r.file === "vectors/upstream/transport-error-mapping.json")!;
+  deepStrictEqual(
+    mapping.outcomes.filter((o) => o.status === "not_applicable").map((o) => o.id),
+    ["mcp-account-moved-missing-recovery", "mcp-account-identity-conflict-missing-recovery"],
+  );
+  const text = formatReport(reports, { adcpVersion: "3.1.19" });
+  ok(text.includes("\nNot applicable to AdCP 3.1.19 (2):\n"), text);
+  ok(
+    text.includes(
+      "  vectors/upstream/transport-error-mapping.json#mcp-account-moved-missing-recovery: " +
+        "applies to AdCP >=3.2.0-beta.5, not 3.1.19 (project table: ACCOUNT_MOVED is a standard",
+    ),
+    text,
+  );
+});
 
 Deno.test(
   "the wrapper vectors pass with the library's upper-case WRAPPER_DETECTED code",
@@ -119,21 +169,28 @@ Deno.test("a deliberately broken vector gives a readable failure and a non-zero 
     }).output();
     const text = new TextDecoder().decode(out.stdout);
     strictEqual(out.code, 1, text + new TextDecoder().decode(out.stderr));
+    ok(text.includes("/mcp-response-extraction-broken.json#broken-structured-content: "), text);
     ok(text.includes("› broken-structured-content"), text);
     ok(text.includes("expects the wrong product id"), text);
     ok(text.includes('-       "product_id": "p2"'), text);
     ok(text.includes('+       "product_id": "p1"'), text);
-    ok(/\n\d+ passed, 1 failed, \d+ skipped$/.test(text.trimEnd()), text);
+    ok(
+      /\n\d+ passed, 1 failed, \d+ skipped, \d+ not applicable \(AdCP [^)]+\)$/.test(
+        text.trimEnd(),
+      ),
+      text,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
-/** Runs one small vector file through a child implementation; returns the report and the time. */
+/** Runs one small vector file of `count` vectors through a child implementation. */
 async function runWithChild(
   command: string,
   timeoutMs: number,
-): Promise<{ failed: number; passed: number; ms: number }> {
+  count = 2,
+): Promise<{ failed: number; passed: number; ms: number; reports: FileReport[] }> {
   const dir = await Deno.makeTempDir();
   const started = performance.now();
   try {
@@ -141,7 +198,7 @@ async function runWithChild(
       `${dir}/mcp-response-extraction-two.json`,
       JSON.stringify({
         version: 1,
-        vectors: ["a", "b"].map((id) => ({
+        vectors: Array.from({ length: count }, (_, i) => "abcdefghij"[i] ?? `v${i}`).map((id) => ({
           id,
           description: id,
           path: "structuredContent",
@@ -158,7 +215,7 @@ async function runWithChild(
       await child.close();
     }
     const t = totals(reports);
-    return { failed: t.failed, passed: t.passed, ms: performance.now() - started };
+    return { failed: t.failed, passed: t.passed, ms: performance.now() - started, reports };
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -222,4 +279,121 @@ Deno.test("test-vectors follows a symlinked vector file", async () => {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("--impl: a port that exits early is reported once, with its exit status", async () => {
+  const run = await runWithChild(`read line; echo '{"result": {"id": "a"}}'; exit 3`, 5_000, 6);
+  deepStrictEqual([run.passed, run.failed], [1, 5]);
+  const outcomes = run.reports[0]!.outcomes;
+  ok(outcomes.slice(1).every((o) => o.unanswered), JSON.stringify(outcomes));
+  ok(/after answering 1 request and exited with status 3$/.test(outcomes[1]!.reason!));
+  const text = formatReport(run.reports);
+  const mentions = text.split("\n").filter((l) => l.includes("status 3"));
+  strictEqual(mentions.length, 1, text);
+  ok(
+    mentions[0]!.endsWith(
+      "the 5 vectors from " + run.reports[0]!.file + "#b on were never " +
+        "answered and count as failed",
+    ),
+    text,
+  );
+});
+
+Deno.test("--impl: a port killed by a signal is reported once, with the signal", async () => {
+  const run = await runWithChild("kill -TERM $$", 5_000, 3);
+  deepStrictEqual([run.passed, run.failed], [0, 3]);
+  const reason = run.reports[0]!.outcomes[0]!.reason!;
+  ok(reason.includes("was killed by SIGTERM"), reason);
+  strictEqual(formatReport(run.reports).split("\n").filter((l) => l.includes("SIGTERM")).length, 1);
+});
+
+Deno.test("describeExit() says how a process ended", () => {
+  strictEqual(describeExit({ success: false, code: 3, signal: null }), "exited with status 3");
+  strictEqual(
+    describeExit({ success: false, code: 143, signal: "SIGTERM" }),
+    "was killed by SIGTERM (status 143)",
+  );
+  strictEqual(describeExit(undefined), "is still running");
+});
+
+Deno.test("test-vectors --suite runs only the named suites, refusing unknown ones", async () => {
+  const args = parseTestVectorsArgs(["--suite", "seller-strings", "--suite=retry-decisions"]);
+  ok(args !== "help");
+  deepStrictEqual([...args.suites!], ["seller-strings", "retry-decisions"]);
+  strictEqual(args.adcpVersion, ADCP_VERSION);
+  throws(
+    () => parseTestVectorsArgs(["--suite", "seller-string"]),
+    {
+      message: `Unknown suite "seller-string"; the known suites are ${SUITE_NAMES.join(", ")}`,
+    },
+  );
+  throws(() => parseTestVectorsArgs(["--suite"]), { message: "--suite needs a value" });
+  strictEqual(
+    (parseTestVectorsArgs(["--adcp-version", "3.1.19"]) as { adcpVersion: string }).adcpVersion,
+    "3.1.19",
+  );
+  throws(() => parseTestVectorsArgs(["--adcp-version", "3.1"]), /--adcp-version must be/);
+
+  const reports = await runVectors(DIRS, await directImplementation(), {
+    suites: new Set(["seller-strings", "retry-decisions"]),
+  });
+  deepStrictEqual(reports.map((r) => r.file), [
+    "vectors/local/retry-decisions.json",
+    "vectors/local/seller-strings-lone-surrogates.json",
+    "vectors/local/seller-strings.json",
+  ]);
+
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "-A", "scripts/test_vectors.ts", "--suite", "nope"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  strictEqual(out.code, 1);
+  strictEqual(
+    new TextDecoder().decode(out.stderr),
+    `error: Unknown suite "nope"; the known suites are ${SUITE_NAMES.join(", ")}\n`,
+  );
+});
+
+const PYTHON = await new Deno.Command("python3", { args: ["--version"], stdout: "null" })
+  .output().then((out) => out.success, () => false);
+
+Deno.test({
+  name: "the Python example port passes seller-strings and skips every other suite" +
+    (PYTHON ? "" : " (ignored: no python3 on this machine)"),
+  ignore: !PYTHON,
+  fn: async () => {
+    const direct = await runVectors(DIRS, await directImplementation());
+    const child = childImplementation("python3 vectors/examples/seller_strings_port.py");
+    let reports;
+    try {
+      reports = await runVectors(DIRS, child.impl);
+    } finally {
+      await child.close();
+    }
+    const t = totals(reports);
+    const seller = totals(direct.filter((r) => r.suite === "seller-strings"));
+    const others = totals(direct.filter((r) => r.suite !== "seller-strings"));
+    ok(seller.passed >= 84, `${seller.passed} seller-strings vectors`);
+    deepStrictEqual(
+      [t.passed, t.failed, t.skipped, t.notApplicable],
+      [seller.passed, 0, others.total - others.notApplicable, others.notApplicable],
+      formatReport(reports),
+    );
+    for (const r of reports) {
+      deepStrictEqual(
+        r.suite === "seller-strings" ? [r.passed, r.skipped] : [0, r.skipped],
+        r.suite === "seller-strings" ? [r.total, 0] : [0, r.total - (r.notApplicable ?? 0)],
+        r.file,
+      );
+    }
+    ok(
+      formatReport(reports).includes(
+        `\nSkipped (${t.skipped}):\n  this port implements only seller-strings (${t.skipped} ` +
+          "vectors in 12 files)\n",
+      ),
+    );
+  },
 });

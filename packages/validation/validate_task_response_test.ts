@@ -9,7 +9,7 @@ import {
   validateTaskResponse,
   type ValidationIssue,
 } from "./mod.ts";
-import { clone, readFixture, readSchema, schemaExample } from "./_test_util.ts";
+import { clone, pinnedAtLeast, readFixture, readSchema, schemaExample } from "./_test_util.ts";
 
 type Payload = Record<string, unknown>;
 
@@ -20,6 +20,8 @@ type Payload = Record<string, unknown>;
 interface FamilyCase {
   family: string;
   task: string;
+  /** The first AdCP version that has the task (every locked version when absent). */
+  since?: string;
   valid: () => Promise<Payload>;
   break: (p: Payload) => void;
   pointer: string;
@@ -64,7 +66,24 @@ const CASES: FamilyCase[] = [
   },
   {
     family: "protocol",
+    task: "get_task_status",
+    valid: () =>
+      Promise.resolve({
+        task_id: "task_42",
+        task_type: "create_media_buy",
+        protocol: "media-buy",
+        status: "working",
+        created_at: "2026-07-01T09:00:00Z",
+        updated_at: "2026-07-01T09:05:00Z",
+      }),
+    break: (p: Any) => void (p.updated_at = "five minutes later"),
+    pointer: "/updated_at",
+    keyword: "format",
+  },
+  {
+    family: "protocol",
     task: "sync_agent_notification_configs",
+    since: "3.2.0-beta.5",
     valid: () => schemaExample("protocol/sync-agent-notification-configs-response.json"),
     break: (p: Any) => void (p.notification_configs[0].url = "not a url"),
     pointer: "/notification_configs/0/url",
@@ -76,9 +95,18 @@ const CASES: FamilyCase[] = [
     valid: () =>
       Promise.resolve({
         status: "completed",
+        // `house` is required in AdCP 3.1.19 and optional from 3.2.0-beta.5 on.
         brands: [
-          { brand_id: "spark", names: [{ en_US: "Spark" }, { fr_CA: "Étincelle" }] },
-          { brand_id: "nova", names: [{ en_US: "Nova Brands" }] },
+          {
+            brand_id: "spark",
+            house: { domain: "spark-house.example", name: "Spark House" },
+            names: [{ en_US: "Spark" }, { fr_CA: "Étincelle" }],
+          },
+          {
+            brand_id: "nova",
+            house: { domain: "nova-house.example", name: "Nova House" },
+            names: [{ en_US: "Nova Brands" }],
+          },
         ],
       }),
     break: (p: Any) => void (p.brands[1].names = "Nova Brands"),
@@ -172,16 +200,24 @@ const CASES: FamilyCase[] = [
   },
 ];
 
+/** The cases of the tasks the pinned AdCP version has. */
+const PINNED_CASES = CASES.filter((c) => c.since === undefined || pinnedAtLeast(c.since));
+
 Deno.test("the family cases cover every protocol of the manifest", async () => {
   const manifest = await readSchema("manifest.json") as {
     tools: Record<string, { protocol: string }>;
   };
   const families = new Set(Object.values(manifest.tools).map((t) => t.protocol));
-  deepStrictEqual(new Set(CASES.map((c) => c.family)), families);
-  for (const c of CASES) strictEqual(manifest.tools[c.task]?.protocol, c.family, c.task);
+  deepStrictEqual(new Set(PINNED_CASES.map((c) => c.family)), families);
+  for (const c of CASES) {
+    // A case's task is in the manifest exactly from its `since` version on.
+    const has = c.since === undefined || pinnedAtLeast(c.since);
+    strictEqual(manifest.tools[c.task]?.protocol, has ? c.family : undefined, c.task);
+    strictEqual(knownTasks().includes(c.task), has, c.task);
+  }
 });
 
-for (const c of CASES) {
+for (const c of PINNED_CASES) {
   Deno.test(`validateTaskResponse() accepts a valid ${c.task} response (${c.family})`, async () => {
     const payload = await c.valid();
     const result = await validateTaskResponse(c.task, payload);
@@ -280,12 +316,23 @@ Deno.test("validateTaskResponse() passes interim payloads whose status has no sc
   }
 });
 
-Deno.test("validateTaskResponse() validates terminal_schema_overrides task types", async () => {
-  ok(knownTasks().includes("media_buy_delivery"));
-  const result = await validateTaskResponse("media_buy_delivery", { notification_type: 3 });
-  ok(!result.valid);
-  deepStrictEqual(result.schemas, ["media-buy/media-buy-delivery-webhook-result.json"]);
-});
+Deno.test(
+  "validateTaskResponse() validates terminal_schema_overrides task types (from AdCP " +
+    "3.2.0-beta.5; 3.1.19's manifest has none)",
+  async () => {
+    const manifest = await readSchema("manifest.json");
+    if (!pinnedAtLeast("3.2.0-beta.5")) {
+      strictEqual(manifest.task_result_resolution, undefined);
+      ok(!knownTasks().includes("media_buy_delivery"));
+      await rejects(validateTaskResponse("media_buy_delivery", {}), TypeError);
+      return;
+    }
+    ok(knownTasks().includes("media_buy_delivery"));
+    const result = await validateTaskResponse("media_buy_delivery", { notification_type: 3 });
+    ok(!result.valid);
+    deepStrictEqual(result.schemas, ["media-buy/media-buy-delivery-webhook-result.json"]);
+  },
+);
 
 Deno.test(
   "validateTaskResponse() validates and returns the copy without dangerous keys",
