@@ -1,6 +1,7 @@
 // Benchmarks sanitizeSellerString() on 4 KiB strings against the baseline of one global regex
 // replace of the strip set on the same strings (the least any sanitizer must do). Target: at most
-// 1.5x the baseline. Run: deno bench packages/security/sanitize_bench.ts
+// 1.5x the baseline. Run: `deno task bench` (ratios with targets) or
+// `deno bench packages/security/sanitize_bench.ts`.
 //
 // Cases per input kind (ASCII, mixed CJK/Latin, hostile with strip-set characters, smuggling
 // with tag characters and soft hyphens, which take the full regex instead of the fast path):
@@ -50,6 +51,9 @@ const inputs: Record<string, string[]> = {
   "smuggling": build("Budget too low, raise it. ", "\u{E0041}\u{E0042}\u00AD"),
 };
 
+/** What `deno task bench` (scripts/bench.ts) holds each benchmark to, against its baseline. */
+export const BENCH_TARGETS: Record<string, string> = {};
+
 let sink = 0;
 for (const [kind, strings] of Object.entries(inputs)) {
   let i = 0;
@@ -61,44 +65,26 @@ for (const [kind, strings] of Object.entries(inputs)) {
       sink += strings[i++ & (VARIANTS - 1)]!.replace(STRIP_REGEX, "").length;
     },
   });
-  Deno.bench({
-    name: `sanitizeSellerString, no truncation (${kind})`,
-    group: kind,
-    fn() {
-      sink += sanitizeSellerString(strings[i++ & (VARIANTS - 1)]!, { maxBytes: 3 * SIZE }).length;
-    },
-  });
-  Deno.bench({
-    name: `sanitizeSellerString, truncating to 8 KiB (${kind})`,
-    group: kind,
-    fn() {
-      sink += sanitizeSellerString(strings[i++ & (VARIANTS - 1)]!, { maxBytes: 8192 }).length;
-    },
-  });
-  const smallest = Math.min(
-    ...strings.map((text) => utf8Length(sanitizeSellerString(text, { maxBytes: 3 * SIZE }))),
-  );
-  for (
-    const [label, maxBytes] of [["near the end", smallest - 64], [
-      "in the middle",
-      smallest >> 1,
-    ]] as const
-  ) {
+  /** A sanitizeSellerString() benchmark with `maxBytes`, held to 1.5x the regex. */
+  const sanitizer = (label: string, maxBytes: number) => {
+    const name = `sanitizeSellerString, ${label} (${kind})`;
     Deno.bench({
-      name: `sanitizeSellerString, cap ${label} (${kind})`,
+      name,
       group: kind,
       fn() {
         sink += sanitizeSellerString(strings[i++ & (VARIANTS - 1)]!, { maxBytes }).length;
       },
     });
-  }
-  Deno.bench({
-    name: `sanitizeSellerString, message cap 256 B (${kind})`,
-    group: kind,
-    fn() {
-      sink += sanitizeSellerString(strings[i++ & (VARIANTS - 1)]!, { maxBytes: 256 }).length;
-    },
-  });
+    BENCH_TARGETS[name] = "time <= 1.5x";
+  };
+  const smallest = Math.min(
+    ...strings.map((text) => utf8Length(sanitizeSellerString(text, { maxBytes: 3 * SIZE }))),
+  );
+  sanitizer("no truncation", 3 * SIZE);
+  sanitizer("truncating to 8 KiB", 8192);
+  sanitizer("cap near the end", smallest - 64);
+  sanitizer("cap in the middle", smallest >> 1);
+  sanitizer("message cap 256 B", 256);
 }
 
 globalThis.addEventListener("unload", () => {

@@ -49,6 +49,30 @@ export function rowsOf(result: GroupResult): Row[] {
   });
 }
 
+/**
+ * One group's runs (one per process) as one: each benchmark's rounds, run after run, so that the
+ * rounds of the candidates and the baseline stay paired.
+ *
+ * @param runs The group's runs, at least one, each with the same benchmarks in the same order.
+ * @returns The pooled result.
+ * @throws {RangeError} When there is no run or the runs measured different benchmarks.
+ */
+export function poolRuns(runs: readonly GroupResult[]): GroupResult {
+  const [first] = runs;
+  if (first === undefined) throw new RangeError("Cannot pool no runs");
+  const names = (run: GroupResult) => run.benches.map((bench) => bench.name).join("\0");
+  if (runs.some((run) => run.group !== first.group || names(run) !== names(first))) {
+    throw new RangeError(`Cannot pool runs of group "${first.group}" that differ in benchmarks`);
+  }
+  return {
+    ...first,
+    benches: first.benches.map((bench, index) => ({
+      ...bench,
+      times: runs.flatMap((run) => run.benches[index]!.times),
+    })),
+  };
+}
+
 /** The names in `targets` that no benchmark of `results` other than a baseline carries. */
 export function unknownTargets(
   targets: Readonly<Record<string, string>>,

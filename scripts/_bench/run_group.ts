@@ -10,7 +10,7 @@
 // never collected on another's clock. It prints one line, `RESULT <json>` (a GroupResult), last.
 import process from "node:process";
 import { ScriptError } from "../_cli.ts";
-import { roundsFor } from "./stats.ts";
+import { batchSize, median, roundsFor } from "./stats.ts";
 
 /** What scripts/bench.ts asks of one run. */
 export interface GroupJob {
@@ -18,11 +18,15 @@ export interface GroupJob {
   readonly file: string;
   /** Which group of the file, by its index in registration order; -1 lists the groups only. */
   readonly group: number;
-  /** Time of one batch of one benchmark, in milliseconds (at least one iteration). */
-  readonly batchMs: number;
+  /**
+   * Shortest batch of one benchmark, in milliseconds. Batches take the measuring budget spread
+   * evenly over `maxRounds` rounds of every benchmark of the group, or this if that is less; a
+   * batch is at least one iteration.
+   */
+  readonly minBatchMs: number;
   /** Warm-up time of each benchmark before measuring, in milliseconds. */
   readonly warmupMs: number;
-  /** Time the rounds of the group may take, in milliseconds. */
+  /** Time the rounds of the group should take, in milliseconds. */
   readonly budgetMs: number;
   /** Fewest rounds. */
   readonly minRounds: number;
@@ -66,7 +70,7 @@ type Definition = Partial<Deno.BenchDefinition>;
 
 const registered: Registered[] = [];
 
-/** Records a `Deno.bench` call in any of its forms: (definition), (name, fn), (name, options, fn). */
+/** Records a `Deno.bench` call in any of its forms: (definition), (name, fn), (name, opts, fn). */
 function record(first: unknown, second?: unknown, third?: unknown): void {
   let definition: Definition;
   if (typeof first === "string") {
@@ -99,36 +103,30 @@ function record(first: unknown, second?: unknown, third?: unknown): void {
   });
 }
 
-const gcFn = (globalThis as { gc?: (options?: unknown) => void }).gc;
-let collect = () => {};
-
-let useCpu = true;
-/** The process's CPU time (user and system, all threads) in milliseconds. */
+/**
+ * The process's CPU time (user and system, all threads, V8's garbage collection and compiler
+ * threads included) in milliseconds: unlike the wall clock, it does not count the time other
+ * processes hold the (shared) cores.
+ */
 function cpuNow(): number {
   const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
+  return (Deno.env.get("BENCH_CLOCK") === "user" ? user : user + system) / 1000;
 }
 
-/** Runs `fn` `count` times; the time per iteration in milliseconds. */
+/** Runs `fn` `count` times; the CPU time per iteration in milliseconds. */
 async function timeBatch(fn: () => unknown, count: number, isAsync: boolean): Promise<number> {
-  collect();
-  const now = useCpu ? cpuNow : () => performance.now();
-  const start = now();
+  const start = cpuNow();
   if (isAsync) {
     for (let i = 0; i < count; i++) await fn();
   } else {
     for (let i = 0; i < count; i++) fn();
   }
-  return (now() - start) / count;
+  return (cpuNow() - start) / count;
 }
 
 /** Measures the group `job.group` of the file: the result to print. */
 export async function runGroup(job: GroupJob): Promise<GroupResult> {
   (Deno as { bench: unknown }).bench = record;
-  const mode = (job as { collect?: string }).collect ?? "none";
-  useCpu = (job as { clock?: string }).clock !== "wall";
-  if (gcFn !== undefined && mode === "minor") collect = () => gcFn({ type: "minor" });
-  if (gcFn !== undefined && mode === "full") collect = () => gcFn();
   const module: { BENCH_TARGETS?: Record<string, string> } = await import(job.file);
   const groups = [...new Set(registered.map((bench) => bench.group))];
   const targets = module.BENCH_TARGETS ?? {};
@@ -141,6 +139,10 @@ export async function runGroup(job: GroupJob): Promise<GroupResult> {
   if (!benches.some((bench) => bench.baseline)) {
     benches[0] = { ...benches[0]!, baseline: true };
   }
+  // The garbage of the file's set-up (all of its payloads were built), collected before any
+  // measurement rather than during the first one. Only here: a full collection before every batch
+  // made the SSE benchmarks 2-5 times slower (it discards what the next batch needs warm).
+  (globalThis as { gc?: () => void }).gc?.();
   const isAsync = await Promise.all(benches.map(async (bench) => {
     const value = bench.fn();
     if (value instanceof Promise) {
@@ -150,26 +152,29 @@ export async function runGroup(job: GroupJob): Promise<GroupResult> {
     return false;
   }));
 
-  // Warm-up, interleaved like the rounds: batches doubling in size until each takes `batchMs`,
-  // until every benchmark has run for `warmupMs` and its own requested warm-up iterations.
-  const perIteration = benches.map(() => Infinity);
+  // Warm-up, interleaved like the rounds: batches doubling in size until each takes a batch's
+  // time, until every benchmark has run for `warmupMs` and its own requested warm-up iterations.
+  const batchMs = Math.max(job.minBatchMs, job.budgetMs / (job.maxRounds * benches.length));
+  const estimates: number[][] = benches.map(() => []);
   const size = benches.map(() => 1);
   const warmed = benches.map(() => ({ ms: 0, iterations: 0 }));
   const done = (index: number) =>
-    warmed[index]!.ms >= job.warmupMs && warmed[index]!.iterations >= benches[index]!.warmup;
+    warmed[index]!.ms >= job.warmupMs && warmed[index]!.iterations >= benches[index]!.warmup &&
+    estimates[index]!.length >= 3;
   while (!benches.every((_, index) => done(index))) {
     for (let index = 0; index < benches.length; index++) {
       if (done(index)) continue;
       const count = size[index]!;
       const time = await timeBatch(benches[index]!.fn, count, isAsync[index]!);
-      perIteration[index] = time;
+      estimates[index]!.push(time);
       warmed[index]!.ms += time * count;
       warmed[index]!.iterations += count;
-      if (time * count < job.batchMs) size[index] = count * 2;
+      if (time * count < batchMs) size[index] = count * 2;
     }
   }
 
-  const batch = perIteration.map((time) => Math.max(1, Math.round(job.batchMs / time)));
+  const perIteration = estimates.map((list) => median(list.slice(-3)));
+  const batch = perIteration.map((time) => batchSize(batchMs, time));
   const roundMs = batch.reduce((sum, count, index) => sum + count * perIteration[index]!, 0);
   const rounds = roundsFor(roundMs, job.budgetMs, job.minRounds, job.maxRounds);
   const times: number[][] = benches.map(() => []);

@@ -190,3 +190,18 @@ export function roundsFor(roundMs: number, budgetMs: number, min: number, max: n
   const rounds = Math.max(min, Math.min(max, fit));
   return rounds % 2 === 1 ? rounds : rounds - 1 >= min ? rounds - 1 : rounds + 1;
 }
+
+/**
+ * Iterations per batch: the power of two nearest (in ratio) to `batchMs / perIterationMs`, at
+ * least 1. Powers of two keep the batch size of a benchmark the same from run to run despite
+ * noise in the estimate, and so the garbage collections per batch.
+ *
+ * @param batchMs The time a batch should take.
+ * @param perIterationMs The estimated time of one iteration.
+ * @returns The number of iterations.
+ */
+export function batchSize(batchMs: number, perIterationMs: number): number {
+  if (!(perIterationMs > 0) || !Number.isFinite(perIterationMs)) return 1;
+  const exact = batchMs / perIterationMs;
+  return exact <= 1 ? 1 : 2 ** Math.round(Math.log2(exact));
+}
