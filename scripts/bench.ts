@@ -3,17 +3,37 @@
  * group's baseline in the same run (never an absolute time), its target and whether it was met,
  * then `N of M targets met`.
  *
- * Usage: `deno run --allow-read --allow-run scripts/bench.ts [--check] [--filter=TEXT]
- * [--json=PATH]`. `--check` exits 1 when a target is missed (otherwise the exit status is 0
+ * Usage: `deno task bench [--check] [--filter=TEXT] [--json=PATH] [--compare=PATH]` (see
+ * {@link BENCH_USAGE}). `--check` exits 1 when a target is missed (otherwise the exit status is 0
  * whatever was measured); `--filter` runs the groups whose file path or group name contains
- * `TEXT`; `--json` also writes every measured time there.
+ * `TEXT`; `--json` also writes every measured time there; `--compare` prints how each ratio moved
+ * since the run whose `--json` output it names, and how many moved by at most
+ * {@link AGREEMENT}.
  *
  * The bench files stay ordinary `deno bench` files (`Deno.bench` with `group` and `baseline`);
  * each may export `BENCH_TARGETS`, benchmark name → target (`time <= 1.10x`, `throughput >=
- * 0.9x`). Each group is measured in its own process (`scripts/_bench/run_group.ts`): warm-up,
- * then rounds that time one batch of every benchmark of the group, in an order rotated from
- * round to round, each batch after a full garbage collection. A benchmark's ratio is the median
- * of its per-round ratios to the baseline of the same round, printed with the quartiles.
+ * 0.9x`), which {@link parseTarget} reads. How the ratios are measured, so that consecutive runs
+ * on two shared, noisy cores agree:
+ *
+ * - Isolation: each group runs in a fresh process (`scripts/_bench/run_group.ts`), so that no
+ *   group inherits another's heap, garbage or type feedback; the set-up garbage of its file is
+ *   collected before it is warmed up.
+ * - Passes: every group is measured in {@link MEASURING}`.passes` processes, pass after pass over
+ *   all groups, so that each group's samples spread over the whole run.
+ * - Interleaving: after a warm-up, rounds time one batch of each benchmark of the group, in
+ *   whole cycles of as many rounds as benchmarks: each round rotates the order by a different
+ *   amount, so that within a cycle each benchmark runs once at each position and what a batch
+ *   leaves behind (garbage, cold caches) weighs on all alike. The rotations come in a random order
+ *   in each cycle: a fixed order made the schedule periodic, and a garbage collector with the same
+ *   period charged one benchmark every time.
+ * - Batches: at least {@link MEASURING}`.minIterations` iterations, so that the garbage of a
+ *   benchmark that allocates much is collected within its own batches about as often as not;
+ *   chosen by the first pass and kept by the others, so that every pass collects at the same
+ *   points.
+ * - CPU time: batches are timed by the process's CPU time, which other processes holding the
+ *   cores do not inflate as they do the wall clock.
+ * - Robust statistics: a cycle's ratio is the candidate's summed time over the baseline's; the
+ *   figure printed is the median over all cycles of all passes, with the quartiles.
  *
  * @module
  */
@@ -21,17 +41,21 @@ import { relative } from "node:path";
 import { runMain, ScriptError } from "./_cli.ts";
 import {
   closingLine,
+  compareRuns,
+  formatChanges,
   formatGroupHeading,
   formatRow,
   poolRuns,
   type Row,
   rowsOf,
+  type SavedGroup,
   unknownTargets,
 } from "./_bench/report.ts";
 import type { GroupJob, GroupResult } from "./_bench/run_group.ts";
 
 export * from "./_bench/stats.ts";
 export * from "./_bench/report.ts";
+export type { BenchTimes, GroupJob, GroupResult } from "./_bench/run_group.ts";
 
 /** What the command line asks for. */
 export interface BenchArgs {
@@ -41,46 +65,107 @@ export interface BenchArgs {
   readonly filter?: string | undefined;
   /** Where to write every measured time, as JSON. */
   readonly json?: string | undefined;
+  /** An earlier run's `--json` output, to print how each ratio moved since. */
+  readonly compare?: string | undefined;
 }
+
+/** The usage text of `deno task bench --help`. */
+export const BENCH_USAGE: string = [
+  "Usage: deno task bench [--check] [--filter=TEXT] [--json=PATH] [--compare=PATH]",
+  "",
+  "Measures every benchmark of the packages' *_bench.ts files as a ratio to its group's baseline",
+  "in the same run (CPU time, interleaved rounds, one process per group and pass), prints the ratio,",
+  'its target and whether it was met, then "N of M targets met".',
+  "",
+  "  --check          exit 1 when a target is missed (otherwise 0 whatever was measured)",
+  "  --filter=TEXT    only the groups whose file path or group name contains TEXT",
+  "  --json=PATH      also write every measured time to PATH",
+  "  --compare=PATH   print how each ratio moved since the run whose --json output is PATH",
+  "  --help           print this and exit",
+].join("\n");
 
 /**
  * Parses the arguments of `scripts/bench.ts`.
  *
  * @param args The command-line arguments.
- * @returns What they ask for.
+ * @returns What they ask for, or `"help"` for `--help`.
  * @throws {ScriptError} On an unknown argument or an empty value.
  */
-export function parseBenchArgs(args: readonly string[]): BenchArgs {
+export function parseBenchArgs(args: readonly string[]): BenchArgs | "help" {
   let check = false;
   let filter: string | undefined;
   let json: string | undefined;
+  let compare: string | undefined;
   for (const arg of args) {
     const [flag, value] = arg.includes("=")
       ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
       : [arg, undefined];
+    if ((flag === "--help" || flag === "-h") && value === undefined) return "help";
     if (flag === "--check" && value === undefined) check = true;
-    else if ((flag === "--filter" || flag === "--json") && value !== undefined && value !== "") {
+    else if (
+      (flag === "--filter" || flag === "--json" || flag === "--compare") &&
+      value !== undefined && value !== ""
+    ) {
       if (flag === "--filter") filter = value;
-      else json = value;
+      else if (flag === "--json") json = value;
+      else compare = value;
     } else {
       throw new ScriptError(
-        `Unknown argument "${arg}": expected --check, --filter=TEXT or --json=PATH`,
+        `Unknown argument "${arg}" (see --help)`,
       );
     }
   }
-  return { check, filter, json };
+  return { check, filter, json, compare };
 }
 
-/** The measuring settings (see {@link GroupJob}): about three minutes for the workspace. */
+/**
+ * The measuring settings (see {@link GroupJob}): about three minutes for the workspace on two
+ * shared cores.
+ */
 export const MEASURING = {
   /** Each group is measured in this many processes, one after another over the whole run. */
-  passes: 3,
-  minBatchMs: 10,
-  warmupMs: 200,
-  budgetMs: 2_000,
-  minRounds: 3,
-  maxRounds: 21,
+  passes: 4,
+  warmupMs: 150,
+  budgetMs: 375,
+  minGroupMs: 1_500,
+  cycles: 12,
+  minBatchMs: 5,
+  minIterations: 2,
 } as const;
+
+/** How closely two consecutive runs should agree, as a fraction: what `--compare` reports. */
+export const AGREEMENT = 0.05;
+
+/** An earlier run's `--json` output. */
+async function readSavedRun(path: string): Promise<SavedGroup[]> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    throw new ScriptError(`Cannot read ${path} for --compare: ${(error as Error).message}`);
+  }
+  let saved: unknown;
+  try {
+    saved = JSON.parse(text);
+  } catch {
+    saved = undefined;
+  }
+  if (!Array.isArray(saved) || !saved.every((group) => isSavedGroup(group))) {
+    throw new ScriptError(`Cannot compare with ${path}: it is not the --json output of a run`);
+  }
+  return saved;
+}
+
+function isSavedGroup(value: unknown): value is SavedGroup {
+  const group = value as Partial<SavedGroup> | null;
+  return typeof group === "object" && group !== null && typeof group.file === "string" &&
+    typeof group.result === "object" && group.result !== null &&
+    Array.isArray(group.result.benches) && typeof group.result.targets === "object" &&
+    group.result.benches.every((bench) =>
+      typeof bench?.name === "string" && Array.isArray(bench.times) &&
+      (bench.times as unknown[]).every((time) => typeof time === "number")
+    );
+}
 
 /** The permissions of a group's process: what the bench files need. */
 const GROUP_PERMISSIONS = ["--allow-read", "--allow-net", "--allow-env"];
@@ -102,10 +187,17 @@ async function benchFiles(dir: URL): Promise<URL[]> {
   return out.sort((a, b) => a.href < b.href ? -1 : a.href > b.href ? 1 : 0);
 }
 
-/** Runs one group (or, with -1, lists the groups) in a fresh process: what it printed. */
-async function runGroupProcess(file: URL, group: number): Promise<GroupResult> {
+/**
+ * Runs one group (or, with -1, lists the groups) in a fresh process, with the batch sizes of its
+ * first pass if there was one: what it printed.
+ */
+async function runGroupProcess(
+  file: URL,
+  group: number,
+  batches?: readonly number[],
+): Promise<GroupResult> {
   const { passes: _, ...settings } = MEASURING;
-  const job: GroupJob = { file: file.href, group, ...settings };
+  const job: GroupJob = { file: file.href, group, ...settings, batches };
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--v8-flags=--expose-gc", ...GROUP_PERMISSIONS, RUNNER.href, JSON.stringify(job)],
     cwd: ROOT,
@@ -124,36 +216,54 @@ async function runGroupProcess(file: URL, group: number): Promise<GroupResult> {
   return JSON.parse(line.slice("RESULT ".length)) as GroupResult;
 }
 
-/** One group to measure. */
+/** One group to measure, and its runs so far. */
 interface GroupRef {
   readonly file: URL;
   readonly path: string;
   readonly index: number;
-  readonly targets: Readonly<Record<string, string>>;
   readonly runs: GroupResult[];
 }
 
 /** Runs the benchmarks; the exit status. */
 async function main(): Promise<number> {
   const args = parseBenchArgs(Deno.args);
+  if (args === "help") {
+    console.log(BENCH_USAGE);
+    return 0;
+  }
+  // Read before measuring, so that a wrong path fails in a second, not after minutes.
+  const previous = args.compare === undefined ? undefined : await readSavedRun(args.compare);
   const groups: GroupRef[] = [];
   for (const file of await benchFiles(new URL("packages/", ROOT))) {
     const path = relative(ROOT.pathname, file.pathname);
     const listing = await runGroupProcess(file, -1);
+    const unknown = unknownTargets(listing.targets, [listing]);
+    if (unknown.length > 0) {
+      throw new ScriptError(
+        `${path}: BENCH_TARGETS names no benchmark other than a baseline: ${unknown.join(", ")}`,
+      );
+    }
     listing.groups.forEach((name, index) => {
       const wanted = args.filter === undefined || path.includes(args.filter) ||
         name.includes(args.filter);
-      if (wanted) groups.push({ file, path, index, targets: listing.targets, runs: [] });
+      if (wanted) groups.push({ file, path, index, runs: [] });
     });
   }
+  console.log(
+    `bench: ${groups.length} groups, ${MEASURING.passes} passes of one process per group; ` +
+      "ratio = median over cycles of CPU time against the baseline (quartiles)",
+  );
   // Pass after pass over every group, so that each group's rounds spread over the whole run and a
   // few busy seconds on the shared cores weigh on no group more than on another.
   for (let pass = 1; pass <= MEASURING.passes; pass++) {
     console.log(`pass ${pass} of ${MEASURING.passes}: ${groups.length} groups`);
-    for (const group of groups) group.runs.push(await runGroupProcess(group.file, group.index));
+    for (const group of groups) {
+      const batches = group.runs[0]?.benches.map((bench) => bench.batch);
+      group.runs.push(await runGroupProcess(group.file, group.index, batches));
+    }
   }
   const rows: Row[] = [];
-  const pooled: { file: string; result: GroupResult }[] = [];
+  const pooled: SavedGroup[] = [];
   for (const group of groups) {
     const result = poolRuns(group.runs);
     pooled.push({ file: group.path, result });
@@ -162,19 +272,11 @@ async function main(): Promise<number> {
     console.log(formatGroupHeading(group.path, result));
     for (const row of groupRows) console.log(formatRow(row));
   }
-  if (args.filter === undefined) {
-    for (const path of new Set(groups.map((group) => group.path))) {
-      const results = pooled.filter((entry) => entry.file === path).map((entry) => entry.result);
-      const unknown = unknownTargets(results[0]!.targets, results);
-      if (unknown.length > 0) {
-        throw new ScriptError(
-          `${path}: BENCH_TARGETS names no benchmark other than a baseline: ${unknown.join(", ")}`,
-        );
-      }
-    }
-  }
   if (args.json !== undefined) {
     await Deno.writeTextFile(args.json, JSON.stringify(pooled, null, 2) + "\n");
+  }
+  if (previous !== undefined) {
+    for (const line of formatChanges(compareRuns(previous, pooled), AGREEMENT)) console.log(line);
   }
   console.log(closingLine(rows));
   return args.check && rows.some((row) => row.met === false) ? 1 : 0;

@@ -2,11 +2,12 @@
 // target, whether it was met) and the closing count. Pure; scripts/bench_test.ts tests it.
 import type { GroupResult } from "./run_group.ts";
 import {
+  cycleRatios,
   formatTarget,
   meets,
   parseTarget,
   type RatioSummary,
-  summarizeRounds,
+  summarize,
   type Target,
 } from "./stats.ts";
 
@@ -16,7 +17,7 @@ export interface Row {
   readonly name: string;
   /** The baseline's name. */
   readonly baseline: string;
-  /** The per-round ratios, in the target's terms (time when there is no target). */
+  /** The per-cycle ratios, in the target's terms (time when there is no target). */
   readonly summary: RatioSummary;
   /** The target, if the bench file sets one. */
   readonly target?: Target | undefined;
@@ -38,7 +39,9 @@ export function rowsOf(result: GroupResult): Row[] {
   return result.benches.filter((bench) => bench !== baseline).map((bench) => {
     const text = Object.hasOwn(result.targets, bench.name) ? result.targets[bench.name] : undefined;
     const target = text === undefined ? undefined : parseTarget(text);
-    const summary = summarizeRounds(bench.times, baseline.times, target?.measure ?? "time");
+    const measure = target?.measure ?? "time";
+    const cycle = result.benches.length;
+    const summary = summarize(cycleRatios(bench.times, baseline.times, cycle, measure));
     return {
       name: bench.name,
       baseline: baseline.name,
@@ -104,7 +107,7 @@ export function formatRow(row: Row): string {
 }
 
 /**
- * The heading of a group: where it is, its baseline and how many rounds were measured.
+ * The heading of a group: where it is, its baseline and how many cycles of rounds were measured.
  *
  * @param file The bench file, relative to the repository root.
  * @param result What the group's run printed.
@@ -112,9 +115,9 @@ export function formatRow(row: Row): string {
  */
 export function formatGroupHeading(file: string, result: GroupResult): string {
   const baseline = result.benches.find((bench) => bench.baseline);
-  const rounds = baseline?.times.length ?? 0;
+  const cycles = Math.floor((baseline?.times.length ?? 0) / result.benches.length);
   const group = result.group === "" ? "(no group)" : result.group;
-  return `${file} › ${group}: against ${baseline?.name ?? "nothing"}, ${rounds} rounds`;
+  return `${file} › ${group}: against ${baseline?.name ?? "nothing"}, ${cycles} cycles`;
 }
 
 /**
@@ -127,4 +130,81 @@ export function closingLine(rows: readonly Row[]): string {
   const targeted = rows.filter((row) => row.target !== undefined);
   const met = targeted.filter((row) => row.met === true).length;
   return `${met} of ${targeted.length} targets met`;
+}
+
+/** One group as `--json` writes it: its bench file and its pooled result. */
+export interface SavedGroup {
+  /** The bench file, relative to the repository root. */
+  readonly file: string;
+  /** The group's runs, pooled. */
+  readonly result: GroupResult;
+}
+
+/** How one row moved between two runs. */
+export interface RowChange {
+  /** The benchmark's name. */
+  readonly name: string;
+  /** Its ratio in the earlier run. */
+  readonly before: number;
+  /** Its ratio in this run. */
+  readonly after: number;
+  /** after / before − 1. */
+  readonly change: number;
+}
+
+/**
+ * How each row of `current` moved since `previous` (an earlier run's `--json` output): the rows
+ * that both runs measured, in the order of `current`.
+ *
+ * @param previous The earlier run's groups.
+ * @param current This run's groups.
+ * @returns One change per row found in both.
+ * @throws {ScriptError} When a target of either run cannot be parsed.
+ */
+export function compareRuns(
+  previous: readonly SavedGroup[],
+  current: readonly SavedGroup[],
+): RowChange[] {
+  const before = new Map(
+    previous.flatMap((group) => rowsOf(group.result).map((row) => [row.name, row] as const)),
+  );
+  return current.flatMap((group) =>
+    rowsOf(group.result).flatMap((row) => {
+      const earlier = before.get(row.name);
+      if (earlier === undefined) return [];
+      const change = row.summary.median / earlier.summary.median - 1;
+      return [{
+        name: row.name,
+        before: earlier.summary.median,
+        after: row.summary.median,
+        change,
+      }];
+    })
+  );
+}
+
+/**
+ * The comparison as printed: every row's change, then the largest.
+ *
+ * @param changes What {@link compareRuns} found.
+ * @param bound The agreement to report against, as a fraction (0.05 for 5%).
+ * @returns The lines to print.
+ */
+export function formatChanges(changes: readonly RowChange[], bound: number): string[] {
+  if (changes.length === 0) return ["compared with the earlier run: no benchmark in common"];
+  const lines = changes.map(({ name, before, after, change }) =>
+    `  ${formatPercent(change).padStart(7)}  ${before.toFixed(3)} → ${after.toFixed(3)}  ${name}`
+  );
+  const largest = changes.reduce((a, b) => Math.abs(b.change) > Math.abs(a.change) ? b : a);
+  const within = changes.filter((row) => Math.abs(row.change) <= bound).length;
+  lines.push(
+    `${within} of ${changes.length} ratios within ${formatPercent(bound).slice(1)} of the ` +
+      `earlier run; largest change ${formatPercent(largest.change)} (${largest.name})`,
+  );
+  return lines;
+}
+
+function formatPercent(fraction: number): string {
+  const percent = (fraction * 100).toFixed(1);
+  return fraction >= 0 ? `+${percent}%` : `${percent}%`;
 }

@@ -1,37 +1,57 @@
-// Private to scripts/bench.ts, which runs this module once per benchmark group, each in a fresh
-// `deno run` process so that no group inherits another's heap, garbage or type feedback:
+// Private to scripts/bench.ts, which runs this module once per benchmark group and pass, each in
+// a fresh `deno run` process, so that no group inherits another's heap, garbage or type feedback:
 //
-//   deno run --v8-flags=--expose-gc <permissions> scripts/_bench/run_group.ts <options as JSON>
+//   deno run --v8-flags=--expose-gc <permissions> scripts/_bench/run_group.ts <GroupJob as JSON>
 //
 // It replaces `Deno.bench` with a recorder, imports the bench file (which registers its benchmarks
-// as usual, `deno bench` still runs it unchanged), and measures the benchmarks of one group in
-// interleaved rounds: each round times one batch of every benchmark, in an order rotated from
-// round to round, after a full garbage collection, so that garbage one benchmark leaves behind is
-// never collected on another's clock. It prints one line, `RESULT <json>` (a GroupResult), last.
+// as usual: `deno bench` still runs it unchanged), collects the garbage of the file's set-up, warms
+// every benchmark of the group up, and measures them in interleaved rounds: each round times one
+// batch of every benchmark, in an order rotated by one from round to round, and the rounds come in
+// whole cycles (as many rounds as benchmarks), so that within a cycle each benchmark runs once at
+// each position. Times are the process's CPU time, which the other processes on the shared cores
+// do not inflate. It prints one line, `RESULT <json>` (a GroupResult), last.
 import process from "node:process";
 import { ScriptError } from "../_cli.ts";
-import { batchSize, median, roundsFor } from "./stats.ts";
+import { batchSize, cyclesFor, shuffled } from "./stats.ts";
 
 /** What scripts/bench.ts asks of one run. */
 export interface GroupJob {
   /** The bench file, as a file URL. */
   readonly file: string;
-  /** Which group of the file, by its index in registration order; -1 lists the groups only. */
-  readonly group: number;
   /**
-   * Shortest batch of one benchmark, in milliseconds. Batches take the measuring budget spread
-   * evenly over `maxRounds` rounds of every benchmark of the group, or this if that is less; a
-   * batch is at least one iteration.
+   * Which group of the file, by its index in registration order; -1 lists the groups and every
+   * benchmark of the file instead (with no times).
    */
-  readonly minBatchMs: number;
+  readonly group: number;
   /** Warm-up time of each benchmark before measuring, in milliseconds. */
   readonly warmupMs: number;
-  /** Time the rounds of the group should take, in milliseconds. */
+  /**
+   * Measuring time per benchmark of the group, in milliseconds: a group of n benchmarks measures
+   * for about n times this (at least `minGroupMs`), so that each benchmark gets about as many
+   * cycles as in any group.
+   */
   readonly budgetMs: number;
-  /** Fewest rounds. */
-  readonly minRounds: number;
-  /** Most rounds. */
-  readonly maxRounds: number;
+  /** Least measuring time of a group, in milliseconds. */
+  readonly minGroupMs: number;
+  /**
+   * Cycles to measure: fewer (at least one) when batches of `minBatchMs`, or single iterations,
+   * would overrun the budget.
+   */
+  readonly cycles: number;
+  /** Shortest batch, in milliseconds (a batch is also at least `minIterations` iterations). */
+  readonly minBatchMs: number;
+  /**
+   * Fewest iterations per batch. Single-iteration batches of a benchmark that allocates much (a 4
+   * MiB parse) pay for the previous batch's garbage or not by chance: at 2 the ratios of the 4 MiB
+   * extraction cases agreed within 3% across processes, at 1 they ranged over 0.53-1.20.
+   */
+  readonly minIterations: number;
+  /**
+   * Iterations per batch of each benchmark of the group, in registration order, when an earlier
+   * run of the same group chose them: the same batches in every pass, so that garbage collections
+   * fall at the same points of every pass's rounds. Left out, the warm-up estimates choose them.
+   */
+  readonly batches?: readonly number[] | undefined;
 }
 
 /** One benchmark's measurements. */
@@ -56,6 +76,8 @@ export interface GroupResult {
   readonly benches: readonly BenchTimes[];
   /** The file's `BENCH_TARGETS`: benchmark name → target. */
   readonly targets: Readonly<Record<string, string>>;
+  /** Wall-clock milliseconds spent importing the file, warming up and measuring. */
+  readonly wallMs?: { readonly setup: number; readonly warmup: number; readonly measure: number };
 }
 
 interface Registered {
@@ -63,7 +85,6 @@ interface Registered {
   readonly group: string;
   readonly baseline: boolean;
   readonly fn: () => unknown;
-  readonly warmup: number;
 }
 
 type Definition = Partial<Deno.BenchDefinition>;
@@ -99,7 +120,6 @@ function record(first: unknown, second?: unknown, third?: unknown): void {
     group: definition.group ?? "",
     baseline: definition.baseline === true,
     fn: fn as () => unknown,
-    warmup: definition.warmup ?? 0,
   });
 }
 
@@ -110,7 +130,7 @@ function record(first: unknown, second?: unknown, third?: unknown): void {
  */
 function cpuNow(): number {
   const { user, system } = process.cpuUsage();
-  return (Deno.env.get("BENCH_CLOCK") === "user" ? user : user + system) / 1000;
+  return (user + system) / 1000;
 }
 
 /** Runs `fn` `count` times; the CPU time per iteration in milliseconds. */
@@ -127,10 +147,19 @@ async function timeBatch(fn: () => unknown, count: number, isAsync: boolean): Pr
 /** Measures the group `job.group` of the file: the result to print. */
 export async function runGroup(job: GroupJob): Promise<GroupResult> {
   (Deno as { bench: unknown }).bench = record;
+  const started = performance.now();
   const module: { BENCH_TARGETS?: Record<string, string> } = await import(job.file);
   const groups = [...new Set(registered.map((bench) => bench.group))];
   const targets = module.BENCH_TARGETS ?? {};
-  if (job.group === -1) return { groups, group: "", benches: [], targets };
+  if (job.group === -1) {
+    const benches = registered.map(({ name, baseline }) => ({
+      name,
+      baseline,
+      batch: 0,
+      times: [],
+    }));
+    return { groups, group: "", benches, targets };
+  }
   const group = groups[job.group];
   if (group === undefined) {
     throw new ScriptError(`Cannot find group ${job.group} of ${job.file}: it has ${groups.length}`);
@@ -143,6 +172,7 @@ export async function runGroup(job: GroupJob): Promise<GroupResult> {
   // measurement rather than during the first one. Only here: a full collection before every batch
   // made the SSE benchmarks 2-5 times slower (it discards what the next batch needs warm).
   (globalThis as { gc?: () => void }).gc?.();
+  const setUp = performance.now();
   const isAsync = await Promise.all(benches.map(async (bench) => {
     const value = bench.fn();
     if (value instanceof Promise) {
@@ -152,36 +182,56 @@ export async function runGroup(job: GroupJob): Promise<GroupResult> {
     return false;
   }));
 
-  // Warm-up, interleaved like the rounds: batches doubling in size until each takes a batch's
-  // time, until every benchmark has run for `warmupMs` and its own requested warm-up iterations.
-  const batchMs = Math.max(job.minBatchMs, job.budgetMs / (job.maxRounds * benches.length));
+  // A batch takes the group's budget spread over `cycles` cycles of n rounds of n batches.
+  const n = benches.length;
+  const budgetMs = Math.max(job.minGroupMs, job.budgetMs * n);
+  const batchMs = Math.max(job.minBatchMs, budgetMs / (job.cycles * n * n));
+
+  // Warm-up, interleaved like the rounds: batches doubling in size until one takes `batchMs`,
+  // until each benchmark has run for `warmupMs` and the last three batches (or one, when a single
+  // iteration fills a batch) estimate an iteration. The `n` and `warmup` options of `Deno.bench`
+  // are for `deno bench` and ignored here.
   const estimates: number[][] = benches.map(() => []);
   const size = benches.map(() => 1);
-  const warmed = benches.map(() => ({ ms: 0, iterations: 0 }));
-  const done = (index: number) =>
-    warmed[index]!.ms >= job.warmupMs && warmed[index]!.iterations >= benches[index]!.warmup &&
-    estimates[index]!.length >= 3;
+  const warmed = benches.map(() => ({ ms: 0 }));
+  const done = (index: number) => {
+    const { ms } = warmed[index]!;
+    const list = estimates[index]!;
+    const settled = list.length >= 3 || (size[index] === 1 && list.at(-1)! >= batchMs);
+    return ms >= job.warmupMs && settled;
+  };
   while (!benches.every((_, index) => done(index))) {
-    for (let index = 0; index < benches.length; index++) {
+    for (let index = 0; index < n; index++) {
       if (done(index)) continue;
       const count = size[index]!;
       const time = await timeBatch(benches[index]!.fn, count, isAsync[index]!);
       estimates[index]!.push(time);
       warmed[index]!.ms += time * count;
-      warmed[index]!.iterations += count;
       if (time * count < batchMs) size[index] = count * 2;
     }
   }
+  const warmedUp = performance.now();
 
-  const perIteration = estimates.map((list) => median(list.slice(-3)));
-  const batch = perIteration.map((time) => batchSize(batchMs, time));
+  // Batch sizes relative to the baseline's (see batchSize), from the fastest of the last three
+  // warm-up batches: a garbage collection in one of them made a benchmark as fast as its baseline
+  // look 8 times slower, so that it got batches of 4 against the baseline's 32 in every pass.
+  const perIteration = estimates.map((list) => Math.min(...list.slice(-3)));
+  const base = benches.findIndex((bench) => bench.baseline);
+  const baseBatch = batchSize(batchMs, perIteration[base]!);
+  const batch = job.batches?.length === n
+    ? [...job.batches]
+    : perIteration.map((time) =>
+      Math.max(job.minIterations, batchSize(baseBatch * perIteration[base]!, time, baseBatch))
+    );
   const roundMs = batch.reduce((sum, count, index) => sum + count * perIteration[index]!, 0);
-  const rounds = roundsFor(roundMs, job.budgetMs, job.minRounds, job.maxRounds);
+  const rounds = cyclesFor(roundMs * n, budgetMs, 1, job.cycles) * n;
   const times: number[][] = benches.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    for (let step = 0; step < benches.length; step++) {
-      const index = (round + step) % benches.length;
-      times[index]!.push(await timeBatch(benches[index]!.fn, batch[index]!, isAsync[index]!));
+  for (let cycle = 0; cycle < rounds / n; cycle++) {
+    for (const rotation of shuffled(n)) {
+      for (let step = 0; step < n; step++) {
+        const index = (rotation + step) % n;
+        times[index]!.push(await timeBatch(benches[index]!.fn, batch[index]!, isAsync[index]!));
+      }
     }
   }
   return {
@@ -194,6 +244,11 @@ export async function runGroup(job: GroupJob): Promise<GroupResult> {
       times: times[index]!,
     })),
     targets,
+    wallMs: {
+      setup: Math.round(setUp - started),
+      warmup: Math.round(warmedUp - setUp),
+      measure: Math.round(performance.now() - warmedUp),
+    },
   };
 }
 

@@ -1,5 +1,5 @@
-// The pure part of `deno task bench` (scripts/bench.ts): targets, per-round ratios, medians and
-// the lines printed. No I/O here; scripts/bench_test.ts tests all of it.
+// The pure part of `deno task bench` (scripts/bench.ts): targets, ratios, medians and batch sizes.
+// No I/O here; scripts/bench_test.ts tests all of it.
 import { ScriptError } from "../_cli.ts";
 
 /**
@@ -100,44 +100,74 @@ export function ratio(candidate: number, baseline: number, measure: TargetMeasur
   return measure === "time" ? candidate / baseline : baseline / candidate;
 }
 
-/** A summary of the per-round ratios of one candidate. */
-export interface RatioSummary {
-  /** The median of the per-round ratios: the figure reported and held to the target. */
-  readonly median: number;
-  /** The first quartile of the per-round ratios. */
-  readonly low: number;
-  /** The third quartile of the per-round ratios. */
-  readonly high: number;
-  /** How many rounds. */
-  readonly rounds: number;
-}
-
 /**
- * Pairs the candidate's and the baseline's times round by round and summarizes the ratios.
+ * The ratio of each cycle of rounds: in a cycle, as many rounds as the group has benchmarks, each
+ * benchmark ran once at each position of the round order, so what one batch leaves behind for
+ * the next (garbage to collect, colder caches) weighs on the candidate and the baseline alike. A
+ * cycle's ratio is that of the candidate's and the baseline's times summed over the cycle; rounds
+ * past the last whole cycle are left out.
  *
  * @param candidate The candidate's time per iteration, one per round.
  * @param baseline The baseline's time per iteration, one per round, in the same order.
+ * @param cycle Rounds per cycle: the number of benchmarks of the group.
  * @param measure What the ratios compare.
- * @returns The median and quartiles of the per-round ratios.
- * @throws {RangeError} When the rounds differ in number or there are none.
+ * @returns One ratio per whole cycle.
+ * @throws {RangeError} When the rounds differ in number, there is no whole cycle, or a time is
+ * not positive and finite.
  */
-export function summarizeRounds(
+export function cycleRatios(
   candidate: readonly number[],
   baseline: readonly number[],
+  cycle: number,
   measure: TargetMeasure,
-): RatioSummary {
-  if (candidate.length !== baseline.length || candidate.length === 0) {
+): number[] {
+  if (!Number.isSafeInteger(cycle) || cycle < 1) {
+    throw new RangeError(`Expected a positive integer cycle, found ${cycle}`);
+  }
+  if (candidate.length !== baseline.length || candidate.length < cycle) {
     throw new RangeError(
-      `Expected as many candidate as baseline rounds, at least one, found ${candidate.length} ` +
-        `and ${baseline.length}`,
+      `Expected as many candidate as baseline rounds, at least one cycle of ${cycle}, found ` +
+        `${candidate.length} and ${baseline.length}`,
     );
   }
-  const ratios = candidate.map((time, index) => ratio(time, baseline[index]!, measure));
+  const out: number[] = [];
+  for (let start = 0; start + cycle <= candidate.length; start += cycle) {
+    let sumCandidate = 0;
+    let sumBaseline = 0;
+    for (let index = start; index < start + cycle; index++) {
+      sumCandidate += candidate[index]!;
+      sumBaseline += baseline[index]!;
+    }
+    out.push(ratio(sumCandidate, sumBaseline, measure));
+  }
+  return out;
+}
+
+/** A summary of the per-cycle ratios of one candidate. */
+export interface RatioSummary {
+  /** The median of the per-cycle ratios: the figure reported and held to the target. */
+  readonly median: number;
+  /** The first quartile of the per-cycle ratios. */
+  readonly low: number;
+  /** The third quartile of the per-cycle ratios. */
+  readonly high: number;
+  /** How many cycles. */
+  readonly cycles: number;
+}
+
+/**
+ * The median and quartiles of `ratios`.
+ *
+ * @param ratios At least one ratio (one per cycle).
+ * @returns The summary.
+ * @throws {RangeError} When `ratios` is empty.
+ */
+export function summarize(ratios: readonly number[]): RatioSummary {
   return {
     median: median(ratios),
     low: quantile(ratios, 0.25),
     high: quantile(ratios, 0.75),
-    rounds: ratios.length,
+    cycles: ratios.length,
   };
 }
 
@@ -176,32 +206,56 @@ export function spread(values: readonly number[]): number {
 }
 
 /**
- * How many rounds a group runs: as many as fit in `budgetMs` at `roundMs` each, within
- * [`min`, `max`], and odd, so that the median is one measured round.
+ * How many cycles of rounds a group runs: as many as fit in `budgetMs` at `cycleMs` each, within
+ * [`min`, `max`].
  *
- * @param roundMs The estimated time of one round (every contender's batch).
- * @param budgetMs The time the group may take.
- * @param min The fewest rounds.
- * @param max The most rounds.
- * @returns The number of rounds.
+ * @param cycleMs The estimated time of one cycle.
+ * @param budgetMs The time the group should take.
+ * @param min The fewest cycles.
+ * @param max The most cycles.
+ * @returns The number of cycles.
  */
-export function roundsFor(roundMs: number, budgetMs: number, min: number, max: number): number {
-  const fit = roundMs > 0 ? Math.floor(budgetMs / roundMs) : max;
-  const rounds = Math.max(min, Math.min(max, fit));
-  return rounds % 2 === 1 ? rounds : rounds - 1 >= min ? rounds - 1 : rounds + 1;
+export function cyclesFor(cycleMs: number, budgetMs: number, min: number, max: number): number {
+  const fit = cycleMs > 0 ? Math.floor(budgetMs / cycleMs) : max;
+  return Math.max(min, Math.min(max, fit));
 }
 
 /**
- * Iterations per batch: the power of two nearest (in ratio) to `batchMs / perIterationMs`, at
- * least 1. Powers of two keep the batch size of a benchmark the same from run to run despite
- * noise in the estimate, and so the garbage collections per batch.
+ * Iterations per batch: `batchMs / perIterationMs` as a power of two times `unit`, at least 1.
+ * The power is that of the nearest power of two, except that a ratio within a factor of 2 of
+ * `unit` gives `unit` itself: with `unit` the baseline's batch and `batchMs` that batch's time,
+ * every benchmark within a factor of 2 of the baseline's speed runs as many iterations per batch
+ * as the baseline (and so leaves about as much garbage per batch), whatever the noise in the
+ * estimates; and powers of two keep a benchmark's batch the same from run to run.
  *
  * @param batchMs The time a batch should take.
  * @param perIterationMs The estimated time of one iteration.
+ * @param unit The batch that the powers of two multiply or divide.
  * @returns The number of iterations.
  */
-export function batchSize(batchMs: number, perIterationMs: number): number {
+export function batchSize(batchMs: number, perIterationMs: number, unit = 1): number {
   if (!(perIterationMs > 0) || !Number.isFinite(perIterationMs)) return 1;
-  const exact = batchMs / perIterationMs;
-  return exact <= 1 ? 1 : 2 ** Math.round(Math.log2(exact));
+  const power = Math.log2(batchMs / perIterationMs / unit);
+  const exponent = Math.abs(power) < 1 ? 0 : Math.round(power);
+  return Math.max(1, Math.round(unit * 2 ** exponent));
+}
+
+/**
+ * 0 to n − 1 in a random order (Fisher-Yates): the order of a cycle's rotations. A fixed order
+ * makes the schedule periodic, and a garbage collector whose period matches it (every fourth 4
+ * MiB parse, say, against cycles of four batches) then lands on the same benchmark every time:
+ * with single-iteration batches, the 4 MiB extraction read 1.35-1.85x JSON.parse that way, and
+ * 1.02x once the order was random.
+ *
+ * @param n How many numbers.
+ * @param random A source of numbers in [0, 1).
+ * @returns A permutation of 0 to n − 1.
+ */
+export function shuffled(n: number, random: () => number = Math.random): number[] {
+  const out = Array.from({ length: n }, (_, index) => index);
+  for (let index = n - 1; index > 0; index--) {
+    const other = Math.min(index, Math.floor(random() * (index + 1)));
+    [out[index], out[other]] = [out[other]!, out[index]!];
+  }
+  return out;
 }
