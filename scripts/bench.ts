@@ -44,6 +44,7 @@ import {
   compareRuns,
   formatChanges,
   formatGroupHeading,
+  formatMarkdownTable,
   formatRow,
   poolRuns,
   type Row,
@@ -67,20 +68,23 @@ export interface BenchArgs {
   readonly json?: string | undefined;
   /** An earlier run's `--json` output, to print how each ratio moved since. */
   readonly compare?: string | undefined;
+  /** Also print the rows as a Markdown table (the README's performance table). */
+  readonly markdown?: boolean | undefined;
 }
 
 /** The usage text of `deno task bench --help`. */
 export const BENCH_USAGE: string = [
-  "Usage: deno task bench [--check] [--filter=TEXT] [--json=PATH] [--compare=PATH]",
+  "Usage: deno task bench [--check] [--filter=TEXT] [--json=PATH] [--compare=PATH] [--markdown]",
   "",
-  "Measures every benchmark of the packages' *_bench.ts files as a ratio to its group's baseline",
-  "in the same run (CPU time, interleaved rounds, one process per group and pass), prints the ratio,",
-  'its target and whether it was met, then "N of M targets met".',
+  "Measures every benchmark of the packages' *_bench.ts files as a ratio to its group's",
+  "baseline in the same run (CPU time, interleaved rounds, one process per group and pass),",
+  'prints the ratio, its target and whether it was met, then "N of M targets met".',
   "",
   "  --check          exit 1 when a target is missed (otherwise 0 whatever was measured)",
   "  --filter=TEXT    only the groups whose file path or group name contains TEXT",
   "  --json=PATH      also write every measured time to PATH",
   "  --compare=PATH   print how each ratio moved since the run whose --json output is PATH",
+  "  --markdown       also print the rows as a Markdown table (the README's performance table)",
   "  --help           print this and exit",
 ].join("\n");
 
@@ -96,12 +100,14 @@ export function parseBenchArgs(args: readonly string[]): BenchArgs | "help" {
   let filter: string | undefined;
   let json: string | undefined;
   let compare: string | undefined;
+  let markdown = false;
   for (const arg of args) {
     const [flag, value] = arg.includes("=")
       ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
       : [arg, undefined];
     if ((flag === "--help" || flag === "-h") && value === undefined) return "help";
     if (flag === "--check" && value === undefined) check = true;
+    else if (flag === "--markdown" && value === undefined) markdown = true;
     else if (
       (flag === "--filter" || flag === "--json" || flag === "--compare") &&
       value !== undefined && value !== ""
@@ -115,7 +121,7 @@ export function parseBenchArgs(args: readonly string[]): BenchArgs | "help" {
       );
     }
   }
-  return { check, filter, json, compare };
+  return { check, filter, json, compare, markdown };
 }
 
 /**
@@ -167,6 +173,18 @@ function isSavedGroup(value: unknown): value is SavedGroup {
     );
 }
 
+/**
+ * glibc's allocator settings for the group processes. By default it serves a 4 MiB block from
+ * fresh pages (mmap, page faults) or from its heap depending on what was freed before, a
+ * threshold it moves as the process runs: in one run `arrayBuffer()` of 4 MiB took 0.35 ms per
+ * iteration in two passes and 3-5 ms in the other two. Fixed thresholds keep such blocks on the
+ * heap in every process. Other allocators ignore these variables.
+ */
+const ALLOCATOR_ENV = {
+  MALLOC_MMAP_THRESHOLD_: String(256 * 1_048_576),
+  MALLOC_TRIM_THRESHOLD_: String(1_024 * 1_048_576),
+};
+
 /** The permissions of a group's process: what the bench files need. */
 const GROUP_PERMISSIONS = ["--allow-read", "--allow-net", "--allow-env"];
 
@@ -201,6 +219,7 @@ async function runGroupProcess(
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--v8-flags=--expose-gc", ...GROUP_PERMISSIONS, RUNNER.href, JSON.stringify(job)],
     cwd: ROOT,
+    env: ALLOCATOR_ENV,
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -275,6 +294,7 @@ async function main(): Promise<number> {
   if (args.json !== undefined) {
     await Deno.writeTextFile(args.json, JSON.stringify(pooled, null, 2) + "\n");
   }
+  if (args.markdown === true) { for (const line of formatMarkdownTable(rows)) console.log(line); }
   if (previous !== undefined) {
     for (const line of formatChanges(compareRuns(previous, pooled), AGREEMENT)) console.log(line);
   }

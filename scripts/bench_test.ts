@@ -8,6 +8,7 @@ import {
   cyclesFor,
   formatChanges,
   formatGroupHeading,
+  formatMarkdownTable,
   formatRow,
   formatTarget,
   median,
@@ -163,20 +164,31 @@ Deno.test("parseBenchArgs() reads --check, --filter, --json, --compare and --hel
     filter: undefined,
     json: undefined,
     compare: undefined,
+    markdown: false,
   });
   deepStrictEqual(
     parseBenchArgs(["--check", "--filter=sse", "--json=out.json", "--compare=old.json"]),
-    { check: true, filter: "sse", json: "out.json", compare: "old.json" },
+    { check: true, filter: "sse", json: "out.json", compare: "old.json", markdown: false },
   );
   const args = parseBenchArgs(["--filter=a=b"]);
   strictEqual(args !== "help" && args.filter, "a=b");
   strictEqual(parseBenchArgs(["--check", "--help"]), "help");
   strictEqual(parseBenchArgs(["-h"]), "help");
+  const markdown = parseBenchArgs(["--markdown"]);
+  strictEqual(markdown !== "help" && markdown.markdown, true);
   ok(BENCH_USAGE.includes("--compare=PATH") && BENCH_USAGE.includes("--check"));
 });
 
 Deno.test("parseBenchArgs() refuses unknown arguments and empty values", () => {
-  const bad = [["--chek"], ["--check=yes"], ["--filter"], ["--filter="], ["--compare"], ["bench"]];
+  const bad = [
+    ["--chek"],
+    ["--check=yes"],
+    ["--filter"],
+    ["--filter="],
+    ["--compare"],
+    ["--markdown=yes"],
+    ["bench"],
+  ];
   for (const args of bad) {
     throws(() => parseBenchArgs(args), /Unknown argument/);
   }
@@ -268,7 +280,7 @@ Deno.test("closingLine() counts the targets met among the rows with one", () => 
   strictEqual(closingLine([]), "0 of 0 targets met");
 });
 
-Deno.test("compareRuns() pairs the rows both runs measured; formatChanges() names the largest", () => {
+Deno.test("compareRuns() pairs the rows of both runs; formatChanges() names the largest", () => {
   const run = (fast: number[]) => [{
     file: "a_bench.ts",
     result: {
@@ -303,6 +315,17 @@ Deno.test("compareRuns() pairs the rows both runs measured; formatChanges() name
   deepStrictEqual(formatChanges([], 0.05), [
     "compared with the earlier run: no benchmark in common",
   ]);
+});
+
+Deno.test("formatMarkdownTable() writes one escaped row per benchmark with its verdict", () => {
+  const summary = { median: 1.234, low: 1.2, high: 1.3, cycles: 4 };
+  const lines = formatMarkdownTable([
+    { name: "a|b", baseline: "base", summary, target: parseTarget("time <= 1.1x"), met: false },
+    { name: "c", baseline: "base", summary, target: undefined, met: undefined },
+  ]);
+  strictEqual(lines.length, 4);
+  strictEqual(lines[2], "| a\\|b | base | 1.23× time (1.20–1.30) | ≤ 1.10× time | **no** |");
+  strictEqual(lines[3], "| c | base | 1.23× time (1.20–1.30) | — |  |");
 });
 
 Deno.test("shuffled() permutes 0 to n - 1, in every order over many draws", () => {

@@ -7,8 +7,17 @@
 // limit itself, the bounds are inconclusive and the bytes are counted exactly, by the runtime's
 // native counter when it has one (see `@adcp-wire/internal` `utf8.ts`); V8 stores text
 // differently by content, so 4 MiB is measured with ASCII-only text, with Latin-1 letters, and
-// with a character above U+00FF. Deno 2.9.6, 2 shared cores, `deno task bench`: every case within
-// 1.05x of JSON.parse.
+// with a character above U+00FF.
+//
+// The 1.49x and 1.57x that `deno bench` once printed for the 1 MiB row were the method, not the
+// code: `deno bench` times all iterations of the baseline, then all of the candidate, by the wall
+// clock, so load on the two shared cores during one of them skews the ratio. With three other
+// busy processes, three `deno bench` runs of this file read 0.54x, 0.98x and 1.30x for the 1 MiB
+// row; `deno task bench` (CPU time, interleaved rounds) read 1.00x and 1.02x under the same load.
+// A second artefact showed up at 4 MiB: with one iteration per batch and the rounds in a fixed
+// order, the garbage collector's period locked onto the schedule and charged one side every time
+// (1.35-1.85x); `deno task bench` now shuffles the round order and batches at least 2 iterations.
+// Deno 2.9.6, 2 shared cores, `deno task bench`: every case within 1.06x of JSON.parse.
 
 import { extractAdcpResponseFromMcp } from "./extract_adcp_response_from_mcp.ts";
 

@@ -208,3 +208,29 @@ function formatPercent(fraction: number): string {
   const percent = (fraction * 100).toFixed(1);
   return fraction >= 0 ? `+${percent}%` : `${percent}%`;
 }
+
+/**
+ * The rows as a Markdown table, for the README: the benchmark, its baseline, the median ratio with
+ * its quartiles, the target and the verdict.
+ *
+ * @param rows The rows, in the order printed.
+ * @returns The table's lines (header, separator, one line per row).
+ */
+export function formatMarkdownTable(rows: readonly Row[]): string[] {
+  const escape = (text: string) => text.replaceAll("|", "\\|");
+  const lines = [
+    "| benchmark | baseline | ratio (quartiles) | target | met |",
+    "| --- | --- | --- | --- | --- |",
+  ];
+  for (const row of rows) {
+    const { median, low, high } = row.summary;
+    const measure = row.target?.measure ?? "time";
+    const ratio = `${median.toFixed(2)}× ${measure} (${low.toFixed(2)}–${high.toFixed(2)})`;
+    const target = row.target === undefined ? "—" : formatTarget(row.target);
+    const met = row.met === undefined ? "" : row.met ? "yes" : "**no**";
+    lines.push(
+      `| ${escape(row.name)} | ${escape(row.baseline)} | ${ratio} | ${target} | ${met} |`,
+    );
+  }
+  return lines;
+}
