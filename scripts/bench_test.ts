@@ -25,7 +25,7 @@ import {
   unknownTargets,
 } from "./bench.ts";
 import { ScriptError } from "./_cli.ts";
-import { type GroupResult, runGroup } from "./_bench/run_group.ts";
+import { type GroupJob, type GroupResult, runGroup } from "./_bench/run_group.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Targets
@@ -344,22 +344,30 @@ Deno.test("shuffled() permutes 0 to n - 1, in every order over many draws", () =
 // ---------------------------------------------------------------------------------------------
 // runGroup(), on a small bench file
 
-Deno.test("runGroup() lists a file's groups, then measures one in whole cycles", async () => {
-  const file = new URL("./testdata/bench/groups.ts", import.meta.url).href;
-  const settings = {
+const GROUPS_FILE = new URL("./testdata/bench/groups.ts", import.meta.url).href;
+
+/** Short measuring settings for the test bench file, with `over` replacing some. */
+function testJob(over: Partial<GroupJob> = {}): Omit<GroupJob, "group"> {
+  return {
+    file: GROUPS_FILE,
     warmupMs: 5,
     budgetMs: 20,
     minGroupMs: 20,
     cycles: 2,
     minBatchMs: 1,
     minIterations: 1,
+    ...over,
   };
-  const listing = await runGroup({ file, group: -1, ...settings });
+}
+
+Deno.test("runGroup() lists a file's groups, then measures one in whole cycles", async () => {
+  const settings = testJob();
+  const listing = await runGroup({ group: -1, ...settings });
   deepStrictEqual(listing.groups, ["sync", "async", ""]);
   deepStrictEqual(listing.targets, { slower: "time <= 1.5x" });
   deepStrictEqual(unknownTargets(listing.targets, [listing]), []);
 
-  const sync = await runGroup({ file, group: 0, ...settings });
+  const sync = await runGroup({ group: 0, ...settings });
   deepStrictEqual(sync.benches.map((b) => [b.name, b.baseline]), [["base", true], [
     "slower",
     false,
@@ -369,26 +377,25 @@ Deno.test("runGroup() lists a file's groups, then measures one in whole cycles",
     ok(bench.times.every((time) => time >= 0 && Number.isFinite(time)));
   }
   // The first benchmark is the baseline of a group that names none.
-  const async = await runGroup({ file, group: 1, ...settings });
+  const async = await runGroup({ group: 1, ...settings });
   deepStrictEqual(async.benches.map((b) => [b.name, b.baseline]), [["async base", true]]);
-  const unnamed = await runGroup({ file, group: 2, ...settings });
+  const unnamed = await runGroup({ group: 2, ...settings });
   deepStrictEqual(unnamed.benches.map((b) => b.name), ["asyncNamed"]);
-  await throwsAsync(() => runGroup({ file, group: 3, ...settings }), /Cannot find group 3/);
+  await throwsAsync(() => runGroup({ group: 3, ...settings }), /Cannot find group 3/);
 });
 
 Deno.test("runGroup() keeps the batches of an earlier pass and the fewest iterations", async () => {
-  const file = new URL("./testdata/bench/groups.ts", import.meta.url).href;
-  const settings = {
+  const settings = testJob({
     warmupMs: 1,
     budgetMs: 5,
     minGroupMs: 5,
     cycles: 1,
     minBatchMs: 0,
     minIterations: 3,
-  };
-  const fresh = await runGroup({ file, group: 0, ...settings });
+  });
+  const fresh = await runGroup({ group: 0, ...settings });
   ok(fresh.benches.every((bench) => bench.batch >= 3), JSON.stringify(fresh.benches));
-  const kept = await runGroup({ file, group: 0, ...settings, batches: [5, 7] });
+  const kept = await runGroup({ group: 0, ...settings, batches: [5, 7] });
   deepStrictEqual(kept.benches.map((bench) => bench.batch), [5, 7]);
 });
 
