@@ -1,7 +1,8 @@
 // The strip set: the one table of the code points that every sanitizer of this package removes
 // (sanitizeSellerString, sanitizeLogLine, wrapUntrustedSellerData, sanitizeAdcpError, the JSON
 // sanitizers) and that escapeTerminal shows as escapes. Everything else (the regexes below, the
-// fast path) is derived from it. Not exported from mod.ts.
+// fast path) is derived from it. Not exported from mod.ts. One sanitizer does not use it:
+// sanitizeDuplicateKeyNames follows the narrower 14b(a) list exactly (see _key_names.ts).
 //
 // The spec's minimum is the union of Transport Error Mapping, Security Considerations, Buyer
 // Agent Requirements ("Strip non-printable characters": C0 controls, zero-width U+200B–U+200F,

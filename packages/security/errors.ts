@@ -3,6 +3,7 @@
 // TypeError/RangeError. JsonDepthLimitError and JsonNodeLimitError are declared here only: every
 // package that bounds JSON (@adcp-wire/transports included) throws these classes.
 import { AdcpWireError } from "@adcp-wire/internal";
+import { MAX_KEY_NAMES, sanitizeKeyNamesUnchecked } from "./_key_names.ts";
 
 /** The literal `code` of every error in the `@adcp-wire/security` family. */
 export type AdcpSecurityErrorCode =
@@ -10,7 +11,8 @@ export type AdcpSecurityErrorCode =
   | "JSON_NODE_LIMIT"
   | "DANGEROUS_KEY"
   | "BASE64_SIZE_LIMIT"
-  | "INVALID_BASE64";
+  | "INVALID_BASE64"
+  | "duplicate_key_input";
 
 /**
  * Base class of the `@adcp-wire/security` error family, under the workspace root
@@ -306,10 +308,88 @@ export class InvalidBase64Error extends AdcpSecurityError {
   }
 }
 
+/** Structured fields of {@link DuplicateKeyError}, also set as its `cause`. */
+export interface DuplicateKeyErrorDetails {
+  /** The sanitized duplicate key names: at most 4, then `<...N more>` when there are more. */
+  readonly keys: readonly string[];
+  /** How many duplicate members the text holds (every repeat of a key in its object counts). */
+  readonly count: number;
+}
+
+/**
+ * JSON text holds an object with the same key twice (compared after decoding escapes), at any
+ * depth. The constructor sanitizes the names it is given (step 14b: a name with a non-printable
+ * code point becomes `<sanitized:N>`, others are cut to 32 UTF-8 bytes, at most 4 names then
+ * `<...N more>`), so `keys` and the message are safe to log and never hold a raw name. The `code`
+ * is the lower-case `duplicate_key_input` the spec makes normative (case-sensitive, no prefix or
+ * suffix) rather than this package's upper-case style, so that code written against any AdCP SDK
+ * dispatches on it. Thrown by {@link parseJsonStrict}.
+ *
+ * Spec: security.mdx, Legacy HMAC-SHA256 fallback, Duplicate object keys; webhook verifier
+ * checklist steps 14, 14a and 14b.
+ *
+ * @example Reading the sanitized names and the count
+ * ```ts
+ * import { DuplicateKeyError } from "@adcp-wire/security";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * const error = new DuplicateKeyError(["status", "evil\u202Ename"]);
+ * strictEqual(error.code, "duplicate_key_input");
+ * deepStrictEqual(error.keys, ["status", "<sanitized:4>"]);
+ * strictEqual(
+ *   error.message,
+ *   'Cannot accept JSON: object keys must be unique (2 duplicates: "status", "<sanitized:4>")',
+ * );
+ * ```
+ */
+export class DuplicateKeyError extends AdcpSecurityError {
+  /** Always `"duplicate_key_input"`, the identifier security.mdx makes normative. */
+  readonly code: "duplicate_key_input" = "duplicate_key_input";
+  /** Always `"DuplicateKeyError"`. */
+  override readonly name: "DuplicateKeyError" = "DuplicateKeyError";
+  /** The sanitized names: at most 4, then `<...N more>` when there are more. */
+  readonly keys: readonly string[];
+  /** How many duplicate members were found. */
+  readonly count: number;
+
+  /**
+   * Creates the error from the raw decoded names of the duplicate members, one per repeat, in
+   * text order; they are sanitized here.
+   *
+   * @param names The raw names, at least one.
+   *
+   * @example Usage
+   * ```ts
+   * import { DuplicateKeyError } from "@adcp-wire/security";
+   * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+   *
+   * const error = new DuplicateKeyError(["a", "b", "c", "d", "e", "f"]);
+   * strictEqual(error.count, 6);
+   * deepStrictEqual(error.keys, ["a", "b", "c", "d", "<...2 more>"]);
+   * ```
+   */
+  constructor(names: readonly string[]) {
+    const keys = Object.freeze(sanitizeKeyNamesUnchecked(names));
+    const count = names.length;
+    const list = keys.map((key, index) =>
+      // The overflow marker is ours, not a key: it stays unquoted.
+      index === MAX_KEY_NAMES ? key : JSON.stringify(key)
+    ).join(", ");
+    super(
+      `Cannot accept JSON: object keys must be unique (${count} ` +
+        `${count === 1 ? "duplicate" : "duplicates"}: ${list})`,
+      { cause: { keys, count } satisfies DuplicateKeyErrorDetails },
+    );
+    this.keys = keys;
+    this.count = count;
+  }
+}
+
 /** Any error of the `@adcp-wire/security` family, discriminated by `code`. */
 export type AnySecurityError =
   | JsonDepthLimitError
   | JsonNodeLimitError
   | DangerousKeyError
   | Base64SizeLimitError
-  | InvalidBase64Error;
+  | InvalidBase64Error
+  | DuplicateKeyError;

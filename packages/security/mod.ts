@@ -8,13 +8,16 @@
  *   {@link escapeTerminal}, {@link sanitizeLogLine}.
  * - URLs and hosts: {@link validateSellerUrl}, {@link isReservedAddress}.
  * - JSON: {@link scanJsonDepth} before parsing, {@link checkJsonBounds} after, {@link toSafeJson}
- *   and {@link mergeSafe} against prototype pollution; {@link decodeBase64Bounded} for A2A files.
+ *   and {@link mergeSafe} against prototype pollution; {@link parseJsonStrict} (and
+ *   {@link findDuplicateKeys}) against duplicate object keys, with
+ *   {@link sanitizeDuplicateKeyNames} to log them; {@link decodeBase64Bounded} for A2A files.
  *
  * The rules each tool implements are in [docs/security.md](../../docs/security.md) and
  * [docs/seller-url-rules.md](../../docs/seller-url-rules.md).
  *
  * Spec: Transport Error Mapping, MCP Response Extraction 3.3.0-beta.0 and A2A Response Extraction
- * (Security Considerations); security.mdx (webhook verifier checklist step 14b, SSRF).
+ * (Security Considerations); security.mdx (webhook verifier checklist steps 14a and 14b, legacy
+ * HMAC duplicate object keys, SSRF).
  *
  * @example Showing a seller error safely
  * ```ts
@@ -45,6 +48,7 @@ export * from "./external_types.ts";
 export * from "./is_reserved_address.ts";
 export * from "./json_limits.ts";
 export * from "./merge_safe.ts";
+export * from "./parse_json_strict.ts";
 export * from "./sanitize_adcp_error.ts";
 export * from "./sanitize_log_line.ts";
 export * from "./sanitize_seller_string.ts";
