@@ -1,8 +1,9 @@
 /**
  * Bundling for the runtimes other than Deno (`test_node.ts`, `test_browser.ts`): esbuild, with the
  * workspace packages `@adcp-wire/*` resolved to their source files through each package's
- * `deno.json` `exports`, as Deno resolves them. Nothing else is resolved: a bare import of any
- * other package fails the build, since no package may need one at run time.
+ * `deno.json` `exports`, as Deno resolves them, and the few npm packages the library needs at run
+ * time (`_bundle_npm.ts`) inlined from Deno's npm cache. A bare import of any other package fails
+ * the build.
  *
  * The output keeps the source's syntax (`target: "esnext"`): a bundle that runs proves the code
  * itself runs there, not a lowered copy of it.
@@ -12,6 +13,7 @@
 import * as esbuild from "esbuild";
 import { ScriptError } from "./_cli.ts";
 import { ROOT } from "./_sources.ts";
+import { workspaceNpmPlugin } from "./_bundle_npm.ts";
 
 /** A workspace package: its name, its folder and its `exports` map (subpath to file). */
 export interface WorkspacePackage {
@@ -135,6 +137,7 @@ function workspacePlugin(aliases: ReadonlyMap<string, string>): esbuild.Plugin {
 function buildOptions(
   platform: BundlePlatform,
   aliases: ReadonlyMap<string, string>,
+  npm: esbuild.Plugin,
 ): esbuild.BuildOptions {
   return {
     bundle: true,
@@ -143,7 +146,7 @@ function buildOptions(
     target: "esnext",
     // Node's own modules stay imports on Node; in a browser bundle they are an error.
     ...(platform === "node" ? { external: ["node:*"] } : {}),
-    plugins: [workspacePlugin(aliases)],
+    plugins: [workspacePlugin(aliases), npm],
     logLevel: "silent",
     write: false,
     absWorkingDir: ROOT,
@@ -176,7 +179,10 @@ export async function bundleFile(
   const aliases = workspaceAliases(packages ?? await readWorkspace());
   let result: esbuild.BuildResult;
   try {
-    result = await esbuild.build({ ...buildOptions(platform, aliases), entryPoints: [entry] });
+    result = await esbuild.build({
+      ...buildOptions(platform, aliases, await workspaceNpmPlugin()),
+      entryPoints: [entry],
+    });
   } catch (error) {
     throw buildFailure(entry, error);
   }
@@ -247,7 +253,7 @@ export async function bundlePackages(
   let result: esbuild.BuildResult;
   try {
     result = await esbuild.build({
-      ...buildOptions(platform, aliases),
+      ...buildOptions(platform, aliases, await workspaceNpmPlugin()),
       entryPoints,
       splitting: true,
       outdir,

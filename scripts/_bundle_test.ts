@@ -103,6 +103,16 @@ Deno.test("bundleFile() refuses an import it cannot resolve, naming it", async (
     await Deno.writeTextFile(`${dir}/entry.ts`, 'export * from "node:fs";\n');
     await rejects(bundleFile(`${dir}/entry.ts`, "browser"), ScriptError);
     ok(/^export \* from "node:fs";$/m.test(await bundleFile(`${dir}/entry.ts`, "node")));
+    // A bare npm import is bundled only for the runtime packages (_bundle_npm.ts).
+    await Deno.writeTextFile(`${dir}/entry.ts`, 'export * from "fast-check";\n');
+    await rejects(
+      bundleFile(`${dir}/entry.ts`, "node"),
+      (error: Error) =>
+        error instanceof ScriptError && error.message.includes("fast-check is not a runtime npm"),
+    );
+    await Deno.writeTextFile(`${dir}/entry.ts`, 'export { getDomain } from "tldts";\n');
+    const psl = await bundleFile(`${dir}/entry.ts`, "browser");
+    ok(!/from\s*"tldts/.test(psl) && psl.length > 50_000, "tldts and its list are inlined");
   } finally {
     await stopBundler();
     await Deno.remove(dir, { recursive: true });

@@ -18,6 +18,10 @@ import { decideRecovery } from "@adcp-wire/recovery";
 import { isReservedAddress, sanitizeSellerString, validateSellerUrl } from "@adcp-wire/security";
 import { A2AClient, AgentProtocolError } from "@adcp-wire/transports";
 import { SUITE_NAMES, type VectorReply, type VectorRequest } from "./_vectors.ts";
+// PENDING import { answer as a2aProfileExtension } from "./_impl/a2a_profile_extension.ts";
+// PENDING import { answer as adagentsDiscovery } from "./_impl/adagents_discovery.ts";
+import { answer as webhookHmac } from "./_impl/webhook_hmac.ts";
+// PENDING import { answer as webhookReceiverEnvelope } from "./_impl/webhook_receiver_envelope.ts";
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -40,6 +44,14 @@ function decisionReply(decision: ReturnType<typeof decideRecovery>): Record<stri
 function answer(request: VectorRequest): unknown {
   const { suite, input, options } = request;
   switch (suite) {
+    // PENDING case "a2a-profile-extension":
+    // PENDING   return a2aProfileExtension(input, options);
+    // PENDING case "webhook-receiver-envelope":
+    // PENDING   return webhookReceiverEnvelope(input, options);
+    case "webhook-hmac":
+      return webhookHmac(input, options);
+    // PENDING case "adagents-discovery":
+    // PENDING   return adagentsDiscovery(input, options);
     case "mcp-response-extraction":
       return extractAdcpResponseFromMcp(input, options ?? undefined);
     case "a2a-response-extraction":
@@ -110,15 +122,15 @@ function answer(request: VectorRequest): unknown {
 }
 
 /**
- * Answers one request; a thrown error becomes `{error: {code}}` (its `code`, else "exception"), and
- * a suite this implementation does not know is skipped.
+ * Answers one request; a thrown error (or rejected promise) becomes `{error: {code}}` (its `code`,
+ * else "exception"), and a suite this implementation does not know is skipped.
  */
-export function handleRequest(request: VectorRequest): VectorReply {
+export async function handleRequest(request: VectorRequest): Promise<VectorReply> {
   if (!(SUITE_NAMES as readonly string[]).includes(request.suite)) {
     return { skip: `no such suite here: ${JSON.stringify(request.suite)}` };
   }
   try {
-    return { result: answer(request) };
+    return { result: await answer(request) };
   } catch (error) {
     const code = isObject(error) && typeof error.code === "string" ? error.code : "exception";
     return { error: { code } };

@@ -7,6 +7,23 @@
  * @module
  */
 import { ADCP_VERSION } from "@adcp-wire/schemas";
+import {
+  type AnswerReply,
+  ERROR_CODES_BY_VECTOR_TYPE,
+  expectErrorCode,
+  expectResult,
+  isObject,
+  jsonEqual,
+  pretty,
+  resultOf,
+  type SuiteDef,
+} from "./_suites/_def.ts";
+// PENDING import { suite as a2aProfileExtension } from "./_suites/a2a_profile_extension.ts";
+// PENDING import { suite as adagentsDiscovery } from "./_suites/adagents_discovery.ts";
+import { suite as webhookHmac } from "./_suites/webhook_hmac.ts";
+// PENDING import { suite as webhookReceiverEnvelope } from "./_suites/webhook_receiver_envelope.ts";
+
+export { type AnswerReply, ERROR_CODES_BY_VECTOR_TYPE, jsonEqual, pretty, type SuiteDef };
 
 /** A request sent to an implementation, one per vector. */
 export interface VectorRequest {
@@ -21,9 +38,6 @@ export interface VectorRequest {
  * this vector (`skip`: counted as skipped, never as passed or failed).
  */
 export type VectorReply = AnswerReply | { skip: string };
-
-/** A reply that answers: a result or an error code. */
-export type AnswerReply = { result: unknown } | { error: { code: string } };
 
 /** Anything that answers requests. */
 export type Implementation = (request: VectorRequest) => Promise<VectorReply>;
@@ -49,6 +63,10 @@ export const SUITE_NAMES = [
   "agent-card-binding",
   "retry-decisions",
   "webhook-payload-extraction",
+  // PENDING "a2a-profile-extension",
+  // PENDING "webhook-receiver-envelope",
+  "webhook-hmac",
+  // PENDING "adagents-discovery",
 ] as const;
 
 /** A suite the runner knows how to run. */
@@ -270,44 +288,6 @@ export function suiteOf(fileName: string): SuiteName | null {
   return null;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-/**
- * Deep equality of JSON values by own keys only, so that own `__proto__` keys (as JSON.parse makes
- * them) are compared like any other key and nothing inherited is ever read.
- */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") {
-    return typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b);
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    if (a.length !== bb.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], bb[i])) return false;
-    return true;
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao);
-  if (ak.length !== Object.keys(bo).length) return false;
-  for (const k of ak) {
-    if (!Object.hasOwn(bo, k)) return false;
-    const av = Object.getOwnPropertyDescriptor(ao, k)?.value;
-    const bv = Object.getOwnPropertyDescriptor(bo, k)?.value;
-    if (!jsonEqual(av, bv)) return false;
-  }
-  return true;
-}
-
-/** JSON text with own `__proto__` keys kept, two-space indented, for diffs. */
-export function pretty(v: unknown): string {
-  return v === undefined ? "(nothing)" : JSON.stringify(v, null, 2);
-}
-
 /**
  * JSON text with every UTF-16 unit above U+007E as a `\uXXXX` escape (JSON.stringify already
  * escapes the C0 controls), so that bidi, zero-width and other invisible characters show in a
@@ -360,70 +340,6 @@ export function diffValues(expected: unknown, actual: unknown): string {
   return out.join("\n");
 }
 
-/** What a suite needs from a vector, and how it judges a reply. */
-interface SuiteDef {
-  /** Field names a vector must carry (besides id and description). */
-  required: string[];
-  /** The request's input. */
-  input(v: Record<string, unknown>): unknown;
-  /** `undefined` when the reply meets the vector; otherwise the failure. */
-  judge(
-    v: Record<string, unknown>,
-    reply: AnswerReply,
-  ): Omit<VectorOutcome, "id" | "description" | "status"> | undefined;
-}
-
-function resultOf(reply: AnswerReply): { ok: true; value: unknown } | { ok: false; code: string } {
-  return "result" in reply
-    ? { ok: true, value: reply.result }
-    : { ok: false, code: reply.error.code };
-}
-
-/** Compares a plain result against an expected value. */
-function expectResult(expected: unknown, reply: AnswerReply) {
-  const r = resultOf(reply);
-  if (!r.ok) {
-    return {
-      reason: `threw an error with code ${JSON.stringify(r.code)}`,
-      expected,
-      actual: reply,
-    };
-  }
-  return jsonEqual(expected, r.value)
-    ? undefined
-    : { reason: "result differs", expected, actual: r.value };
-}
-
-/**
- * The error codes the library throws for the error types the vector files name. A vector states an
- * expected error as a lower-case type (`"expected_error_type": "wrapper_detected"`), the spelling
- * the JSON-lines protocol keeps (vectors/README.md); the library's error classes carry upper-case
- * codes (`WrapperDetectedError.code` is `"WRAPPER_DETECTED"`). A reply passes with either the
- * vector's type or the one code listed for it here, and with nothing else.
- */
-export const ERROR_CODES_BY_VECTOR_TYPE: ReadonlyMap<string, string> = new Map([
-  ["wrapper_detected", "WRAPPER_DETECTED"],
-]);
-
-/**
- * Checks that the implementation threw an error whose `code` is `want`, or the library code
- * {@link ERROR_CODES_BY_VECTOR_TYPE} maps `want` to.
- */
-function expectErrorCode(want: unknown, reply: AnswerReply) {
-  const r = resultOf(reply);
-  if (r.ok) {
-    return {
-      reason: `expected an error with code ${pretty(want)}`,
-      expected: { error: { code: want } },
-      actual: reply,
-    };
-  }
-  const libraryCode = typeof want === "string" ? ERROR_CODES_BY_VECTOR_TYPE.get(want) : undefined;
-  return r.code === want || (libraryCode !== undefined && r.code === libraryCode)
-    ? undefined
-    : { reason: "error code differs", expected: want, actual: r.code };
-}
-
 /**
  * Bounds a conforming backoff delay lies in, for 1-based `attempt` under `options` (see
  * vectors/README.md).
@@ -474,6 +390,10 @@ function checkDelay(
 }
 
 const SUITES: Record<SuiteName, SuiteDef> = {
+  // PENDING "a2a-profile-extension": a2aProfileExtension,
+  // PENDING "webhook-receiver-envelope": webhookReceiverEnvelope,
+  "webhook-hmac": webhookHmac,
+  // PENDING "adagents-discovery": adagentsDiscovery,
   "webhook-payload-extraction": {
     required: ["payload", "expected_data"],
     input: (v) => ({ payload: v.payload, format: Object.hasOwn(v, "format") ? v.format : null }),
@@ -694,9 +614,17 @@ export async function runFile(
     notApplicable: 0,
     outcomes: [],
   };
-  if (!isObject(doc) || !Array.isArray(doc.vectors)) {
+  const def = suite === null ? undefined : SUITES[suite];
+  const collected: unknown[] | string = !isObject(doc)
+    ? "not a vector file: expected an object"
+    : def?.collect !== undefined
+    ? def.collect(doc)
+    : Array.isArray(doc.vectors)
+    ? doc.vectors
+    : "not a vector file: expected an object with a `vectors` array";
+  if (typeof collected === "string") {
     report.failed = report.total = 1;
-    report.note = "not a vector file: expected an object with a `vectors` array";
+    report.note = collected;
     report.outcomes.push({
       id: "(file)",
       description: file,
@@ -705,9 +633,9 @@ export async function runFile(
     });
     return report;
   }
-  const vectors = doc.vectors as unknown[];
+  const vectors = collected;
   report.total = vectors.length;
-  if (suite === null) {
+  if (suite === null || def === undefined) {
     report.skipped = vectors.length;
     report.note = "no runner for this suite yet";
     for (const [i, v] of vectors.entries()) {
@@ -721,7 +649,6 @@ export async function runFile(
     }
     return report;
   }
-  const def = SUITES[suite];
   const seen = new Set<string>();
   for (const [i, raw] of vectors.entries()) {
     const v = isObject(raw) ? raw : {};

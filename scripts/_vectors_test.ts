@@ -26,7 +26,11 @@ Deno.test("suiteOf() picks the suite by the file name's prefix", () => {
   strictEqual(suiteOf("a2a-response-extraction-envelopes.json"), "a2a-response-extraction");
   strictEqual(suiteOf("seller-urls.json"), "seller-urls");
   strictEqual(suiteOf("webhook-payload-extraction.json"), "webhook-payload-extraction");
-  strictEqual(suiteOf("adagents-discovery-redirects.json"), null);
+  strictEqual(suiteOf("adagents-discovery-redirects.json"), "adagents-discovery");
+  strictEqual(suiteOf("webhook-hmac-sha256.json"), "webhook-hmac");
+  strictEqual(suiteOf("a2a-profile-extension-v3.json"), "a2a-profile-extension");
+  strictEqual(suiteOf("webhook-receiver-envelope.json"), "webhook-receiver-envelope");
+  strictEqual(suiteOf("canonical-format-classification.json"), null);
   strictEqual(suiteOf("seller-stringsx.json"), null);
   strictEqual(suiteOf("mcp-response-extraction.txt"), null);
 });
@@ -77,11 +81,11 @@ Deno.test(
   "runFile() reports a file of an unimplemented suite as skipped, never passed",
   async () => {
     const doc = { vectors: [{ id: "a", description: "d" }, { id: "b", description: "e" }] };
-    const report = await runFile("adagents-discovery-redirects.json", doc, echo(null));
+    const report = await runFile("catalog-macro-substitution.json", doc, echo(null));
     deepStrictEqual([report.total, report.passed, report.failed, report.skipped], [2, 0, 0, 2]);
     ok(
       formatReport([report]).includes(
-        "\n  adagents-discovery-redirects.json: no runner for this suite yet (2 vectors)",
+        "\n  catalog-macro-substitution.json: no runner for this suite yet (2 vectors)",
       ),
     );
   },

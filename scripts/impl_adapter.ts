@@ -19,7 +19,7 @@ for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream(
     if (line.trim() === "") continue;
     let reply: unknown;
     try {
-      reply = handleRequest(JSON.parse(line));
+      reply = await handleRequest(JSON.parse(line));
     } catch {
       reply = { error: { code: "bad_request" } };
     }

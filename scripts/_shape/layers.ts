@@ -9,6 +9,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   // it copies validated payloads with security's `toSafeJson`, and security must never need it.
   ["@adcp-wire/recovery", "@adcp-wire/security"],
   ["@adcp-wire/validation"],
+  // Webhook receiving (envelope checks, dedup, A2A pushes, legacy HMAC) needs no client code.
+  ["@adcp-wire/webhooks"],
   ["@adcp-wire/transports"],
 ];
 
