@@ -19,7 +19,7 @@ import { isReservedAddress, sanitizeSellerString, validateSellerUrl } from "@adc
 import { A2AClient, AgentProtocolError } from "@adcp-wire/transports";
 import { SUITE_NAMES, type VectorReply, type VectorRequest } from "./_vectors.ts";
 // PENDING import { answer as a2aProfileExtension } from "./_impl/a2a_profile_extension.ts";
-// PENDING import { answer as adagentsDiscovery } from "./_impl/adagents_discovery.ts";
+import { answer as adagentsDiscovery } from "./_impl/adagents_discovery.ts";
 import { answer as webhookHmac } from "./_impl/webhook_hmac.ts";
 // PENDING import { answer as webhookReceiverEnvelope } from "./_impl/webhook_receiver_envelope.ts";
 
@@ -50,8 +50,8 @@ function answer(request: VectorRequest): unknown {
     // PENDING   return webhookReceiverEnvelope(input, options);
     case "webhook-hmac":
       return webhookHmac(input, options);
-    // PENDING case "adagents-discovery":
-    // PENDING   return adagentsDiscovery(input, options);
+    case "adagents-discovery":
+      return adagentsDiscovery(input, options);
     case "mcp-response-extraction":
       return extractAdcpResponseFromMcp(input, options ?? undefined);
     case "a2a-response-extraction":

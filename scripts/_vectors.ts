@@ -19,7 +19,7 @@ import {
   type SuiteDef,
 } from "./_suites/_def.ts";
 // PENDING import { suite as a2aProfileExtension } from "./_suites/a2a_profile_extension.ts";
-// PENDING import { suite as adagentsDiscovery } from "./_suites/adagents_discovery.ts";
+import { suite as adagentsDiscovery } from "./_suites/adagents_discovery.ts";
 import { suite as webhookHmac } from "./_suites/webhook_hmac.ts";
 // PENDING import { suite as webhookReceiverEnvelope } from "./_suites/webhook_receiver_envelope.ts";
 
@@ -66,7 +66,7 @@ export const SUITE_NAMES = [
   // PENDING "a2a-profile-extension",
   // PENDING "webhook-receiver-envelope",
   "webhook-hmac",
-  // PENDING "adagents-discovery",
+  "adagents-discovery",
 ] as const;
 
 /** A suite the runner knows how to run. */
@@ -393,7 +393,7 @@ const SUITES: Record<SuiteName, SuiteDef> = {
   // PENDING "a2a-profile-extension": a2aProfileExtension,
   // PENDING "webhook-receiver-envelope": webhookReceiverEnvelope,
   "webhook-hmac": webhookHmac,
-  // PENDING "adagents-discovery": adagentsDiscovery,
+  "adagents-discovery": adagentsDiscovery,
   "webhook-payload-extraction": {
     required: ["payload", "expected_data"],
     input: (v) => ({ payload: v.payload, format: Object.hasOwn(v, "format") ? v.format : null }),

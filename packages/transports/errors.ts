@@ -30,7 +30,8 @@ export type AdcpTransportErrorCode =
   | "REDIRECT_REFUSED"
   | "NETWORK_ERROR"
   | "HTTP_STATUS"
-  | "ITEM_LIMIT";
+  | "ITEM_LIMIT"
+  | "ADAGENTS_DISCOVERY";
 
 /**
  * Base class of the `@adcp-wire/transports` error family: every way reading an agent response can
@@ -508,7 +509,8 @@ export type AnyTransportError =
   | RedirectRefusedError
   | NetworkError
   | HttpStatusError
-  | ItemLimitError;
+  | ItemLimitError
+  | AdagentsDiscoveryError;
 
 /**
  * An agent answered with a redirect (HTTP 3xx), and the library never follows one: a seller could
@@ -709,5 +711,127 @@ export class ItemLimitError extends AdcpTransportError {
     this.item = item;
     this.limit = limit;
     this.observed = observed;
+  }
+}
+
+/**
+ * Why an `adagents.json` fetch was refused by its redirect and SSRF policy or by the shape of the
+ * file (`docs/bounded-reading.md`, "adagents.json discovery", has the full rules):
+ *
+ * - `"invalid_url"`: the URL to fetch (the domain or URL given, or an `authoritative_location`)
+ *   is not an absolute URL, is over 2,048 characters, or has a malformed host.
+ * - `"not_https"`: the URL to fetch is not `https:` (`http:` needs `allowHttp`).
+ * - `"userinfo"`: a URL to fetch or a redirect `Location` carries userinfo (`user@host`).
+ * - `"reserved_address"`: its host is `localhost` or a reserved IP literal (Security, "Webhook URL
+ *   validation (SSRF)", step 2; `allowReservedAddresses` lifts it).
+ * - `"invalid_location"`: a redirect without a usable `Location` (missing, over 2,048
+ *   characters, not printable ASCII, unparsable, or a host with a trailing dot or empty label).
+ * - `"scheme_downgrade"`: a redirect to a scheme other than `https:` (`http:` to `http:` is
+ *   tolerated with `allowHttp`; `https:` to `http:` never).
+ * - `"cross_registrable_domain"`: a redirect off the registrable domain (eTLD+1, Public Suffix
+ *   List with its private section) of the originally requested host.
+ * - `"no_registrable_domain"`: a redirect from a requested host that has no registrable domain (an
+ *   IP literal, `localhost`, a bare public suffix such as `github.io`), so none can be followed.
+ * - `"too_many_redirects"`: a redirect past the cap (`maxRedirects`, at most and by default 3).
+ * - `"redirect_on_authoritative_location"`: any redirect on the `authoritative_location` fetch.
+ * - `"unsupported_redirect_status"`: a 3xx that is not a redirect to follow (300, 304, 305, 306,
+ *   309 to 399).
+ * - `"opaque_redirect"`: a browser's opaque redirect (`redirect: "manual"` hides its `Location`).
+ * - `"followed_by_fetch"`: the `fetch` followed a redirect itself (`redirected: true`).
+ * - `"not_an_object"`: the file is JSON but not an object.
+ * - `"nested_authoritative_location"`: the authoritative file has an `authoritative_location`.
+ */
+export type AdagentsDiscoveryReason =
+  | "invalid_url"
+  | "not_https"
+  | "userinfo"
+  | "reserved_address"
+  | "invalid_location"
+  | "scheme_downgrade"
+  | "cross_registrable_domain"
+  | "no_registrable_domain"
+  | "too_many_redirects"
+  | "redirect_on_authoritative_location"
+  | "unsupported_redirect_status"
+  | "opaque_redirect"
+  | "followed_by_fetch"
+  | "not_an_object"
+  | "nested_authoritative_location";
+
+const DISCOVERY_DETAIL: Record<AdagentsDiscoveryReason, string> = {
+  invalid_url: "expected an absolute URL with a well-formed host, saw one that is not",
+  not_https: "expected an https: URL, saw another scheme",
+  userinfo: "expected a URL without userinfo, saw one with userinfo",
+  reserved_address: "expected a public host, saw localhost or a reserved IP address",
+  invalid_location: "expected a redirect with a usable Location, saw a missing or malformed one",
+  scheme_downgrade: "expected a redirect to https:, saw one to another scheme",
+  cross_registrable_domain:
+    "expected a redirect within the requested registrable domain, saw one to another",
+  no_registrable_domain:
+    "expected a requested host with a registrable domain, saw an IP address or a public suffix",
+  too_many_redirects: "expected no more redirects than the cap, saw another",
+  redirect_on_authoritative_location:
+    "expected no redirect on the authoritative_location fetch, saw one",
+  unsupported_redirect_status:
+    "expected a 2xx status or a 301, 302, 303, 307 or 308 redirect, saw another 3xx",
+  opaque_redirect: "expected a readable redirect, saw an opaque one (its Location is hidden)",
+  followed_by_fetch: "expected fetch to return redirects unfollowed, saw one it followed",
+  not_an_object: "expected a JSON object, saw another JSON value",
+  nested_authoritative_location:
+    "expected an authoritative file without authoritative_location, saw one",
+};
+
+/**
+ * An `adagents.json` fetch was refused: a redirect its policy does not follow, a URL its SSRF
+ * checks refuse, or a file of the wrong shape. A refused redirect is never requested. `reason`
+ * says which rule ({@link AdagentsDiscoveryReason}); the message names no seller string.
+ *
+ * Spec: managed-networks.mdx, "Why not HTTP redirects?" and "Security considerations"; Security,
+ * "Webhook URL validation (SSRF)", step 4.
+ *
+ * @example Reading the fields
+ * ```ts
+ * import { AdagentsDiscoveryError } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new AdagentsDiscoveryError("cross_registrable_domain", 302, 1);
+ * strictEqual(
+ *   error.message,
+ *   "Cannot fetch adagents.json: expected a redirect within the requested registrable domain, " +
+ *     "saw one to another (HTTP 302 after 1 redirect)",
+ * );
+ * strictEqual(error.code, "ADAGENTS_DISCOVERY");
+ * strictEqual(error.reason, "cross_registrable_domain");
+ * ```
+ */
+export class AdagentsDiscoveryError extends AdcpTransportError {
+  /** Always `"ADAGENTS_DISCOVERY"`. */
+  readonly code: "ADAGENTS_DISCOVERY" = "ADAGENTS_DISCOVERY";
+  /** Always `"AdagentsDiscoveryError"`. */
+  override readonly name: "AdagentsDiscoveryError" = "AdagentsDiscoveryError";
+  /** Which rule refused the fetch. */
+  readonly reason: AdagentsDiscoveryReason;
+  /** The HTTP status of the refused answer, or `undefined` when no answer was involved. */
+  readonly status: number | undefined;
+  /** How many redirects had been followed when the fetch was refused. */
+  readonly redirects: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param reason Which rule refused the fetch.
+   * @param status The HTTP status of the refused answer, if one was involved.
+   * @param redirects How many redirects had been followed.
+   */
+  constructor(reason: AdagentsDiscoveryReason, status?: number, redirects = 0) {
+    const where = status === undefined
+      ? ""
+      : ` (HTTP ${status} after ${redirects} redirect${redirects === 1 ? "" : "s"})`;
+    super(`Cannot fetch adagents.json: ${DISCOVERY_DETAIL[reason]}${where}`, {
+      cause: { reason, status, redirects },
+    });
+    this.reason = reason;
+    this.status = status;
+    this.redirects = redirects;
   }
 }

@@ -2,7 +2,9 @@
  * Bounded reading of agent responses: HTTP bodies ({@link readJsonResponse},
  * {@link readTextResponse}), Server-Sent Events ({@link readSseEvents}), newline-delimited stdio
  * ({@link readStdioMessages}), a `fetch` whose bodies are bounded ({@link boundedFetch}), text
- * from elsewhere ({@link parseBoundedJson}), and the limits they share ({@link resolveLimits}).
+ * from elsewhere ({@link parseBoundedJson}), the limits they share ({@link resolveLimits}), and
+ * adagents.json discovery under its redirect policy ({@link fetchAdagentsJson},
+ * {@link fetchAuthoritativeAdagentsJson}, {@link discoverAdagents}).
  * Every reader counts bytes as they arrive, pairs the cap with a deadline, bounds JSON depth and
  * node count, and fails with a distinct error instead of truncating (MCP Response Extraction,
  * Security Considerations, Size Limits). The rules are in `docs/bounded-reading.md`.
@@ -29,6 +31,7 @@ export * from "../errors.ts";
 // are complete on their own.
 export type { AdcpErrorFieldName, AdcpErrorSchema, ExtractedAdcpError } from "@adcp-wire/core";
 export * from "./bounded_fetch.ts";
+export * from "./fetch_adagents_json.ts";
 export * from "./limits.ts";
 export * from "./parse_bounded_json.ts";
 export * from "./read_response.ts";
