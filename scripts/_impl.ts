@@ -21,7 +21,7 @@ import { SUITE_NAMES, type VectorReply, type VectorRequest } from "./_vectors.ts
 // PENDING import { answer as a2aProfileExtension } from "./_impl/a2a_profile_extension.ts";
 import { answer as adagentsDiscovery } from "./_impl/adagents_discovery.ts";
 import { answer as webhookHmac } from "./_impl/webhook_hmac.ts";
-// PENDING import { answer as webhookReceiverEnvelope } from "./_impl/webhook_receiver_envelope.ts";
+import { answer as webhookReceiverEnvelope } from "./_impl/webhook_receiver_envelope.ts";
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -46,8 +46,8 @@ function answer(request: VectorRequest): unknown {
   switch (suite) {
     // PENDING case "a2a-profile-extension":
     // PENDING   return a2aProfileExtension(input, options);
-    // PENDING case "webhook-receiver-envelope":
-    // PENDING   return webhookReceiverEnvelope(input, options);
+    case "webhook-receiver-envelope":
+      return webhookReceiverEnvelope(input, options);
     case "webhook-hmac":
       return webhookHmac(input, options);
     case "adagents-discovery":

@@ -21,7 +21,7 @@ import {
 // PENDING import { suite as a2aProfileExtension } from "./_suites/a2a_profile_extension.ts";
 import { suite as adagentsDiscovery } from "./_suites/adagents_discovery.ts";
 import { suite as webhookHmac } from "./_suites/webhook_hmac.ts";
-// PENDING import { suite as webhookReceiverEnvelope } from "./_suites/webhook_receiver_envelope.ts";
+import { suite as webhookReceiverEnvelope } from "./_suites/webhook_receiver_envelope.ts";
 
 export { type AnswerReply, ERROR_CODES_BY_VECTOR_TYPE, jsonEqual, pretty, type SuiteDef };
 
@@ -64,7 +64,7 @@ export const SUITE_NAMES = [
   "retry-decisions",
   "webhook-payload-extraction",
   // PENDING "a2a-profile-extension",
-  // PENDING "webhook-receiver-envelope",
+  "webhook-receiver-envelope",
   "webhook-hmac",
   "adagents-discovery",
 ] as const;
@@ -391,7 +391,7 @@ function checkDelay(
 
 const SUITES: Record<SuiteName, SuiteDef> = {
   // PENDING "a2a-profile-extension": a2aProfileExtension,
-  // PENDING "webhook-receiver-envelope": webhookReceiverEnvelope,
+  "webhook-receiver-envelope": webhookReceiverEnvelope,
   "webhook-hmac": webhookHmac,
   "adagents-discovery": adagentsDiscovery,
   "webhook-payload-extraction": {

@@ -6,6 +6,8 @@
  */
 export * from "./errors.ts";
 export * from "./external_types.ts";
-// receiving (helper: envelope, dedup, A2A pushes)
-// legacy HMAC (helper: hmac)
+export * from "./check_mcp_webhook_envelope.ts";
+export * from "./classify_a2a_push.ts";
+export * from "./read_webhook_body.ts";
+export * from "./webhook_dedup.ts";
 export * from "./legacy_hmac.ts";
