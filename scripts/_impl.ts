@@ -18,7 +18,7 @@ import { decideRecovery } from "@adcp-wire/recovery";
 import { isReservedAddress, sanitizeSellerString, validateSellerUrl } from "@adcp-wire/security";
 import { A2AClient, AgentProtocolError } from "@adcp-wire/transports";
 import { SUITE_NAMES, type VectorReply, type VectorRequest } from "./_vectors.ts";
-// PENDING import { answer as a2aProfileExtension } from "./_impl/a2a_profile_extension.ts";
+import { answer as a2aProfileExtension } from "./_impl/a2a_profile_extension.ts";
 import { answer as adagentsDiscovery } from "./_impl/adagents_discovery.ts";
 import { answer as webhookHmac } from "./_impl/webhook_hmac.ts";
 import { answer as webhookReceiverEnvelope } from "./_impl/webhook_receiver_envelope.ts";
@@ -44,8 +44,8 @@ function decisionReply(decision: ReturnType<typeof decideRecovery>): Record<stri
 function answer(request: VectorRequest): unknown {
   const { suite, input, options } = request;
   switch (suite) {
-    // PENDING case "a2a-profile-extension":
-    // PENDING   return a2aProfileExtension(input, options);
+    case "a2a-profile-extension":
+      return a2aProfileExtension(input, options);
     case "webhook-receiver-envelope":
       return webhookReceiverEnvelope(input, options);
     case "webhook-hmac":

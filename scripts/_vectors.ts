@@ -18,7 +18,7 @@ import {
   resultOf,
   type SuiteDef,
 } from "./_suites/_def.ts";
-// PENDING import { suite as a2aProfileExtension } from "./_suites/a2a_profile_extension.ts";
+import { suite as a2aProfileExtension } from "./_suites/a2a_profile_extension.ts";
 import { suite as adagentsDiscovery } from "./_suites/adagents_discovery.ts";
 import { suite as webhookHmac } from "./_suites/webhook_hmac.ts";
 import { suite as webhookReceiverEnvelope } from "./_suites/webhook_receiver_envelope.ts";
@@ -63,7 +63,7 @@ export const SUITE_NAMES = [
   "agent-card-binding",
   "retry-decisions",
   "webhook-payload-extraction",
-  // PENDING "a2a-profile-extension",
+  "a2a-profile-extension",
   "webhook-receiver-envelope",
   "webhook-hmac",
   "adagents-discovery",
@@ -390,7 +390,7 @@ function checkDelay(
 }
 
 const SUITES: Record<SuiteName, SuiteDef> = {
-  // PENDING "a2a-profile-extension": a2aProfileExtension,
+  "a2a-profile-extension": a2aProfileExtension,
   "webhook-receiver-envelope": webhookReceiverEnvelope,
   "webhook-hmac": webhookHmac,
   "adagents-discovery": adagentsDiscovery,

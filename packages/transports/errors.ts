@@ -369,6 +369,10 @@ export class ContentEncodingError extends AdcpTransportError {
  * - `"reconnect_limit"`: an SSE stream dropped more often than the reconnect bound allows.
  * - `"agent_card"`: the A2A agent card has no usable JSON-RPC interface (none declared, or its URL
  *   is neither `https:` nor loopback `http:`).
+ * - `"adcp_profile"`: an A2A answer breaks the AdCP A2A Profile Extension v3 the request activated
+ *   (the `message` branch of a `SendMessage` answer, AdCP Submitted work outside an A2A completed
+ *   Task, the AdCP `task_id` copied into metadata, ...); the message names the rule's code, one
+ *   of `AdcpProfileResponseCode`.
  */
 export type AgentProtocolReason =
   | "content_type"
@@ -378,7 +382,8 @@ export type AgentProtocolReason =
   | "unsupported_version"
   | "page_limit"
   | "reconnect_limit"
-  | "agent_card";
+  | "agent_card"
+  | "adcp_profile";
 
 /**
  * An agent answered in a way the MCP or A2A protocol does not allow, so the call has no usable

@@ -9,6 +9,7 @@ import { asRpcResponse, type Call, CallerError, parseEventData } from "../client
 import { AgentProtocolError } from "../errors.ts";
 import { readSseEvents } from "../read/sse.ts";
 import { Accumulator } from "./_accumulator.ts";
+import { profileAnswerError, profileTask } from "./_profile_response.ts";
 import {
   classifyA2A,
   classifyRpcError,
@@ -25,6 +26,8 @@ import type { A2ACallResult, A2AProtocolVersion, A2AStreamEvent } from "./types.
 export interface StreamContext {
   readonly version: A2AProtocolVersion;
   readonly authHosts: readonly string[];
+  /** Whether the final task is held to the AdCP A2A profile's task rules. */
+  readonly adcpProfile: boolean;
 }
 
 export async function readTaskStream(
@@ -107,7 +110,14 @@ function finish(
   else if (frame.type === "statusUpdate") accumulator.status(frame.value);
   else accumulator.artifact(frame.value);
   if (state !== null && (isFinalA2ATaskState(state) || isInterruptedA2ATaskState(state))) {
-    return classifyTask(accumulator.build(), extract, context.authHosts);
+    const task = accumulator.build();
+    if (context.adcpProfile) {
+      // The task rules of the profile that do not depend on the shape of a non-streaming answer:
+      // Submitted only in a completed task, the AdCP task_id only in the DataPart.
+      const error = profileAnswerError(profileTask(task, undefined, true));
+      if (error !== undefined) throw error;
+    }
+    return classifyTask(task, extract, context.authHosts);
   }
   return undefined;
 }

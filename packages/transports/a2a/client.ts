@@ -7,6 +7,7 @@ import {
   type JsonRecord,
   optionError,
   own,
+  rescopeOptionError,
 } from "@adcp-wire/internal";
 import { booleanOption, countOption, functionOption, objectOption } from "../_options.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
@@ -35,7 +36,10 @@ import {
   selectInterface,
 } from "./_agent_card.ts";
 import { classifyRpcError, classifyTask, invalid, messageResult, readFrame } from "./_frames.ts";
+import { profileAnswerError, profileResponse } from "./_profile_response.ts";
 import { readTaskStream, type StreamContext } from "./_stream.ts";
+import { adcpProfileInvocation } from "./adcp_profile_invocation.ts";
+import { checkAdcpProfileInvocation } from "./check_adcp_profile_invocation.ts";
 import { FetchedAgentCard } from "./fetch_agent_card.ts";
 import {
   type A2ACallOptions,
@@ -74,12 +78,12 @@ function isExtensionUri(value: unknown): boolean {
 
 /**
  * An A2A client over JSON-RPC (1.0 ProtoJSON, or v0.3 when the card offers only that), bound to
- * the origin its agent card came from. It sends AdCP profile invocations, accumulates streamed
- * artifacts, and returns an {@link A2ACallResult} to branch on; the full contract is in
- * `docs/clients.md`.
+ * the origin its agent card came from. It sends AdCP profile invocations, holds A2A 1.0 answers
+ * to the AdCP A2A Profile Extension v3, accumulates streamed artifacts, and returns an
+ * {@link A2ACallResult} to branch on; the full contract is in `docs/clients.md`.
  *
- * Spec: A2A Guide, "A2A Client Setup"; A2A Response Extraction; Security, "Webhook URL
- * validation (SSRF)".
+ * Spec: A2A Guide, "A2A Client Setup"; AdCP A2A Profile Extension v3; A2A Response Extraction;
+ * Security, "Webhook URL validation (SSRF)".
  *
  * @example Sending an invocation
  * ```ts
@@ -102,6 +106,14 @@ export class A2AClient {
   readonly protocolVersion: A2AProtocolVersion;
   /** The auth-challenge allow-list: card-seeded hosts, then `authHosts`. */
   readonly authHosts: readonly string[];
+  /**
+   * Whether every request activates the AdCP A2A Profile Extension v3 and every answer is held to
+   * it: on A2A 1.0, when `extensions` lists {@link ADCP_A2A_PROFILE} (the default). Messages sent
+   * must then be profile invocations, and answers that break the profile throw
+   * `AgentProtocolError` with reason `"adcp_profile"` (`docs/clients.md`, "The AdCP A2A
+   * profile").
+   */
+  readonly adcpProfile: boolean;
   readonly #headers: Headers;
   readonly #defaults: ClientLimits | undefined;
   readonly #agent: ClientLimits | undefined;
@@ -228,20 +240,30 @@ export class A2AClient {
     }
     this.#defaults = defaultLimits;
     this.#agent = agentLimits;
-    this.#streamContext = { version: this.protocolVersion, authHosts: this.authHosts };
+    this.adcpProfile = this.protocolVersion === "1.0" && extensions.includes(ADCP_A2A_PROFILE);
+    this.#streamContext = {
+      version: this.protocolVersion,
+      authHosts: this.authHosts,
+      adcpProfile: this.adcpProfile,
+    };
     this.#fetch = functionOption("options.fetch", options.fetch);
     this.#retry = retryOption(CREATE, options.retry);
   }
 
   /**
-   * Builds an AdCP profile invocation message in this client's wire version: one DataPart
-   * `{ skill, input }` (A2A Guide, "Profile Invocation Messages"), role `ROLE_USER` (1.0) or
-   * `user` with `kind` fields (v0.3), and a fresh `messageId`.
+   * Builds an AdCP profile invocation message in this client's wire version: for A2A 1.0 what
+   * {@link adcpProfileInvocation} builds (one DataPart `{ skill, input }`, role `ROLE_USER`), for
+   * v0.3 the same DataPart with `kind` fields and role `user`; a fresh `messageId`, and `taskId`
+   * and `contextId` for a continuation.
+   *
+   * Spec: AdCP A2A Profile Extension v3, "Invocation message".
    *
    * @param skill The AdCP skill (task name).
    * @param input The task input.
+   * @param options An idempotency key, and the ids of the task a continuation answers.
    * @returns The wire message.
-   * @throws {TypeError} When `skill` is not a non-empty string or `input` not an object.
+   * @throws {TypeError} When `skill` is not a non-empty string, `input` not an object, or an
+   * option has the wrong type (`taskId` without `contextId` included).
    *
    * @example A 1.0 invocation
    * ```ts
@@ -269,18 +291,25 @@ export class A2AClient {
       throw optionError(TypeError, "build the invocation", "input", "an object", input);
     }
     objectOption("options", options);
-    const data = {
-      skill,
-      input: keyedArgs(input, options?.idempotencyKey, "build the invocation", "input"),
+    const keyed = keyedArgs(input, options?.idempotencyKey, "build the invocation", "input");
+    let built;
+    try {
+      built = adcpProfileInvocation(skill, keyed, {
+        taskId: options?.taskId,
+        contextId: options?.contextId,
+      });
+    } catch (error) {
+      throw rescopeOptionError(error, "build the invocation", (name) => name);
+    }
+    const message = built.message;
+    if (this.protocolVersion === "1.0") return { ...message };
+    const { role: _, parts: __, ...ids } = message;
+    return {
+      kind: "message",
+      ...ids,
+      role: "user",
+      parts: [{ kind: "data", data: { skill, input: keyed } }],
     };
-    return this.protocolVersion === "1.0"
-      ? { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ data }] }
-      : {
-        kind: "message",
-        messageId: crypto.randomUUID(),
-        role: "user",
-        parts: [{ kind: "data", data }],
-      };
   }
 
   /**
@@ -292,8 +321,12 @@ export class A2AClient {
    * `messageId` is filled in, the same one each time this object is sent.
    * @param options Limits for this call.
    * @returns The classified result.
+   * @throws {AgentProtocolError} With reason `"adcp_profile"` when the profile is active
+   * ({@link A2AClient.adcpProfile}) and the answer breaks it (`checkAdcpProfileResponse`; the
+   * `message` branch included).
    * @throws {AdcpTransportError} For size, deadline, JSON and protocol failures.
-   * @throws {TypeError} When `message` is not an object.
+   * @throws {TypeError} When `message` is not an object, or, with the profile active, not a
+   * profile invocation (`checkAdcpProfileInvocation`); nothing is sent then.
    *
    * @example Sending a message
    * ```ts ignore
@@ -306,8 +339,9 @@ export class A2AClient {
   ): Promise<A2ACallResult> {
     checkMessage(message);
     const limits = this.#limits(options, SEND);
+    const sent = this.#checkInvocation(withId(message));
     // Serialized once: every retry resends these exact bytes (Security, "Request safety").
-    const request = this.#request(this.#method("send"), { message: withId(message) });
+    const request = this.#request(this.#method("send"), { message: sent });
     return await this.#retrying(limits, async () => {
       const call = new Call(limits);
       try {
@@ -336,9 +370,11 @@ export class A2AClient {
    * @param options Limits for the whole stream, and `onEvent`.
    * @returns The classified result of the final or interrupted state (or of the Message, for a
    * stream that carried no task).
-   * @throws {AgentProtocolError} With reason `"stream_ended"` when the stream ends first.
+   * @throws {AgentProtocolError} With reason `"stream_ended"` when the stream ends first, or
+   * `"adcp_profile"` when the profile is active and the final task breaks its task rules.
    * @throws {AdcpTransportError} For size, deadline, JSON and protocol failures.
-   * @throws {TypeError} When `message` is not an object.
+   * @throws {TypeError} When `message` is not an object, or, with the profile active, not a
+   * profile invocation; nothing is sent then.
    *
    * @example Streaming
    * ```ts ignore
@@ -354,7 +390,8 @@ export class A2AClient {
     checkMessage(message);
     const onEvent = functionOption("options.onEvent", options?.onEvent);
     const limits = this.#limits(options, SEND);
-    const request = this.#request(this.#method("stream"), { message: withId(message) });
+    const sent = this.#checkInvocation(withId(message));
+    const request = this.#request(this.#method("stream"), { message: sent });
     return await this.#retrying(limits, async () => {
       const call = new Call(limits);
       try {
@@ -444,10 +481,39 @@ export class A2AClient {
     return { send: "message/send", stream: "message/stream", get: "tasks/get" }[operation];
   }
 
-  /** Classifies the answer to a message send: a task, a Message, or a JSON-RPC error. */
+  /**
+   * The message to send, once it passed {@link checkAdcpProfileInvocation} with this client's
+   * headers when the profile is active: the agent "MUST reject" anything else, and an agent that
+   * does not would have to guess.
+   *
+   * @throws {TypeError} Naming the profile rule the message breaks.
+   */
+  #checkInvocation(message: JsonRecord): JsonRecord {
+    if (!this.adcpProfile) return message;
+    const checked = checkAdcpProfileInvocation({ headers: this.#headers, message });
+    if (checked.valid) return message;
+    throw optionError(
+      TypeError,
+      SEND,
+      "message",
+      `an AdCP A2A profile v3 invocation (${checked.code}: ${checked.message})`,
+      message,
+    );
+  }
+
+  /**
+   * Classifies the answer to a message send: a task, a Message, or a JSON-RPC error; with the
+   * profile active, an answer that breaks it throws.
+   *
+   * @throws {AgentProtocolError} With reason `"adcp_profile"`.
+   */
   #sendResult(rpc: RpcResponse, extract: A2AExtractOptions): A2ACallResult {
     if (!rpc.ok) return classifyRpcError(rpc.error);
     const frame = readFrame(rpc.result, this.protocolVersion, true);
+    if (this.adcpProfile) {
+      const error = profileAnswerError(profileResponse(rpc.result, undefined));
+      if (error !== undefined) throw error;
+    }
     return frame.type === "message"
       ? messageResult(frame.value)
       : classifyTask(frame.value, extract, this.authHosts);

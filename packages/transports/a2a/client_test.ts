@@ -8,6 +8,7 @@ import { type ExecutorInput, startA2AAgent, type TestA2AAgent } from "./_test_a2
 import { A2AClient, type A2AStreamEvent } from "./mod.ts";
 import { AgentProtocolError, ResponseTooLargeError } from "../errors.ts";
 import { adcpFailedTask } from "../seller/adcp_failed_task.ts";
+import { adcpProfileTaskResponse } from "../seller/adcp_profile_response.ts";
 
 const BOUND_MS = 20_000;
 const PRODUCTS = {
@@ -362,3 +363,50 @@ netTest("A2AClient retries a transient failed task within the budget", async () 
     strictEqual(calls, 2);
   });
 });
+
+netTest(
+  "A2AClient reads AdCP Submitted work from the completed task adcpProfileTaskResponse builds",
+  async () => {
+    const submitted = { status: "submitted", task_id: "adcp-task-9a21", message: "Awaiting IO" };
+    const executor = (input: ExecutorInput) => {
+      const ids = { id: input.taskId, contextId: input.contextId };
+      input.publish(adcpProfileTaskResponse(submitted, ids, { summary: "Awaiting IO signature." }));
+    };
+    await withA2A(startA2AAgent(executor), async (agent) => {
+      const client = new A2AClient(agent.card, { cardUrl: agent.cardUrl });
+      for (const send of [client.sendMessage, client.sendStreamingMessage]) {
+        const result = await send.call(client, client.invocation("create_media_buy", {}));
+        ok(result.kind === "success", `got ${result.kind}`);
+        strictEqual(result.state, "completed");
+        deepStrictEqual(result.data, submitted);
+        ok(result.taskId !== submitted.task_id);
+      }
+    });
+  },
+);
+
+netTest(
+  "A2AClient refuses AdCP Submitted work an agent leaves in native TASK_STATE_SUBMITTED",
+  async () => {
+    const executor = (input: ExecutorInput) => {
+      input.publish({
+        task: {
+          id: input.taskId,
+          contextId: input.contextId,
+          status: { state: "TASK_STATE_SUBMITTED" },
+          artifacts: [{
+            artifactId: "adcp-result",
+            parts: [{ data: { status: "submitted", task_id: "adcp-task-9a22" } }],
+          }],
+        },
+      });
+    };
+    await withA2A(startA2AAgent(executor), async (agent) => {
+      const client = new A2AClient(agent.card, { cardUrl: agent.cardUrl });
+      const error = await rejection(client.sendMessage(client.invocation("create_media_buy", {})));
+      ok(error instanceof AgentProtocolError, String(error));
+      strictEqual(error.reason, "adcp_profile");
+      ok(error.message.includes("submitted_handler_return_not_a2a_completed"), error.message);
+    });
+  },
+);

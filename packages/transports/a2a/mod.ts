@@ -6,6 +6,11 @@
  * refused, and transient errors can be retried; the contract is in `docs/clients.md`. The
  * options, limits and idempotency helpers it shares with the MCP client are exported here too.
  *
+ * The AdCP A2A Profile Extension v3 the client activates on A2A 1.0 is also here as checks that
+ * never throw on seller data ({@link checkAdcpProfileAdvertisement},
+ * {@link checkAdcpProfileInvocation}, {@link checkAdcpProfileResponse}) and a builder
+ * ({@link adcpProfileInvocation}); `docs/clients.md`, "The AdCP A2A profile", has the rules.
+ *
  * @example Sending an AdCP invocation to an in-process agent
  * ```ts
  * import { A2AClient } from "@adcp-wire/transports/a2a";
@@ -24,6 +29,10 @@
  */
 
 export * from "../client/shared.ts";
+export * from "./adcp_profile_invocation.ts";
+export * from "./check_adcp_profile_advertisement.ts";
+export * from "./check_adcp_profile_invocation.ts";
+export * from "./check_adcp_profile_response.ts";
 export * from "./client.ts";
 export * from "./fetch_agent_card.ts";
 export * from "./types.ts";

@@ -12,9 +12,23 @@ import type { CallOptions, ClientOptions } from "../client/options.ts";
 import type { A2AWireVersion } from "./_agent_card.ts";
 
 /**
- * The AdCP A2A Profile Extension v3 URI, sent in `A2A-Extensions` by default.
+ * The AdCP A2A Profile Extension v3 URI, sent in `A2A-Extensions` by default (AdCP A2A Profile
+ * Extension v3, "Extension identifier").
  */
 export const ADCP_A2A_PROFILE = "https://adcontextprotocol.org/extensions/adcp/v3";
+
+/**
+ * A failed AdCP A2A Profile Extension v3 check: the rule broken (`code`) and a message written by
+ * this package, which never repeats seller text. The codes of each check are listed with it.
+ */
+export interface AdcpProfileViolation<Code extends string> {
+  /** Always `false`. */
+  readonly valid: false;
+  /** Which rule was broken. */
+  readonly code: Code;
+  /** What was expected and what was seen, sentence case, in this package's words. */
+  readonly message: string;
+}
 
 /**
  * The A2A wire version an {@link A2AClient} speaks: `"1.0"` (ProtoJSON) or `"0.3"`.
@@ -32,7 +46,9 @@ export interface A2AClientOptions extends ClientOptions {
   readonly protocolVersion?: A2AProtocolVersion | undefined;
   /**
    * Extension URIs activated on every request (`A2A-Extensions` for 1.0, `X-A2A-Extensions` for
-   * v0.3).
+   * v0.3). On 1.0, a list with {@link ADCP_A2A_PROFILE} also holds the messages sent and the
+   * answers read to the AdCP A2A profile ({@link A2AClient.adcpProfile}); leave it out to talk to
+   * an A2A agent that does not implement the profile.
    * @default {[ADCP_A2A_PROFILE]}
    */
   readonly extensions?: readonly string[] | undefined;
@@ -173,6 +189,18 @@ export interface A2AInvocationOptions {
    * @default {false}
    */
   readonly idempotencyKey?: boolean | string | undefined;
+  /**
+   * The A2A task this message continues, for an answer to `input-required`: a continuation "MUST
+   * carry a new `messageId` and the existing A2A `taskId` and `contextId`" (AdCP A2A Profile
+   * Extension v3, "Invocation message"), so `contextId` must be set with it.
+   * @default {undefined}
+   */
+  readonly taskId?: string | undefined;
+  /**
+   * The A2A context of the message (the task's `contextId` for a continuation).
+   * @default {undefined}
+   */
+  readonly contextId?: string | undefined;
 }
 
 /**

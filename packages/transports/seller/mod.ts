@@ -4,7 +4,9 @@
  * ({@link adcpJsonRpcError}), failed A2A tasks ({@link adcpFailedTask}), errors translated from
  * upstream services ({@link translateUpstreamError}) or passed through by an intermediary
  * ({@link forwardAdcpError}), all checked by {@link checkOutgoingAdcpError} before they leave
- * (Transport Error Mapping, Server Requirements). The leak rules are in `docs/outgoing-errors.md`.
+ * (Transport Error Mapping, Server Requirements), and the AdCP A2A profile's answers
+ * ({@link adcpProfileTaskResponse}, {@link adcpProfileInputRequired}). The leak rules are in
+ * `docs/outgoing-errors.md`.
  *
  * @example A rate-limited tool call, as an MCP error result
  * ```ts
@@ -27,6 +29,8 @@
 export * from "./adcp_error_result.ts";
 export * from "./adcp_failed_task.ts";
 export * from "./adcp_jsonrpc_error.ts";
+export * from "./adcp_profile_input_required.ts";
+export * from "./adcp_profile_response.ts";
 export * from "./adcp_success_result.ts";
 export * from "./check_outgoing_adcp_error.ts";
 export * from "./forward_adcp_error.ts";

@@ -1,7 +1,11 @@
 // In-process fake agents: a `fetch` that answers as a small MCP or A2A agent would, for tests of
-// buyer code and for the examples of this package. Nothing is bounded or validated here: a fake
-// agent trusts its handlers, and the clients under test do the checking.
+// buyer code and for the examples of this package. Nothing is bounded here: a fake agent trusts
+// its handlers, and the clients under test do the checking. The A2A agent follows the AdCP A2A
+// profile: it refuses requests that do not activate it, as a `required: true` agent must.
+import { checkAdcpProfileInvocation } from "../a2a/check_adcp_profile_invocation.ts";
+import { ADCP_A2A_PROFILE } from "../a2a/types.ts";
 import type { FetchLike } from "../read/bounded_fetch.ts";
+import { adcpProfileTaskResponse } from "../seller/adcp_profile_response.ts";
 
 /** The JSON-RPC `error` member a fake agent answers with. */
 export interface FakeRpcErrorObject {
@@ -149,9 +153,11 @@ export interface FakeTaskIds {
 }
 
 /**
- * A skill of a fake A2A agent: returns `{ data }` for a completed task whose artifact holds one
- * DataPart, `{ task }` for a task to send as it is (for example `adcpFailedTask`'s), or a
- * {@link FakeRpcError}.
+ * A skill of a fake A2A agent: returns `{ data }`, the handler's direct AdCP response, answered
+ * as `adcpProfileTaskResponse` builds it (an A2A completed Task whose one artifact holds it, AdCP
+ * Submitted responses included; a `data` it refuses, such as one with `adcp_error`, makes the
+ * fetch reject with its `TypeError`), `{ task }` for a Task to send as it is (for example
+ * `adcpFailedTask`'s), or a {@link FakeRpcError}.
  */
 export type FakeSkill = (
   input: Record<string, unknown>,
@@ -169,7 +175,12 @@ export interface FakeA2AAgentOptions {
 
 /** A fake A2A agent: its card, where the card lives, and the `fetch` that serves both. */
 export interface FakeA2AAgent {
-  /** The agent card (one A2A 1.0 JSON-RPC interface at `https://agent.example/a2a`). */
+  /**
+   * The agent card: one A2A 1.0 JSON-RPC interface at `https://agent.example/a2a`, the AdCP A2A
+   * profile declared under `capabilities.extensions` with `required: true`, and one skill per
+   * skill given (its `id` the task name). List a `get_adcp_capabilities` skill for a card that
+   * passes `checkAdcpProfileAdvertisement`.
+   */
   readonly card: Record<string, unknown>;
   /** The card's URL, `https://agent.example/.well-known/agent-card.json`. */
   readonly cardUrl: string;
@@ -179,9 +190,12 @@ export interface FakeA2AAgent {
 
 /**
  * A fake A2A 1.0 agent: a `fetch` that serves its card and answers `SendMessage`,
- * `SendStreamingMessage` (one SSE event holding the final task) and `GetTask` for AdCP profile
- * invocations (one DataPart `{ skill, input }`). An unknown skill gets JSON-RPC error `-32602`,
- * an unknown method `-32601`.
+ * `SendStreamingMessage` (one SSE event holding the final task) and `GetTask` for AdCP A2A profile
+ * v3 invocations. A message send is first checked with `checkAdcpProfileInvocation`: a request
+ * that does not activate the profile gets JSON-RPC error `-32008` (A2A
+ * `ExtensionSupportRequiredError`), one whose `A2A-Version` is not 1.0 `-32009`
+ * (`VersionNotSupportedError`), any other broken rule `-32602` (invalid params), and so does an
+ * unknown skill; an unknown method gets `-32601`.
  *
  * @param options The skills.
  * @returns The card, its URL and the `fetch`.
@@ -208,31 +222,43 @@ export function fakeA2AAgent(options: FakeA2AAgentOptions): FakeA2AAgent {
     supportedInterfaces: [
       { url: `${origin}/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
     ],
+    capabilities: {
+      streaming: true,
+      extensions: [{
+        uri: ADCP_A2A_PROFILE,
+        description: "AdCP structured task invocation profile",
+        required: true,
+      }],
+    },
+    skills: Object.keys(skills).map((id) => ({ id, name: id, description: id, tags: ["adcp"] })),
   };
   const tasks = new Map<string, Record<string, unknown>>();
   let nextTask = 1;
-  const answer = (params: unknown): unknown => {
-    const message = (params as { message?: { parts?: unknown } } | undefined)?.message;
-    const part = Array.isArray(message?.parts) ? message.parts[0] : undefined;
-    const data = (part as { data?: { skill?: unknown; input?: unknown } } | undefined)?.data;
-    const skill = typeof data?.skill === "string" && Object.hasOwn(skills, data.skill)
-      ? skills[data.skill]
-      : undefined;
+  const answer = (params: unknown, headers: Headers): unknown => {
+    const message = (params as { message?: unknown } | undefined)?.message;
+    const checked = checkAdcpProfileInvocation({ headers, message });
+    if (!checked.valid) {
+      const code = checked.code === "extension_not_activated"
+        ? -32008
+        : checked.code === "unsupported_a2a_version"
+        ? -32009
+        : -32602;
+      return new FakeRpcError({ code, message: checked.message, data: { reason: checked.code } });
+    }
+    const skill = Object.hasOwn(skills, checked.skill) ? skills[checked.skill] : undefined;
     if (skill === undefined) return new FakeRpcError({ code: -32602, message: "Unknown skill" });
     const ids = { id: `task-${nextTask}`, contextId: `context-${nextTask}` };
     nextTask++;
-    const reply = skill((data?.input ?? {}) as Record<string, unknown>, ids);
+    const reply = skill(checked.input, ids);
     if (reply instanceof FakeRpcError) return reply;
-    const task = "task" in reply ? reply.task : {
-      ...ids,
-      status: { state: "TASK_STATE_COMPLETED" },
-      artifacts: [{ artifactId: "result", parts: [{ data: reply.data }] }],
-    };
+    const task = "task" in reply ? reply.task : adcpProfileTaskResponse(reply.data, ids).task;
     tasks.set(String(task.id ?? ids.id), task);
     return { task };
   };
-  const fetch = jsonRpcAgent((method, params) => {
-    if (method === "SendMessage" || method === "SendStreamingMessage") return answer(params);
+  const fetch = jsonRpcAgent((method, params, headers) => {
+    if (method === "SendMessage" || method === "SendStreamingMessage") {
+      return answer(params, headers);
+    }
     if (method === "GetTask") {
       const id = (params as { id?: unknown } | undefined)?.id;
       const task = typeof id === "string" ? tasks.get(id) : undefined;
@@ -248,7 +274,7 @@ export function fakeA2AAgent(options: FakeA2AAgentOptions): FakeA2AAgent {
  * `SendStreamingMessage` as one SSE event, and GETs with `serve`'s JSON (or 404).
  */
 function jsonRpcAgent(
-  handle: (method: string, params: unknown) => unknown,
+  handle: (method: string, params: unknown, headers: Headers) => unknown,
   serve: (path: string) => unknown = () => undefined,
 ): FakeAgentFetch {
   const requests: FakeRequest[] = [];
@@ -274,7 +300,7 @@ function jsonRpcAgent(
       headers: request.headers,
     });
     if (message.id === undefined) return new Response(null, { status: 202 });
-    const outcome = await handle(method, message.params);
+    const outcome = await handle(method, message.params, request.headers);
     const reply = outcome instanceof FakeRpcError
       ? { jsonrpc: "2.0", id: message.id, error: outcome.error }
       : { jsonrpc: "2.0", id: message.id, result: outcome };

@@ -1,5 +1,11 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { A2AClient, fetchAgentCard } from "../a2a/mod.ts";
+import {
+  A2AClient,
+  adcpProfileInvocation,
+  checkAdcpProfileAdvertisement,
+  checkAdcpProfileResponse,
+  fetchAgentCard,
+} from "../a2a/mod.ts";
 import { McpClient } from "../mcp/mod.ts";
 import { adcpFailedTask, adcpJsonRpcError, adcpSuccessResult } from "../seller/mod.ts";
 import { fakeA2AAgent, fakeMcpAgent, FakeRpcError } from "./mod.ts";
@@ -99,5 +105,56 @@ Deno.test(
     const result = await client.sendMessage(client.invocation("nope", {}));
     strictEqual(result.kind === "jsonrpc_error" && result.rpcCode, -32602);
     strictEqual((await agent.fetch("https://agent.example/other")).status, 404);
+  },
+);
+
+Deno.test(
+  "fakeA2AAgent() declares the AdCP profile as required and answers in its response shape",
+  async () => {
+    const agent = fakeA2AAgent({
+      skills: {
+        get_adcp_capabilities: () => ({ data: { adcp: { major_versions: [3] } } }),
+        create_media_buy: () => ({ data: { status: "submitted", task_id: "adcp-task-1" } }),
+      },
+    });
+    deepStrictEqual(checkAdcpProfileAdvertisement(agent.card), {
+      valid: true,
+      required: true,
+      skillIds: ["get_adcp_capabilities", "create_media_buy"],
+      getTaskStatus: false,
+    });
+    const { headers, message } = adcpProfileInvocation("create_media_buy", {});
+    const response = await agent.fetch("https://agent.example/a2a", {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message } }),
+    });
+    const { result } = await response.json();
+    const checked = checkAdcpProfileResponse(result, { handlerReturn: "submitted" });
+    ok(checked.valid && checked.adcpTaskId === "adcp-task-1", JSON.stringify(checked));
+  },
+);
+
+Deno.test(
+  "fakeA2AAgent() refuses requests that do not activate the profile or break its Message rules",
+  async () => {
+    const agent = fakeA2AAgent({ skills: { get_products: () => ({ data: { products: [] } }) } });
+    const { headers, message } = adcpProfileInvocation("get_products", {});
+    const send = async (sent: Record<string, string>, body: unknown) => {
+      const response = await agent.fetch("https://agent.example/a2a", {
+        method: "POST",
+        headers: sent,
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: body }),
+      });
+      return (await response.json()).error as { code: number; data?: { reason?: string } };
+    };
+    strictEqual((await send({ "A2A-Version": "1.0" }, { message })).code, -32008);
+    strictEqual((await send({ ...headers, "A2A-Version": "0.3" }, { message })).code, -32009);
+    const twice = { ...message, parts: [...message.parts, ...message.parts] };
+    deepStrictEqual((await send(headers, { message: twice })).data, {
+      reason: "multiple_invocation_dataparts",
+    });
+    strictEqual((await send(headers, { message: { ...message, messageId: "" } })).code, -32602);
+    strictEqual(await send(headers, { message }), undefined); // the same request, well formed
   },
 );
