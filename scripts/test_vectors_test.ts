@@ -392,7 +392,7 @@ Deno.test({
     ok(
       formatReport(reports).includes(
         `\nSkipped (${t.skipped}):\n  this port implements only seller-strings (${t.skipped} ` +
-          "vectors in 12 files)\n",
+          `vectors in ${direct.filter((r) => r.suite !== "seller-strings").length} files)\n`,
       ),
     );
   },
