@@ -17,19 +17,12 @@ import {
 import { decideRecovery } from "@adcp-wire/recovery";
 import { isReservedAddress, sanitizeSellerString, validateSellerUrl } from "@adcp-wire/security";
 import { A2AClient, AgentProtocolError } from "@adcp-wire/transports";
+import { field, isObject } from "./_impl/_input.ts";
 import { SUITE_NAMES, type VectorReply, type VectorRequest } from "./_vectors.ts";
 import { answer as a2aProfileExtension } from "./_impl/a2a_profile_extension.ts";
 import { answer as adagentsDiscovery } from "./_impl/adagents_discovery.ts";
 import { answer as webhookHmac } from "./_impl/webhook_hmac.ts";
 import { answer as webhookReceiverEnvelope } from "./_impl/webhook_receiver_envelope.ts";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function field(input: unknown, key: string): unknown {
-  return isObject(input) && Object.hasOwn(input, key) ? input[key] : undefined;
-}
 
 /** The decision as the protocol spells it. */
 function decisionReply(decision: ReturnType<typeof decideRecovery>): Record<string, unknown> {

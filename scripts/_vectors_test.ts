@@ -514,3 +514,24 @@ Deno.test("formatReport() folds NOT_IMPLEMENTED replies into one line", async ()
   );
   strictEqual(text.split("\n").filter((l) => l.startsWith("✗ ")).length, 1);
 });
+
+Deno.test("the sectioned suites fail an implementation that answers nothing useful", async () => {
+  const files = [
+    "a2a-profile-extension-v3.json",
+    "webhook-receiver-envelope.json",
+    "webhook-hmac-sha256.json",
+    "adagents-discovery-redirects.json",
+  ];
+  const refuse: Implementation = () => Promise.resolve({ error: { code: "nope" } });
+  for (const name of files) {
+    const path = new URL(`../vectors/upstream/${name}`, import.meta.url);
+    const doc = JSON.parse(await Deno.readTextFile(path));
+    const nothing = await runFile(name, doc, echo(null));
+    ok(nothing.total > 0, `${name} has vectors`);
+    deepStrictEqual([nothing.passed, nothing.failed], [0, nothing.total], `${name}: null results`);
+    const errors = await runFile(name, doc, refuse);
+    // Only the weak secrets of webhook-hmac pass with any error: they must be refused.
+    const mayPass = name === "webhook-hmac-sha256.json" ? 4 : 0;
+    strictEqual(errors.passed, mayPass, `${name}: error replies`);
+  }
+});

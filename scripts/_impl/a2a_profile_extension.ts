@@ -14,20 +14,13 @@
  *
  * @module
  */
+import { field, isObject } from "./_input.ts";
 import {
   adcpProfileInvocation,
   checkAdcpProfileAdvertisement,
   checkAdcpProfileInvocation,
   checkAdcpProfileResponse,
 } from "@adcp-wire/transports/a2a";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function field(input: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(input, key) ? input[key] : undefined;
-}
 
 /** Deep equality of JSON values over own keys. */
 function sameJson(a: unknown, b: unknown): boolean {

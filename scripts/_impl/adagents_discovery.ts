@@ -17,19 +17,12 @@
  *
  * @module
  */
+import { field, isObject } from "./_input.ts";
 import {
   AdagentsDiscoveryError,
   fetchAdagentsJson,
   fetchAuthoritativeAdagentsJson,
 } from "@adcp-wire/transports/read";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function field(input: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(input, key) ? input[key] : undefined;
-}
 
 /** The body of the final answer: the smallest adagents.json the schema accepts. */
 const FINAL_BODY = {

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { field, isObject } from "./_input.ts";
 import {
   importLegacyWebhookSecret,
   type LegacyWebhookSecret,
@@ -23,14 +24,6 @@ import {
   verifyLegacyWebhookHmac,
 } from "@adcp-wire/webhooks";
 import { legacyHmacSignature } from "../../packages/webhooks/_hmac.ts";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function field(input: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(input, key) ? input[key] : undefined;
-}
 
 /** The request's body bytes: `raw_body` as UTF-8, or `raw_body_base64` decoded. */
 function bodyOf(input: Record<string, unknown>): Uint8Array {

@@ -5,12 +5,7 @@
  * @module
  */
 import { checkMcpWebhookEnvelope, WebhookDedup } from "@adcp-wire/webhooks";
-
-function field(input: unknown, key: string): unknown {
-  return input !== null && typeof input === "object" && Object.hasOwn(input, key)
-    ? (input as Record<string, unknown>)[key]
-    : undefined;
-}
+import { field } from "./_input.ts";
 
 /**
  * Answers one request of the suite.

@@ -127,3 +127,19 @@ export function expectErrorCode(want: unknown, reply: AnswerReply): Verdict | un
     ? undefined
     : { reason: "error code differs", expected: want, actual: r.code };
 }
+
+/** The reply's object result, or the verdict when it is an error or not an object. */
+export function objectResult(
+  reply: AnswerReply,
+): { ok: true; value: Record<string, unknown> } | { ok: false; verdict: Verdict } {
+  const r = resultOf(reply);
+  if (!r.ok) {
+    return {
+      ok: false,
+      verdict: { reason: `threw an error with code ${pretty(r.code)}`, actual: reply },
+    };
+  }
+  return isObject(r.value)
+    ? { ok: true, value: r.value }
+    : { ok: false, verdict: { reason: "expected an object result", actual: r.value } };
+}

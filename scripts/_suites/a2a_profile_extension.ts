@@ -26,14 +26,7 @@
  *
  * @module
  */
-import {
-  type AnswerReply,
-  isObject,
-  pretty,
-  resultOf,
-  type SuiteDef,
-  type Verdict,
-} from "./_def.ts";
+import { isObject, objectResult, pretty, type SuiteDef } from "./_def.ts";
 
 /** The vector kinds of this suite. */
 export const A2A_PROFILE_KINDS = ["advertisement", "invocation", "response"] as const;
@@ -99,22 +92,6 @@ function collectLocal(doc: Record<string, unknown>): unknown[] | string {
     if (why !== undefined) return why;
   }
   return doc.vectors;
-}
-
-/** The reply's object result, or the verdict when it is an error or not an object. */
-function objectResult(
-  reply: AnswerReply,
-): { ok: true; value: Record<string, unknown> } | { ok: false; verdict: Verdict } {
-  const r = resultOf(reply);
-  if (!r.ok) {
-    return {
-      ok: false,
-      verdict: { reason: `threw an error with code ${pretty(r.code)}`, actual: reply },
-    };
-  }
-  return isObject(r.value)
-    ? { ok: true, value: r.value }
-    : { ok: false, verdict: { reason: "expected an object result", actual: r.value } };
 }
 
 /** The `a2a-profile-extension` suite. */

@@ -40,6 +40,7 @@
 import {
   type AnswerReply,
   isObject,
+  objectResult,
   pretty,
   resultOf,
   type SuiteDef,
@@ -153,22 +154,6 @@ function allowedVerify(v: Record<string, unknown>): readonly string[] {
 function currentTime(v: Record<string, unknown>): unknown {
   if (Object.hasOwn(v, "current_time")) return v.current_time;
   return typeof v.timestamp === "number" ? v.timestamp : null;
-}
-
-/** The reply's object result, or the verdict when it is an error or not an object. */
-function objectResult(
-  reply: AnswerReply,
-): { ok: true; value: Record<string, unknown> } | { ok: false; verdict: Verdict } {
-  const r = resultOf(reply);
-  if (!r.ok) {
-    return {
-      ok: false,
-      verdict: { reason: `threw an error with code ${pretty(r.code)}`, actual: reply },
-    };
-  }
-  return isObject(r.value)
-    ? { ok: true, value: r.value }
-    : { ok: false, verdict: { reason: "expected an object result", actual: r.value } };
 }
 
 function judgeSigned(
