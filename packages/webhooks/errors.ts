@@ -4,8 +4,6 @@ import { AdcpWireError } from "@adcp-wire/internal";
 
 /** The literal `code` of every error in the `@adcp-wire/webhooks` family. */
 export type AdcpWebhookErrorCode =
-  | never
-  // legacy HMAC (helper: hmac)
   | "weak_webhook_secret"
   | "malformed_body_input";
 
@@ -163,3 +161,9 @@ export class WebhookBodyInputError extends AdcpWebhookError {
     this.byteLength = byteLength;
   }
 }
+
+/**
+ * Every error class of `@adcp-wire/webhooks`, for exhaustive handling. The receiving checks
+ * return their refusals as values; only the legacy HMAC configuration and signing throw these.
+ */
+export type AnyWebhookError = WeakWebhookSecretError | WebhookBodyInputError;
