@@ -1,7 +1,10 @@
 // The receiver-side check of an MCP webhook POST body before dispatch (webhooks.mdx; the
 // webhook-receiver-envelope vectors).
-import { describe, isJsonObject, own } from "@adcp-wire/internal";
+import { isJsonObject, own } from "@adcp-wire/internal";
 import type { TaskStatus } from "@adcp-wire/schemas";
+import { describeShape } from "./_describe.ts";
+
+export type { TaskStatus } from "@adcp-wire/schemas";
 
 /**
  * Why {@link checkMcpWebhookEnvelope} refused a body. The first three are the codes of upstream's
@@ -136,7 +139,7 @@ export function checkMcpWebhookEnvelope(payload: unknown): McpWebhookEnvelopeChe
     return refuse(
       "invalid_envelope",
       `Cannot dispatch the webhook: expected a JSON object, \
-received ${describe(payload)}`,
+received ${describeShape(payload)}`,
     );
   }
   const missing = REQUIRED.filter((field) => own(payload, field) === undefined);
@@ -158,7 +161,7 @@ ${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} missing`,
     return refuse(
       "invalid_idempotency_key",
       `Cannot dispatch the webhook: expected idempotency_key to be 16 to 255 characters of \
-[A-Za-z0-9_.:-], received ${describe(key)}`,
+[A-Za-z0-9_.:-], received ${describeShape(key)}`,
     );
   }
   for (const field of ["operation_id", "task_id", "task_type"] as const) {
@@ -167,7 +170,7 @@ ${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} missing`,
       return refuse(
         "invalid_envelope_field",
         `Cannot dispatch the webhook: expected ${field} to be a non-empty string, received \
-${describe(value)}`,
+${describeShape(value)}`,
       );
     }
   }
@@ -177,7 +180,7 @@ ${describe(value)}`,
       "invalid_envelope_status",
       `Cannot dispatch the webhook: expected status to be a task status (${
         Object.keys(TASK_STATUSES).join(", ")
-      }), received ${typeof status === "string" ? "another string" : describe(status)}`,
+      }), received ${describeShape(status)}${typeof status === "string" ? " that is not one" : ""}`,
     );
   }
   const timestamp = own(payload, "timestamp");
@@ -185,7 +188,7 @@ ${describe(value)}`,
     return refuse(
       "invalid_envelope_field",
       `Cannot dispatch the webhook: expected timestamp to be an RFC 3339 date-time, received \
-${typeof timestamp === "string" ? "another string" : describe(timestamp)}`,
+${describeShape(timestamp)}${typeof timestamp === "string" ? " that is not one" : ""}`,
     );
   }
   for (const field of OPTIONAL_STRINGS) {
@@ -194,7 +197,7 @@ ${typeof timestamp === "string" ? "another string" : describe(timestamp)}`,
       return refuse(
         "invalid_envelope_field",
         `Cannot dispatch the webhook: expected ${field} to be a string, received ${
-          describe(value)
+          describeShape(value)
         }`,
       );
     }
@@ -206,14 +209,16 @@ ${typeof timestamp === "string" ? "another string" : describe(timestamp)}`,
     return refuse(
       "invalid_envelope_field",
       `Cannot dispatch the webhook: expected token to be a string of 16 to 4096 characters, \
-received ${describe(token)}`,
+received ${describeShape(token)}`,
     );
   }
   const result = own(payload, "result");
   if (result !== undefined && !isJsonObject(result)) {
     return refuse(
       "invalid_envelope_field",
-      `Cannot dispatch the webhook: expected result to be an object, received ${describe(result)}`,
+      `Cannot dispatch the webhook: expected result to be an object, received ${
+        describeShape(result)
+      }`,
     );
   }
   return { valid: true, envelope: payload as McpWebhookEnvelope, idempotencyKey: key };

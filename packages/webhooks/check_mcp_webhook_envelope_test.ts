@@ -74,3 +74,19 @@ Deno.test("checkMcpWebhookEnvelope() never throws and only accepts objects", () 
     { numRuns: 500 },
   );
 });
+
+Deno.test("checkMcpWebhookEnvelope() describes bad seller strings by length, never content", () => {
+  // Short strings too: a rendering that only cuts long values would still echo these.
+  const fields = ["idempotency_key", "status", "timestamp", "token"];
+  fc.assert(
+    fc.property(fc.constantFrom(...fields), fc.string({ maxLength: 10 }), (field, tail) => {
+      const value = `ZQX ${tail}`; // never a valid key, status, timestamp or 16-character token
+      const checked = checkMcpWebhookEnvelope({ ...envelope, [field]: value });
+      return !checked.valid && !checked.message.includes("ZQX") &&
+        checked.message.includes(`${value.length}-character string`);
+    }),
+    { numRuns: 300 },
+  );
+  const token = checkMcpWebhookEnvelope({ ...envelope, token: "secret-token" });
+  ok(!token.valid && !token.message.includes("secret-token"), "a short token is not echoed");
+});

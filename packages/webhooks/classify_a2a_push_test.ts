@@ -62,3 +62,49 @@ Deno.test("classifyA2APush() never throws", () => {
     { numRuns: 500 },
   );
 });
+
+Deno.test("classifyA2APush() acknowledges a recognized agent message, refuses any other", () => {
+  const note = {
+    messageId: "m1",
+    role: "ROLE_AGENT",
+    contextId: "ctx",
+    parts: [{ text: "Queued for review" }, { data: { step: 1 } }],
+  };
+  deepStrictEqual(classifyA2APush({ message: note }), { kind: "message", message: note });
+  const v03 = {
+    kind: "message",
+    messageId: "m2",
+    role: "agent",
+    parts: [{ kind: "text", text: "hi" }],
+  };
+  deepStrictEqual(classifyA2APush(v03), { kind: "message", message: v03 });
+  deepStrictEqual(classifyA2APush({ message: v03 }), { kind: "message", message: v03 });
+  const refused = { kind: "rejected", code: "unrecognized_message", status: 400 };
+  for (
+    const message of [
+      "ping",
+      {},
+      { text: "ping" },
+      { ...note, role: "ROLE_USER" }, // the seller pushes as the agent only
+      { ...note, role: "agent " },
+      { ...note, messageId: "" },
+      { ...note, messageId: 7 },
+      { ...note, parts: [] },
+      { ...note, parts: "hi" },
+      { ...note, parts: [{ text: "a", data: { b: 1 } }] }, // a Part is a strict oneof
+      { ...note, parts: [{}] },
+      { ...note, parts: [{ data: [1] }] },
+      { ...note, parts: [{ text: 1 }] },
+      { ...note, parts: [{ text: "a" }, "b"] },
+      Object.assign(Object.create({ messageId: "m", role: "ROLE_AGENT" }), {
+        parts: [{ text: "a" }],
+      }),
+    ]
+  ) {
+    deepStrictEqual(classifyA2APush({ message }), refused, JSON.stringify(message));
+  }
+  deepStrictEqual(classifyA2APush({ ...v03, role: "user" }), refused);
+  // JSON null counts as an unset content field, as ProtoJSON omits unset fields.
+  const withNull = { ...note, parts: [{ text: "a", data: null }] };
+  deepStrictEqual(classifyA2APush({ message: withNull }), { kind: "message", message: withNull });
+});

@@ -9,6 +9,8 @@ import {
   parseJsonStrict,
 } from "@adcp-wire/security";
 
+export type { JsonLimits } from "@adcp-wire/security";
+
 /** The default body limit of {@link readWebhookBody}: 1 MiB (1,048,576 bytes). */
 export const WEBHOOK_MAX_BODY_BYTES = 1_048_576;
 
@@ -17,6 +19,8 @@ export const WEBHOOK_BODY_TIMEOUT_MS = 10_000;
 
 /** Why {@link readWebhookBody} refused a body, and the HTTP status to answer with. */
 export type WebhookBodyErrorCode =
+  /** A `Request` whose `Content-Type` is not `application/json`: answer 415. */
+  | "body_content_type"
   /** Over `maxBodyBytes` (by `Content-Length` or while reading): answer 413. */
   | "body_too_large"
   /** Not sent within `timeoutMs`: answer 408. */
@@ -45,7 +49,7 @@ export type WebhookBody =
     readonly valid: false;
     readonly code: WebhookBodyErrorCode;
     /** The HTTP status the receiver should answer with. */
-    readonly status: 400 | 408 | 413;
+    readonly status: 400 | 408 | 413 | 415;
     /** What is wrong, without any byte of the body. */
     readonly message: string;
   };
@@ -62,13 +66,21 @@ export interface ReadWebhookBodyOptions extends JsonLimits {
    * @default {10000}
    */
   readonly timeoutMs?: number;
+  /**
+   * Whether a `Request` must declare `Content-Type: application/json` (any case, parameters
+   * allowed, a `charset` only `utf-8`); a missing or other type is `body_content_type` (415)
+   * before a byte is read. Bytes passed as a `Uint8Array` have no header to check: check it where
+   * the bytes come from.
+   * @default {true}
+   */
+  readonly requireJsonContentType?: boolean;
 }
 
 const ACTION = "read the webhook body";
 
 function refuse(
   code: WebhookBodyErrorCode,
-  status: 400 | 408 | 413,
+  status: 400 | 408 | 413 | 415,
   message: string,
 ): WebhookBody {
   return { valid: false, code, status, message: `Cannot read the webhook body: ${message}` };
@@ -131,13 +143,33 @@ async function readBounded(
 }
 
 /**
+ * Whether a `Content-Type` value is `application/json` (type and subtype in any case, optional
+ * whitespace), with parameters allowed but a `charset` only `utf-8` (quoted or not, any case).
+ */
+function isJsonMediaType(value: string | null): boolean {
+  if (value === null) return false;
+  const [type, ...parameters] = value.split(";");
+  if (type!.trim().toLowerCase() !== "application/json") return false;
+  for (const parameter of parameters) {
+    const equals = parameter.indexOf("=");
+    const name = (equals === -1 ? parameter : parameter.slice(0, equals)).trim().toLowerCase();
+    if (name !== "charset") continue;
+    const charset = parameter.slice(equals + 1).trim().replace(/^"(.*)"$/, "$1").toLowerCase();
+    if (equals === -1 || charset !== "utf-8") return false;
+  }
+  return true;
+}
+
+/**
  * Reads a webhook POST body within bounds (1 MiB, 10 s for the whole body; a `Content-Length`
- * over the limit is refused before a byte is read) and parses it as strict JSON: UTF-8 without a
- * byte order mark, no duplicate object keys at any depth, under the JSON depth and node limits.
+ * over the limit, or a `Request` not declaring `Content-Type: application/json`, is refused
+ * before a byte is read) and parses it as strict JSON: UTF-8 without a byte order mark, no
+ * duplicate object keys at any depth, under the JSON depth and node limits.
  * Returns the exact bytes for signature verification beside the value, or a code and the HTTP
  * status to answer. Never throws for anything the sender controls.
  *
  * Spec: webhooks.mdx, Security, "Payload size limit: Receivers SHOULD enforce a 1MB limit. Reject
+ * before signature verification", "Content-Type validation: … Receivers MUST reject other types
  * before signature verification"; security.mdx, duplicate object keys (MUST reject).
  *
  * @param input The incoming `Request`, or the body's bytes.
@@ -153,10 +185,15 @@ async function readBounded(
  * import { strictEqual } from "node:assert/strict";
  *
  * const body = '{"status":"approved","status":"rejected"}';
- * const request = new Request("https://buyer.example/webhooks", { method: "POST", body });
+ * const headers = { "content-type": "application/json" };
+ * const request = new Request("https://buyer.example/webhooks", { method: "POST", headers, body });
  * const read = await readWebhookBody(request);
  * strictEqual(!read.valid && read.code, "duplicate_key_input");
  * strictEqual(!read.valid && read.status, 400);
+ *
+ * const text = new Request("https://buyer.example/webhooks", { method: "POST", body: "{}" });
+ * const refused = await readWebhookBody(text); // Content-Type: text/plain;charset=UTF-8
+ * strictEqual(!refused.valid && refused.status, 415);
  * ```
  */
 export async function readWebhookBody(
@@ -168,6 +205,16 @@ export async function readWebhookBody(
   }
   const max = limitOption("options.maxBodyBytes", options.maxBodyBytes, WEBHOOK_MAX_BODY_BYTES);
   const timeoutMs = limitOption("options.timeoutMs", options.timeoutMs, WEBHOOK_BODY_TIMEOUT_MS);
+  const requireJson = options.requireJsonContentType ?? true;
+  if (typeof requireJson !== "boolean") {
+    throw optionError(
+      TypeError,
+      ACTION,
+      "options.requireJsonContentType",
+      "a boolean",
+      requireJson,
+    );
+  }
   const limits: JsonLimits = {
     ...(options.maxJsonDepth === undefined ? {} : { maxJsonDepth: options.maxJsonDepth }),
     ...(options.maxJsonNodes === undefined ? {} : { maxJsonNodes: options.maxJsonNodes }),
@@ -177,6 +224,10 @@ export async function readWebhookBody(
     if (input.byteLength > max) return refuse("body_too_large", 413, `exceeded ${max} bytes`);
     bytes = input;
   } else if (input instanceof Request) {
+    if (requireJson && !isJsonMediaType(input.headers.get("content-type"))) {
+      input.body?.cancel().catch(() => {});
+      return refuse("body_content_type", 415, "expected Content-Type application/json");
+    }
     const declared = input.headers.get("content-length");
     if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > max) {
       input.body?.cancel().catch(() => {});

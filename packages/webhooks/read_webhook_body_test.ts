@@ -2,8 +2,14 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import fc from "fast-check";
 import { readWebhookBody } from "./read_webhook_body.ts";
 
-const post = (body: BodyInit, headers: HeadersInit = {}) =>
-  new Request("https://buyer.example/webhooks", { method: "POST", body, headers });
+const JSON_TYPE = { "content-type": "application/json" };
+
+const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  new Request("https://buyer.example/webhooks", {
+    method: "POST",
+    body,
+    headers: { ...JSON_TYPE, ...headers },
+  });
 
 Deno.test("readWebhookBody() keeps the exact bytes beside the strict value", async () => {
   const bytes = new TextEncoder().encode('{ "a" : "caf\\u00e9" }\n');
@@ -94,4 +100,97 @@ Deno.test("readWebhookBody() never rejects for any byte sequence", async () => {
     }),
     { numRuns: 300 },
   );
+});
+
+Deno.test("readWebhookBody() refuses a non-JSON Content-Type before reading", async () => {
+  for (
+    const type of [
+      "application/json",
+      "Application/JSON; charset=UTF-8",
+      'application/json;charset="utf-8"',
+      "application/json ; foo=bar",
+    ]
+  ) {
+    const read = await readWebhookBody(post("{}", { "content-type": type }));
+    strictEqual(read.valid, true, type);
+  }
+  let pulled = false;
+  for (
+    const type of [
+      "text/plain",
+      "application/json-seq",
+      "application/jsonx",
+      "application/x-www-form-urlencoded",
+      "application/json; charset=latin1",
+      "application/json; charset",
+      "text/json",
+      "",
+    ]
+  ) {
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled = true;
+        controller.enqueue(new TextEncoder().encode("{}"));
+        controller.close();
+      },
+    }, { highWaterMark: 0 });
+    const read = await readWebhookBody(post(stream, { "content-type": type }));
+    deepStrictEqual(
+      read.valid ? "valid" : [read.code, read.status],
+      ["body_content_type", 415],
+      JSON.stringify(type),
+    );
+  }
+  strictEqual(pulled, false, "no byte is read from a refused body");
+  const missing = new Request("https://buyer.example/webhooks", {
+    method: "POST",
+    body: new Uint8Array([0x7b, 0x7d]), // a byte body gets no Content-Type
+  });
+  strictEqual((await readWebhookBody(missing)).valid, false);
+  const opted = new Request("https://buyer.example/webhooks", { method: "POST", body: "{}" });
+  strictEqual((await readWebhookBody(opted, { requireJsonContentType: false })).valid, true);
+  await readWebhookBody(new Uint8Array(), { requireJsonContentType: 1 as never }).then(
+    () => ok(false),
+    (e) => ok(e instanceof TypeError),
+  );
+});
+
+Deno.test("readWebhookBody() reads a real local POST and refuses a 10 MB one", async () => {
+  const controller = new AbortController();
+  const results: unknown[] = [];
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: controller.signal, onListen() {} },
+    async (request) => {
+      const read = await readWebhookBody(request);
+      results.push(read.valid ? { valid: true, value: read.value } : { code: read.code });
+      return new Response(null, { status: read.valid ? 204 : read.status });
+    },
+  );
+  const url = `http://127.0.0.1:${server.addr.port}/webhooks`;
+  try {
+    const small = await fetch(url, { method: "POST", headers: JSON_TYPE, body: '{"a":1}' });
+    await small.body?.cancel();
+    strictEqual(small.status, 204);
+    let sent = 0;
+    const big = new ReadableStream<Uint8Array>({
+      pull(stream) {
+        if (sent >= 10_000_000) return stream.close();
+        sent += 65_536;
+        stream.enqueue(new Uint8Array(65_536).fill(0x20));
+      },
+    });
+    const refused = await fetch(url, { method: "POST", headers: JSON_TYPE, body: big }).then(
+      async (response) => {
+        await response.body?.cancel();
+        return response.status;
+      },
+      () => "connection closed",
+    );
+    ok(refused === 413 || refused === "connection closed", String(refused));
+    deepStrictEqual(results, [{ valid: true, value: { a: 1 } }, { code: "body_too_large" }]);
+    ok(sent < 10_000_000, `the client sent ${sent} bytes before the refusal`);
+  } finally {
+    controller.abort();
+    await server.finished;
+  }
 });

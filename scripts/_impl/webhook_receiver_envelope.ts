@@ -22,7 +22,9 @@ export function answer(input: unknown, _options: Record<string, unknown> | null)
   const previous = field(input, "previous");
   if (previous !== null && previous !== undefined) {
     const first = checkMcpWebhookEnvelope(previous);
-    if (first.valid) dedup.claim(sender, first.idempotencyKey);
+    if (first.valid && dedup.claim(sender, first.idempotencyKey).status === "new") {
+      dedup.acknowledge(sender, first.idempotencyKey); // the first delivery was processed
+    }
   }
   const claim = dedup.claim(sender, checked.idempotencyKey);
   return Promise.resolve({

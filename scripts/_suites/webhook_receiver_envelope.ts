@@ -27,7 +27,7 @@ function collect(doc: Record<string, unknown>): unknown[] | string {
     return doc.vectors;
   }
   if (!Array.isArray(doc.positive) || !Array.isArray(doc.negative)) {
-    return "webhook-receiver-envelope file: expected `positive` and `negative` arrays, or `vectors`";
+    return "webhook-receiver-envelope file: expected `positive` and `negative` arrays or `vectors`";
   }
   return [
     ...doc.positive.map((v) => ({ ...(isObject(v) ? v : {}), kind: "positive" })),
