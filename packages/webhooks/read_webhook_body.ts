@@ -31,8 +31,11 @@ export type WebhookBodyErrorCode =
   | "body_not_utf8"
   /** Not JSON: answer 400. */
   | "body_malformed"
-  /** An object repeats a key (the parser-differential attack class): answer 400. */
-  | "duplicate_key_input"
+  /**
+   * An object repeats a key (the parser-differential attack class): answer 400. The verifier's
+   * code of security.mdx, webhook verifier checklist step 14.
+   */
+  | "webhook_body_malformed"
   /** Nested deeper or holding more values than the JSON limits: answer 413. */
   | "body_json_limits";
 
@@ -188,7 +191,7 @@ function isJsonMediaType(value: string | null): boolean {
  * const headers = { "content-type": "application/json" };
  * const request = new Request("https://buyer.example/webhooks", { method: "POST", headers, body });
  * const read = await readWebhookBody(request);
- * strictEqual(!read.valid && read.code, "duplicate_key_input");
+ * strictEqual(!read.valid && read.code, "webhook_body_malformed");
  * strictEqual(!read.valid && read.status, 400);
  *
  * const text = new Request("https://buyer.example/webhooks", { method: "POST", body: "{}" });
@@ -257,7 +260,7 @@ export async function readWebhookBody(
     return { valid: true, rawBody: bytes, value: parseJsonStrict(text, limits) };
   } catch (error) {
     if (error instanceof DuplicateKeyError) {
-      return refuse("duplicate_key_input", 400, error.message.replace(/^Cannot [^:]*: /, ""));
+      return refuse("webhook_body_malformed", 400, error.message.replace(/^Cannot [^:]*: /, ""));
     }
     if (error instanceof JsonDepthLimitError || error instanceof JsonNodeLimitError) {
       return refuse("body_json_limits", 413, error.message.replace(/^Cannot [^:]*: /, ""));
