@@ -57,19 +57,26 @@ export interface ChainPolicy {
   readonly action: string;
 }
 
-/** One redirect followed. */
-export interface Hop {
+/** One redirect that was followed. */
+export interface AdagentsRedirect {
+  /** Its status: 301, 302, 303, 307 or 308. */
   readonly status: number;
+  /** The URL that answered with the redirect. */
   readonly from: string;
+  /** The URL it led to, checked and then requested. */
   readonly to: string;
 }
 
-/** What a fetch returns. */
-export interface ChainResult {
+/** An adagents.json file and where it came from. */
+export interface FetchedAdagentsJson {
+  /** The URL that answered with the file (after redirects), without fragment. */
   readonly url: string;
+  /** The URL first requested, normalized. */
   readonly requestedUrl: string;
+  /** The file, a JSON object parsed strictly (raw, seller-controlled: validate before use). */
   readonly document: Record<string, unknown>;
-  readonly redirects: readonly Hop[];
+  /** The redirects followed, in order (always empty for the authoritative fetch). */
+  readonly redirects: readonly AdagentsRedirect[];
 }
 
 function refused(reason: AdagentsDiscoveryReason): AdagentsDiscoveryError {
@@ -255,12 +262,12 @@ async function request(url: URL, policy: ChainPolicy, deadline: Deadline): Promi
  * refused (the authoritative fetch), one deadline from the first request to the last body byte,
  * the body capped and parsed as strict JSON, which must be an object.
  */
-export async function fetchChain(start: URL, policy: ChainPolicy): Promise<ChainResult> {
+export async function fetchChain(start: URL, policy: ChainPolicy): Promise<FetchedAdagentsJson> {
   const { limits } = policy;
   const startedAt = performance.now();
   const deadline = new Deadline(limits.timeoutMs, limits.signal, startedAt);
   const anchor = registrableDomain(start.hostname);
-  const redirects: Hop[] = [];
+  const redirects: AdagentsRedirect[] = [];
   let current = start;
   try {
     for (;;) {

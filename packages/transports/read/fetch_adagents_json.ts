@@ -1,6 +1,13 @@
 import { booleanOption, countOption, functionOption, objectOption } from "../_options.ts";
 import { AdagentsDiscoveryError } from "../errors.ts";
-import { type ChainPolicy, type ChainResult, fetchChain, requestedUrl } from "./_adagents_fetch.ts";
+import {
+  type ChainPolicy,
+  fetchChain,
+  type FetchedAdagentsJson,
+  requestedUrl,
+} from "./_adagents_fetch.ts";
+
+export type { AdagentsRedirect, FetchedAdagentsJson } from "./_adagents_fetch.ts";
 import { type ResolvedLimits, resolveLayers, type ResponseLimits } from "./_limits.ts";
 import type { FetchLike } from "./bounded_fetch.ts";
 import { optionError } from "@adcp-wire/internal";
@@ -93,28 +100,6 @@ export interface DiscoverAdagentsOptions extends FetchAdagentsJsonOptions {
   readonly authoritativeLimits?: ResponseLimits | undefined;
 }
 
-/** One redirect that was followed. */
-export interface AdagentsRedirect {
-  /** Its status: 301, 302, 303, 307 or 308. */
-  readonly status: number;
-  /** The URL that answered with the redirect. */
-  readonly from: string;
-  /** The URL it led to, checked and then requested. */
-  readonly to: string;
-}
-
-/** An adagents.json file and where it came from. */
-export interface FetchedAdagentsJson {
-  /** The URL that answered with the file (after redirects), without fragment. */
-  readonly url: string;
-  /** The URL first requested, normalized. */
-  readonly requestedUrl: string;
-  /** The file, a JSON object parsed strictly (raw, seller-controlled: validate before use). */
-  readonly document: Record<string, unknown>;
-  /** The redirects followed, in order (always empty for the authoritative fetch). */
-  readonly redirects: readonly AdagentsRedirect[];
-}
-
 /** What {@link discoverAdagents} found. */
 export interface DiscoveredAdagents {
   /** The file that holds the authorization: the inline well-known file or the authoritative one. */
@@ -192,7 +177,7 @@ export async function fetchAdagentsJson(
 ): Promise<FetchedAdagentsJson> {
   const policy = wellKnownPolicy(options, WELL_KNOWN_ACTION);
   const start = requestedUrl(domainOrUrl, true, policy, "domainOrUrl");
-  return result(await fetchChain(start, policy));
+  return await fetchChain(start, policy);
 }
 
 /**
@@ -250,7 +235,7 @@ export async function fetchAuthoritativeAdagentsJson(
   objectOption("options", options);
   const policy = authoritativePolicy(options, [["options.limits", options.limits]]);
   const start = requestedUrl(url, false, policy, "url");
-  return result(await fetchChain(start, policy));
+  return await fetchChain(start, policy);
 }
 
 /**
@@ -315,7 +300,7 @@ export async function discoverAdagents(
     ["options.authoritativeLimits", options.authoritativeLimits],
   ], DISCOVER_ACTION);
   const start = requestedUrl(domainOrUrl, true, pointerPolicy, "domainOrUrl");
-  const wellKnown = result(await fetchChain(start, pointerPolicy));
+  const wellKnown = await fetchChain(start, pointerPolicy);
   const pointer = wellKnown.document;
   if (!Object.hasOwn(pointer, "authoritative_location")) {
     return { document: pointer, url: wellKnown.url, wellKnown, authoritative: undefined };
@@ -323,17 +308,8 @@ export async function discoverAdagents(
   const location = pointer.authoritative_location;
   if (typeof location !== "string") throw new AdagentsDiscoveryError("invalid_url");
   const target = requestedUrl(location, false, authoritative, "authoritative_location");
-  const fetched = result(await fetchChain(target, authoritative));
+  const fetched = await fetchChain(target, authoritative);
   return { document: fetched.document, url: fetched.url, wellKnown, authoritative: fetched };
-}
-
-function result(chain: ChainResult): FetchedAdagentsJson {
-  return {
-    url: chain.url,
-    requestedUrl: chain.requestedUrl,
-    document: chain.document,
-    redirects: chain.redirects.map(({ status, from, to }) => ({ status, from, to })),
-  };
 }
 
 /** The policy of the well-known fetch, options validated. */
