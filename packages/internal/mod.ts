@@ -17,6 +17,7 @@
 
 export * from "./describe.ts";
 export * from "./errors.ts";
+export * from "./idempotency_key.ts";
 export * from "./json.ts";
 export * from "./option_error.ts";
 export * from "./utf8.ts";

@@ -1,6 +1,6 @@
 // The receiver-side check of an MCP webhook POST body before dispatch (webhooks.mdx; the
 // webhook-receiver-envelope vectors).
-import { isJsonObject, own } from "@adcp-wire/internal";
+import { IDEMPOTENCY_KEY_PATTERN, isJsonObject, own } from "@adcp-wire/internal";
 import type { TaskStatus } from "@adcp-wire/schemas";
 import { describeShape } from "./_describe.ts";
 
@@ -73,9 +73,6 @@ const REQUIRED = ["operation_id", "task_id", "task_type", "status", "timestamp"]
 
 /** Optional string fields of the schema. */
 const OPTIONAL_STRINGS = ["message", "context_id", "notification_id", "protocol"] as const;
-
-/** `core/mcp-webhook-payload.json`, `idempotency_key.pattern`. */
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{16,255}$/;
 
 /** RFC 3339 `date-time` (JSON Schema `format: date-time`). */
 const DATE_TIME =
@@ -157,7 +154,7 @@ ${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} missing`,
       "Cannot dispatch the webhook: the envelope has no idempotency_key",
     );
   }
-  if (typeof key !== "string" || !IDEMPOTENCY_KEY.test(key)) {
+  if (typeof key !== "string" || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
     return refuse(
       "invalid_idempotency_key",
       `Cannot dispatch the webhook: expected idempotency_key to be 16 to 255 characters of \

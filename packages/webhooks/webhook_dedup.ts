@@ -1,6 +1,6 @@
 // Bounded `idempotency_key` dedup per authenticated sender (webhooks.mdx, "Dedup by
 // idempotency_key").
-import { optionError } from "@adcp-wire/internal";
+import { IDEMPOTENCY_KEY_PATTERN, optionError } from "@adcp-wire/internal";
 
 /** What {@link WebhookDedup.claim} decided for one delivery. */
 export type WebhookDedupClaim =
@@ -62,9 +62,6 @@ export interface WebhookDedupOptions {
 
 /** The longest sender identity and fingerprint remembered, in UTF-16 units. */
 const MAX_IDENTITY_LENGTH = 2048;
-
-/** `core/mcp-webhook-payload.json`, `idempotency_key.pattern`. */
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{16,255}$/;
 
 /** One remembered key. */
 interface Entry {
@@ -419,7 +416,7 @@ function checkArguments(action: string, sender: unknown, idempotencyKey: unknown
   if (typeof idempotencyKey !== "string") {
     throw optionError(TypeError, action, "idempotencyKey", "a string", idempotencyKey);
   }
-  if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
+  if (!IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
     // The optionError message style, but the seller's string described by its length only.
     throw new TypeError(
       `Cannot ${action} as 'idempotencyKey' must be 16 to 255 characters of [A-Za-z0-9_.:-]: ` +

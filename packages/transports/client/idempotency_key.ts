@@ -1,7 +1,4 @@
-import { optionError } from "@adcp-wire/internal";
-
-/** The `idempotency_key` pattern of the AdCP schemas: 16 to 255 of `A-Z a-z 0-9 _ . : -`. */
-const KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
+import { IDEMPOTENCY_KEY_PATTERN as KEY_PATTERN, optionError } from "@adcp-wire/internal";
 
 /** What the option errors of {@link withIdempotencyKey} say could not be done. */
 const ACTION = "add an idempotency key";
