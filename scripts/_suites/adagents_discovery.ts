@@ -23,8 +23,8 @@ import { getDomain } from "tldts";
 import {
   type AnswerReply,
   isObject,
+  objectResult,
   pretty,
-  resultOf,
   type SuiteDef,
   type Verdict,
 } from "./_def.ts";
@@ -77,16 +77,9 @@ export const suite: SuiteDef = {
     if (!isObject(expected) || (expected.result !== "resolved" && expected.result !== "refused")) {
       return { reason: 'vector: `expected.result` must be "resolved" or "refused"' };
     }
-    const r = resultOf(reply);
-    if (!r.ok) {
-      return {
-        reason: `threw an error with code ${JSON.stringify(r.code)}`,
-        expected,
-        actual: reply,
-      };
-    }
-    const result = r.value;
-    if (!isObject(result)) return { reason: "result must be an object", expected, actual: result };
+    const object = objectResult(reply);
+    if (!object.ok) return { ...object.verdict, expected };
+    const result = object.value;
     if (result.result !== expected.result) {
       return { reason: "result differs", expected, actual: result };
     }
