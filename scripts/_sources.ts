@@ -35,6 +35,12 @@ export interface Sources {
     path_keys: string[];
     mention_patterns: string[];
   };
+  /**
+   * The per-version compliance bundle, by path below `compliance/<version>/test-vectors/`: the
+   * site cannot be listed, so every file is named. `files` must exist in every synced version;
+   * `optional_files` are synced when the version has them.
+   */
+  compliance: { files: string[]; optional_files: string[] };
   limits: {
     max_file_bytes: number;
     timeout_ms: number;
@@ -48,6 +54,8 @@ export interface Lock {
   lockfile_version: 1;
   test_vectors: { commit: string; files: Record<string, string> };
   schemas: Record<string, Record<string, string>>;
+  /** Per version, the compliance files (paths below `test-vectors/`) that version has. */
+  compliance: Record<string, Record<string, string>>;
 }
 
 const VERSION_RE = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
@@ -99,7 +107,11 @@ export async function readSyncedJson(path: string): Promise<unknown> {
 
 /** Reads and checks `spec/sources.jsonc`. */
 export async function readSources(): Promise<Sources> {
-  const text = await Deno.readTextFile(SOURCES_PATH);
+  return parseSources(await Deno.readTextFile(SOURCES_PATH));
+}
+
+/** Parses and checks the text of `spec/sources.jsonc`. */
+export function parseSources(text: string): Sources {
   const errors: ParseError[] = [];
   const raw = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) {
@@ -130,6 +142,22 @@ export async function readSources(): Promise<Sources> {
     !isStringArray(schemas.path_keys) || !isStringArray(schemas.mention_patterns)
   ) {
     fail(`${where}: schemas needs roots, optional_roots, path_keys and mention_patterns lists`);
+  }
+  const compliance = sources.compliance;
+  if (
+    !compliance || !isStringArray(compliance.files) || !isStringArray(compliance.optional_files)
+  ) {
+    fail(`${where}: compliance needs files and optional_files lists`);
+  }
+  const seenCompliance = new Set<string>();
+  for (const path of [...compliance.files, ...compliance.optional_files]) {
+    checkRelativePath(path, `${where} compliance`);
+    // JSON only: the bundle's READMEs are prose, and a listed name must be one file, once.
+    if (!path.endsWith(".json")) {
+      fail(`${where} compliance: not a .json path ${JSON.stringify(path)}`);
+    }
+    if (seenCompliance.has(path)) fail(`${where} compliance: ${JSON.stringify(path)} listed twice`);
+    seenCompliance.add(path);
   }
   for (const name of vectors.files) checkRelativePath(name, `${where} test_vectors.files`);
   for (const path of [...schemas.roots, ...schemas.optional_roots]) {
@@ -204,10 +232,20 @@ export async function readLock(): Promise<Lock> {
     text = await Deno.readTextFile(LOCK_PATH);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
-      return { lockfile_version: 1, test_vectors: { commit: "", files: {} }, schemas: {} };
+      return {
+        lockfile_version: 1,
+        test_vectors: { commit: "", files: {} },
+        schemas: {},
+        compliance: {},
+      };
     }
     throw error;
   }
+  return parseLock(text);
+}
+
+/** Parses and checks the text of `spec/sources.lock.json` (see {@link checkLock}). */
+export function parseLock(text: string): Lock {
   let lock: Lock;
   try {
     lock = JSON.parse(text) as Lock;
@@ -217,6 +255,11 @@ export async function readLock(): Promise<Lock> {
         error instanceof Error ? error.message : String(error)
       }`,
     );
+  }
+  // A lock written before compliance files were synced has no such section: read it as empty, so
+  // that a sync names the missing version (and `--update` records it) instead of refusing the lock.
+  if (isRecord(lock) && !("compliance" in lock)) {
+    (lock as { compliance?: Lock["compliance"] }).compliance = {};
   }
   checkLock(lock);
   return lock;
@@ -239,10 +282,12 @@ export function checkLock(lock: Lock): void {
     lock.test_vectors === null || typeof lock.test_vectors !== "object" ||
     typeof lock.test_vectors.commit !== "string" || !isDigestMap(lock.test_vectors.files) ||
     lock.schemas === null || typeof lock.schemas !== "object" || Array.isArray(lock.schemas) ||
-    !Object.values(lock.schemas).every(isDigestMap)
+    !Object.values(lock.schemas).every(isDigestMap) ||
+    !isRecord(lock.compliance) || !Object.values(lock.compliance).every(isDigestMap)
   ) {
     fail(
-      "spec/sources.lock.json: expected test_vectors {commit, files} and schemas of sha256 digests",
+      "spec/sources.lock.json: expected test_vectors {commit, files}, and schemas and compliance " +
+        "of sha256 digests per version",
     );
   }
   // Keys are paths the sync writes to: a tampered lock must not point outside the project.
@@ -257,23 +302,38 @@ export function checkLock(lock: Lock): void {
       checkRelativePath(path, `spec/sources.lock.json schemas.${version}`);
     }
   }
+  for (const [version, files] of Object.entries(lock.compliance)) {
+    if (!isVersion(version)) {
+      fail(`spec/sources.lock.json: bad compliance version ${JSON.stringify(version)}`);
+    }
+    for (const path of Object.keys(files)) {
+      checkRelativePath(path, `spec/sources.lock.json compliance.${version}`);
+    }
+  }
 }
 
 function sortKeys(record: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(record).sort(byString(([key]) => key)));
 }
 
-/** Writes the lock with sorted keys, so that equal content gives equal bytes. */
+/** Writes the lock (see {@link formatLock}). */
 export async function writeLock(lock: Lock): Promise<void> {
-  const versions = Object.keys(lock.schemas).sort();
+  await writeFileAtomic(LOCK_PATH, new TextEncoder().encode(formatLock(lock)));
+}
+
+/** The text of a lock, with sorted keys, so that equal content gives equal bytes. */
+export function formatLock(lock: Lock): string {
+  const perVersion = (record: Record<string, Record<string, string>>) =>
+    Object.fromEntries(
+      Object.keys(record).sort().map((version) => [version, sortKeys(record[version]!)]),
+    );
   const out: Lock = {
     lockfile_version: 1,
     test_vectors: { commit: lock.test_vectors.commit, files: sortKeys(lock.test_vectors.files) },
-    schemas: Object.fromEntries(
-      versions.map((version) => [version, sortKeys(lock.schemas[version]!)]),
-    ),
+    schemas: perVersion(lock.schemas),
+    compliance: perVersion(lock.compliance),
   };
-  await writeFileAtomic(LOCK_PATH, new TextEncoder().encode(JSON.stringify(out, null, 2) + "\n"));
+  return JSON.stringify(out, null, 2) + "\n";
 }
 
 /** Hex sha256 of some bytes. */

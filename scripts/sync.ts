@@ -4,17 +4,27 @@
  * (Past 600 lines: the closure walk, the lock checks and the all-or-nothing write share their
  * state; `_sources.ts` already holds what the other scripts read.)
  *
- * Fetches the schema closure of the pinned AdCP version into `spec/schemas/<version>/` and
- * upstream's vector files into `vectors/upstream/`, verifying every file against
- * `spec/sources.lock.json`.
+ * Fetches the schema closure of the pinned AdCP version into `spec/schemas/<version>/`,
+ * upstream's vector files into `vectors/upstream/` and the version's compliance test vectors
+ * (RFC 9421 request and webhook signing) into `vectors/upstream/compliance/<version>/`, verifying
+ * every file against `spec/sources.lock.json`.
  *
- * - The pinned version's files (`spec/schemas/<schema_version>/`) and the vector files are
- *   committed: a plain sync verifies them and fetches nothing, so a fresh clone works offline. A
+ * - The pinned version's files (`spec/schemas/<schema_version>/`), the vector files and the
+ *   compliance files (`vectors/upstream/compliance/<each locked version>/`) are committed: a plain
+ *   sync verifies the pinned version's and fetches nothing, so a fresh clone works offline. A
  *   missing file is fetched and verified; a file that differs from the lock is refused, with the
  *   way to restore it (`git checkout -- <file>`).
- * - Source of missing files: the AdCP site by default (schemas from `base_url`, vectors from the
- *   pinned commit); `--from DIR` or the `ADCP_UPSTREAM` environment variable points at a directory
- *   laid out like the site (`schemas/<version>/…`, `test-vectors/…`): the offline/air-gapped mode;
+ * - Compliance files are per version, like schemas: a run of version V (`--version V`, default
+ *   the pinned one) syncs `compliance/<V>/` and, with `--update`, rewrites only the lock's
+ *   `compliance.<V>`; the other locked versions' folders are kept as they are. The site cannot
+ *   be listed, so `spec/sources.jsonc` names every file: `compliance.files` must exist in every
+ *   version, `compliance.optional_files` are synced when the version has them (3.1.19 lacks the
+ *   3.2 profile files). A version without any compliance bundle cannot be `--update`d: a missing
+ *   required file fails closed (the safer reading, written down here).
+ * - Source of missing files: the AdCP site by default (schemas and compliance files from
+ *   `base_url`, vectors from the pinned commit); `--from DIR` or the `ADCP_UPSTREAM` environment
+ *   variable points at a directory laid out like the site (`schemas/<version>/…`,
+ *   `test-vectors/…`, `compliance/<version>/test-vectors/…`): the offline/air-gapped mode;
  *   `--from URL` at another copy of the site. A source that cannot be reached is reported in one
  *   line: the URL, the runtime's reason, and `--from DIR` / `ADCP_UPSTREAM=DIR`.
  * - Every file's sha256 must equal the lock's. A mismatch, local or fetched, is refused with both
@@ -56,6 +66,8 @@ export interface Source {
   schema(version: string, path: string): Promise<Uint8Array>;
   /** Reads one of upstream's vector files, by name. */
   vector(name: string): Promise<Uint8Array>;
+  /** Reads one compliance file of a version, by its path below `test-vectors/`. */
+  compliance(version: string, path: string): Promise<Uint8Array>;
 }
 
 /**
@@ -86,7 +98,8 @@ export function directorySource(dir: string, maxBytes: number): Source {
     realRoot ??= Deno.realPath(root).catch((error) => {
       throw new ScriptError(
         `Cannot read the mirror ${root}: ${messageOf(error)}; --from DIR and ADCP_UPSTREAM ` +
-          "name a folder laid out like the AdCP site (schemas/<version>/…, test-vectors/…)",
+          "name a folder laid out like the AdCP site (schemas/<version>/…, test-vectors/…, " +
+          "compliance/<version>/test-vectors/…)",
       );
     });
     const rootReal = await realRoot;
@@ -113,6 +126,7 @@ export function directorySource(dir: string, maxBytes: number): Source {
     label: root,
     schema: (version, path) => read(`schemas/${version}/${path}`),
     vector: (name) => read(`test-vectors/${name}`),
+    compliance: (version, path) => read(`compliance/${version}/test-vectors/${path}`),
   };
 }
 
@@ -273,6 +287,8 @@ export function httpSource(
     schema: (version, path) =>
       fetchBounded(`${base}/schemas/${version}/${path}`, limits, fetchImpl),
     vector: (name) => fetchBounded(vectorUrl(name), limits, fetchImpl),
+    compliance: (version, path) =>
+      fetchBounded(`${base}/compliance/${version}/test-vectors/${path}`, limits, fetchImpl),
   };
 }
 
@@ -396,9 +412,11 @@ function parseArgs(args: string[]): Options {
     else if (argument === "--help" || argument === "-h") {
       console.log(
         "Usage: deno task sync [--version V] [--from URL|DIR] [--update] [--check] [--quiet]\n" +
-          "Verifies the committed snapshot (spec/schemas/<pinned version>/, vectors/upstream/)\n" +
-          "against spec/sources.lock.json and fetches only the files that are missing.\n" +
-          "  --version V   sync AdCP schema version V and pin it in spec/sources.jsonc\n" +
+          "Verifies the committed snapshot (spec/schemas/<pinned version>/, vectors/upstream/\n" +
+          "with compliance/<pinned version>/) against spec/sources.lock.json and fetches only\n" +
+          "the files that are missing.\n" +
+          "  --version V   sync AdCP version V (schemas and compliance files) and pin it in\n" +
+          "                spec/sources.jsonc\n" +
           "  --from X      read missing files from a directory laid out like the site, or\n" +
           "                another copy of the site (default: $ADCP_UPSTREAM, else the site)\n" +
           "  --update      re-fetch everything and rewrite spec/sources.lock.json\n" +
@@ -649,6 +667,19 @@ export async function sync(
     newVectors[name] = actual;
   }
 
+  // Compliance files of this version.
+  const compliance = await syncCompliance(sources, lock, {
+    version,
+    source,
+    update,
+    check,
+    progress,
+    dir: `${vectorsDir}/compliance/${version}`,
+    put,
+  });
+  report.fetched += compliance.fetched;
+  report.verified += compliance.verified;
+
   // Schemas.
   const dir = `${root}/spec/schemas/${version}`;
   const lockedSchemas = lock.schemas[version];
@@ -705,20 +736,152 @@ export async function sync(
     report.fetched += Object.keys(digests).length;
     for (const [path, bytes] of pending) await writeFileAtomic(path, bytes);
     lock.schemas[version] = digests;
+    lock.compliance[version] = compliance.digests;
     lock.test_vectors = { commit: sources.test_vectors.commit, files: newVectors };
   }
-  report.removed.push(
-    ...await removeStale(
-      vectorsDir,
-      new Set(sources.test_vectors.files),
-      "vectors/upstream",
-      check,
-    ),
-  );
+  // vectors/upstream/ is committed whole, so the lock describes all of it: the vector files and
+  // every locked version's compliance files (other versions' are kept, not verified, here).
+  const keepVectors = new Set(sources.test_vectors.files);
+  for (const [locked, files] of Object.entries(lock.compliance)) {
+    for (const path of Object.keys(files)) keepVectors.add(`compliance/${locked}/${path}`);
+  }
+  report.removed.push(...await removeStale(vectorsDir, keepVectors, "vectors/upstream", check));
   report.removed.push(
     ...await removeStale(dir, new Set(Object.keys(digests)), `spec/schemas/${version}`, check),
   );
   return report;
+}
+
+/** What {@link syncCompliance} works on, beyond {@link SyncOptions}. */
+interface ComplianceOptions {
+  version: string;
+  source: Source;
+  update: boolean;
+  check: boolean;
+  progress: Progress;
+  /** `vectors/upstream/compliance/<version>` below the sync's root. */
+  dir: string;
+  /** Writes a file now, or (with `update`) queues it for the all-or-nothing write. */
+  put: (path: string, bytes: Uint8Array) => Promise<void> | number;
+}
+
+/**
+ * Syncs the compliance files of one version. Without `update`, the lock's `compliance.<version>`
+ * is the synced set and must agree with `spec/sources.jsonc` (every required file locked, no
+ * locked file that is no longer listed); each file is verified, or fetched when missing. With
+ * `update`, every listed file is fetched and checked to be JSON, an optional one absent from the
+ * source is skipped, and the digests are returned for the caller to record.
+ */
+async function syncCompliance(
+  sources: Sources,
+  lock: Lock,
+  options: ComplianceOptions,
+): Promise<{ fetched: number; verified: number; digests: Record<string, string> }> {
+  const { version, source, update, check, progress, dir, put } = options;
+  const label = `vectors/upstream/compliance/${version}`;
+  const { files, optional_files: optionalFiles } = sources.compliance;
+  const counts = { fetched: 0, verified: 0 };
+  const digests: Record<string, string> = {};
+  let fetchedCount = 0;
+  if (update) {
+    const optional = new Set(optionalFiles);
+    const listed = [...files, ...optionalFiles];
+    await runPool(listed, sources.limits.concurrency, async (path) => {
+      let bytes: Uint8Array;
+      try {
+        bytes = await source.compliance(version, path);
+      } catch (error) {
+        // A version that lacks an optional file (3.1.19 has no profile-3.2/) is not an error.
+        if (error instanceof NotFoundError && optional.has(path)) return;
+        if (error instanceof NotFoundError) {
+          throw new ScriptError(
+            `${error.message} (required by spec/sources.jsonc compliance.files for ${version})`,
+          );
+        }
+        throw error;
+      }
+      progress.file("compliance", path, ++fetchedCount, listed.length);
+      try {
+        JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+      } catch (error) {
+        throw new ScriptError(
+          `compliance/${version}/test-vectors/${path} from ${source.label} is not JSON: ` +
+            messageOf(error),
+        );
+      }
+      digests[path] = await sha256Hex(bytes);
+      await put(`${dir}/${path}`, bytes);
+      counts.fetched++;
+    });
+    return { ...counts, digests };
+  }
+  const locked = lock.compliance[version];
+  const rerun = version === sources.schema_version
+    ? "`deno task sync --update`"
+    : `\`deno task sync --version ${version} --update\``;
+  if (locked === undefined) {
+    throw new ScriptError(
+      `The lock has no compliance files of version ${version}; run ${rerun} to fetch and ` +
+        "record them",
+    );
+  }
+  for (const path of files) {
+    if (!Object.hasOwn(locked, path)) {
+      throw new ScriptError(
+        `${label}/${path} is not in the lock; run ${rerun} to record it`,
+      );
+    }
+  }
+  const listed = new Set([...files, ...optionalFiles]);
+  for (const path of Object.keys(locked)) {
+    if (!listed.has(path)) {
+      throw new ScriptError(
+        `${label}/${path} is in the lock but not in spec/sources.jsonc compliance; run ${rerun} ` +
+          "to drop it from the lock",
+      );
+    }
+  }
+  const paths = Object.keys(locked);
+  await runPool(paths, sources.limits.concurrency, async (path) => {
+    const expected = locked[path]!;
+    const file = `${label}/${path}`;
+    const local = await readIfExists(`${dir}/${path}`);
+    if (local !== undefined) {
+      const actual = await sha256Hex(local);
+      if (actual !== expected) {
+        // vectors/upstream/ is committed whole, every locked version's compliance files with it.
+        const hint = version === sources.schema_version
+          ? restoreHint(file, true)
+          : `Edited by hand? Restore it with \`git checkout -- ${file}\`, or delete it and sync ` +
+            `${version} again`;
+        throw mismatch(file, expected, actual, hint);
+      }
+      counts.verified++;
+      return;
+    }
+    if (check) {
+      throw new ScriptError(
+        `${file} is missing; restore it with \`git checkout -- ${file}\`, or run ` +
+          (version === sources.schema_version
+            ? "`deno task sync`"
+            : `a sync of ${version} (not --check), which fetches it`),
+      );
+    }
+    progress.file("compliance", path, ++fetchedCount, paths.length);
+    const bytes = await source.compliance(version, path);
+    const actual = await sha256Hex(bytes);
+    if (actual !== expected) {
+      throw mismatch(
+        `compliance/${version}/test-vectors/${path} from ${source.label}`,
+        expected,
+        actual,
+        "The source differs from the lock.",
+      );
+    }
+    await writeFileAtomic(`${dir}/${path}`, bytes);
+    counts.fetched++;
+  });
+  return { ...counts, digests: locked };
 }
 
 /**

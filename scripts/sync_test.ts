@@ -1,11 +1,17 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import {
+  formatLock,
   type Lock,
+  LOCK_PATH,
+  parseLock,
+  parseSources,
   readLock,
   readSources,
   repinGitignore,
   ROOT,
+  sha256Hex,
   type Sources,
+  SOURCES_PATH,
 } from "./_sources.ts";
 import { ScriptError } from "./_cli.ts";
 import {
@@ -36,13 +42,35 @@ function sources(): Sources {
       path_keys: ["response_schema"],
       mention_patterns: ["error-details/[a-z0-9-]+\\.json"],
     },
+    compliance: {
+      files: [
+        "request-signing/keys.json",
+        "request-signing/positive/001-basic-post.json",
+        "webhook-signing/keys.json",
+      ],
+      optional_files: [
+        "request-signing/profile-3.2/positive/001-post-with-content-digest.json",
+        // Not in the test site's 1.0.0 bundle.
+        "request-signing/body-integrity-policy.json",
+      ],
+    },
     limits: { max_file_bytes: 4096, timeout_ms: 5000, max_redirects: 2, concurrency: 3 },
   };
 }
 
 function emptyLock(): Lock {
-  return { lockfile_version: 1, test_vectors: { commit: "", files: {} }, schemas: {} };
+  return {
+    lockfile_version: 1,
+    test_vectors: { commit: "", files: {} },
+    schemas: {},
+    compliance: {},
+  };
 }
+
+/** Where the test site's compliance bundle of {@link VERSION} lives, below the mirror. */
+const COMPLIANCE_SITE = `compliance/${VERSION}/test-vectors`;
+/** Where sync writes it, below the root. */
+const COMPLIANCE_OUT = `vectors/upstream/compliance/${VERSION}`;
 
 /** A tiny site mirror: absolute, root-relative and local refs, a manifest path, prose mentions. */
 async function makeMirror(): Promise<string> {
@@ -68,11 +96,20 @@ async function makeMirror(): Promise<string> {
     [`schemas/${VERSION}/tasks/t-response.json`]: { $ref: "../core/a.json" },
     [`schemas/${VERSION}/unreferenced.json`]: {},
     "test-vectors/mcp-response-extraction.json": { version: 1, vectors: [] },
+    [`${COMPLIANCE_SITE}/request-signing/keys.json`]: { keys: [{ kid: "test-ed25519" }] },
+    [`${COMPLIANCE_SITE}/request-signing/positive/001-basic-post.json`]: { name: "basic" },
+    [`${COMPLIANCE_SITE}/request-signing/profile-3.2/positive/001-post-with-content-digest.json`]: {
+      name: "profile",
+    },
+    [`${COMPLIANCE_SITE}/webhook-signing/keys.json`]: { keys: [] },
+    // In the bundle but not listed: never synced.
+    [`${COMPLIANCE_SITE}/webhook-receiver-envelope.json`]: { vectors: [] },
   };
   for (const [path, doc] of Object.entries(files)) {
     await Deno.mkdir(`${dir}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });
     await Deno.writeTextFile(`${dir}/${path}`, JSON.stringify(doc));
   }
+  await Deno.writeTextFile(`${dir}/${COMPLIANCE_SITE}/request-signing/README.md`, "# prose\n");
   return dir;
 }
 
@@ -84,6 +121,17 @@ const CLOSURE = [
   "manifest.json",
   "tasks/t-response.json",
 ];
+
+/** The compliance files the test site's 1.0.0 bundle has of those listed (one optional absent). */
+const COMPLIANCE = [
+  "request-signing/keys.json",
+  "request-signing/positive/001-basic-post.json",
+  "request-signing/profile-3.2/positive/001-post-with-content-digest.json",
+  "webhook-signing/keys.json",
+];
+
+/** Every file one sync of the test site handles: the closure, the vector file, compliance. */
+const SYNCED = CLOSURE.length + 1 + COMPLIANCE.length;
 
 Deno.test(
   "sync() --update follows $ref, manifest paths and prose mentions, and records the lock",
@@ -99,7 +147,7 @@ Deno.test(
       root: out,
     });
     deepStrictEqual(Object.keys(lock.schemas[VERSION]!).sort(), CLOSURE);
-    strictEqual(report.fetched, CLOSURE.length + 1);
+    strictEqual(report.fetched, SYNCED);
     deepStrictEqual(Object.keys(lock.test_vectors.files), ["mcp-response-extraction.json"]);
     strictEqual(
       await Deno.readTextFile(`${out}/spec/schemas/${VERSION}/core/a.json`),
@@ -113,7 +161,7 @@ Deno.test(
       check: false,
       root: out,
     });
-    deepStrictEqual([again.fetched, again.verified], [0, CLOSURE.length + 1]);
+    deepStrictEqual([again.fetched, again.verified], [0, SYNCED]);
     await Deno.remove(mirror, { recursive: true });
     await Deno.remove(out, { recursive: true });
   },
@@ -459,6 +507,8 @@ Deno.test("sync() refuses a lock whose keys would lead outside the project", asy
       (copy: Lock) => copy.test_vectors.files["../escaped.json"] = digest,
       (copy: Lock) => copy.schemas[VERSION]!["/etc/passwd"] = digest,
       (copy: Lock) => copy.schemas[VERSION]!["core/%2e%2e/x.json"] = digest,
+      (copy: Lock) => copy.compliance[VERSION]!["../../../escaped.json"] = digest,
+      (copy: Lock) => copy.compliance[VERSION]!["request-signing/../../x.json"] = digest,
     ]
   ) {
     const tampered = structuredClone(lock);
@@ -470,6 +520,20 @@ Deno.test("sync() refuses a lock whose keys would lead outside the project", asy
   bad.schemas = null;
   const error = await syncError(mirror, out, bad as unknown as Lock, {});
   ok(error instanceof Error && error.message.includes("expected test_vectors"), String(error));
+  for (const compliance of [null, [], { [VERSION]: { "x.json": "not a digest" } }]) {
+    const badCompliance = structuredClone(lock) as unknown as { compliance: unknown };
+    badCompliance.compliance = compliance;
+    const error = await syncError(mirror, out, badCompliance as unknown as Lock, {});
+    ok(error instanceof ScriptError && error.message.includes("compliance"), String(error));
+  }
+  const badVersion = structuredClone(lock);
+  badVersion.compliance["../1.0.0"] = badVersion.compliance[VERSION]!;
+  const versionError = await syncError(mirror, out, badVersion, {});
+  ok(
+    versionError instanceof ScriptError &&
+      versionError.message.includes('bad compliance version "../1.0.0"'),
+    String(versionError),
+  );
   await rejects(Deno.stat(`${out}/../../../escaped.json`), Deno.errors.NotFound);
   for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
 });
@@ -519,7 +583,7 @@ Deno.test("sync() of a complete committed snapshot verifies it and fetches nothi
     root: out,
   });
   deepStrictEqual(calls, []);
-  deepStrictEqual([report.fetched, report.verified, report.removed], [0, CLOSURE.length + 1, []]);
+  deepStrictEqual([report.fetched, report.verified, report.removed], [0, SYNCED, []]);
   for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
 });
 
@@ -527,6 +591,7 @@ Deno.test("sync() fetches a file missing from the snapshot, and only that file",
   const { mirror, out, lock } = await synced();
   await Deno.remove(`${out}/spec/schemas/${VERSION}/enums/b.json`);
   await Deno.remove(`${out}/vectors/upstream/mcp-response-extraction.json`);
+  await Deno.remove(`${out}/${COMPLIANCE_OUT}/request-signing/keys.json`);
   const requested: string[] = [];
   const report = await sync(sources(), lock, {
     version: VERSION,
@@ -536,10 +601,15 @@ Deno.test("sync() fetches a file missing from the snapshot, and only that file",
     root: out,
   });
   deepStrictEqual(requested.sort(), [
+    `${SITE}/${COMPLIANCE_SITE}/request-signing/keys.json`,
     `${SITE}/schemas/${VERSION}/enums/b.json`,
     `${SITE}/test-vectors/mcp-response-extraction.json`,
   ]);
-  deepStrictEqual([report.fetched, report.verified], [2, CLOSURE.length - 1]);
+  deepStrictEqual([report.fetched, report.verified], [3, SYNCED - 3]);
+  deepStrictEqual(
+    await Deno.readFile(`${out}/${COMPLIANCE_OUT}/request-signing/keys.json`),
+    await Deno.readFile(`${mirror}/${COMPLIANCE_SITE}/request-signing/keys.json`),
+  );
   deepStrictEqual(
     await Deno.readFile(`${out}/spec/schemas/${VERSION}/enums/b.json`),
     await Deno.readFile(`${mirror}/schemas/${VERSION}/enums/b.json`),
@@ -757,14 +827,15 @@ Deno.test(
     strictEqual(
       report.verified,
       Object.keys(lock.schemas[sourcesFile.schema_version]!).length +
-        sourcesFile.test_vectors.files.length,
+        sourcesFile.test_vectors.files.length +
+        Object.keys(lock.compliance[sourcesFile.schema_version]!).length,
     );
   },
 );
 
 Deno.test(
   "the committed snapshot is what git tracks: spec/schemas/<each locked version>/ and " +
-    "vectors/upstream/",
+    "vectors/upstream/ with compliance/<each locked version>/",
   async () => {
     const git = await new Deno.Command("git", {
       args: ["ls-files", "--", "spec/schemas", "vectors/upstream"],
@@ -780,9 +851,296 @@ Deno.test(
         Object.keys(files).map((path) => `spec/schemas/${version}/${path}`)
       ),
       ...sourcesFile.test_vectors.files.map((name) => `vectors/upstream/${name}`),
+      ...Object.entries(lock.compliance).flatMap(([version, files]) =>
+        Object.keys(files).map((path) => `vectors/upstream/compliance/${version}/${path}`)
+      ),
     ].sort();
     const tracked = new TextDecoder().decode(git.stdout).split("\n").filter((line) => line !== "")
       .sort();
     deepStrictEqual(tracked, expected);
+  },
+);
+
+Deno.test(
+  "sync() --update from a --from dir syncs the listed compliance files byte for byte, and " +
+    "nothing else of the bundle",
+  async () => {
+    const { mirror, out, lock } = await synced();
+    deepStrictEqual(Object.keys(lock.compliance[VERSION]!).sort(), COMPLIANCE);
+    for (const path of COMPLIANCE) {
+      deepStrictEqual(
+        await Deno.readFile(`${out}/${COMPLIANCE_OUT}/${path}`),
+        await Deno.readFile(`${mirror}/${COMPLIANCE_SITE}/${path}`),
+      );
+    }
+    // Neither the README nor the unlisted webhook-receiver-envelope.json, and no other folder.
+    const written = [];
+    for await (const entry of Deno.readDir(`${out}/vectors/upstream/compliance`)) {
+      written.push(entry.name);
+    }
+    deepStrictEqual(written, [VERSION]);
+    await rejects(
+      Deno.stat(`${out}/${COMPLIANCE_OUT}/request-signing/README.md`),
+      Deno.errors.NotFound,
+    );
+    await rejects(
+      Deno.stat(`${out}/${COMPLIANCE_OUT}/webhook-receiver-envelope.json`),
+      Deno.errors.NotFound,
+    );
+    // The digests are the files' sha256.
+    strictEqual(
+      lock.compliance[VERSION]!["request-signing/keys.json"],
+      await sha256Hex(
+        await Deno.readFile(`${mirror}/${COMPLIANCE_SITE}/request-signing/keys.json`),
+      ),
+    );
+    for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+  },
+);
+
+Deno.test(
+  "sync() --update skips an optional compliance file the version lacks and fails on a missing " +
+    "required one, writing nothing",
+  async () => {
+    const { mirror, out, lock } = await synced();
+    // body-integrity-policy.json (optional) is absent from the site: not an error, not locked.
+    strictEqual(lock.compliance[VERSION]!["request-signing/body-integrity-policy.json"], undefined);
+    // Once the version has it, an update records it.
+    await Deno.writeTextFile(
+      `${mirror}/${COMPLIANCE_SITE}/request-signing/body-integrity-policy.json`,
+      '{"policy":1}',
+    );
+    const updated = structuredClone(lock);
+    strictEqual(await syncError(mirror, out, updated, { update: true }), undefined);
+    ok(Object.hasOwn(updated.compliance[VERSION]!, "request-signing/body-integrity-policy.json"));
+    strictEqual(
+      await Deno.readTextFile(
+        `${out}/${COMPLIANCE_OUT}/request-signing/body-integrity-policy.json`,
+      ),
+      '{"policy":1}',
+    );
+    // A required file missing from the source fails the update, which writes nothing.
+    await Deno.remove(`${mirror}/${COMPLIANCE_SITE}/webhook-signing/keys.json`);
+    await Deno.writeTextFile(`${mirror}/${COMPLIANCE_SITE}/request-signing/keys.json`, '{"new":1}');
+    const refused = structuredClone(updated);
+    const error = await syncError(mirror, out, refused, { update: true });
+    ok(error instanceof ScriptError, String(error));
+    ok(error.message.includes(`${COMPLIANCE_SITE}/webhook-signing/keys.json`), error.message);
+    ok(error.message.includes("required by spec/sources.jsonc compliance.files"), error.message);
+    deepStrictEqual(refused, updated, "the lock is not changed");
+    strictEqual(
+      await Deno.readTextFile(`${out}/${COMPLIANCE_OUT}/request-signing/keys.json`),
+      JSON.stringify({ keys: [{ kid: "test-ed25519" }] }),
+      "nothing written",
+    );
+    ok(await Deno.stat(`${out}/${COMPLIANCE_OUT}/webhook-signing/keys.json`));
+    for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+  },
+);
+
+Deno.test("sync() --update refuses a compliance file that is not JSON", async () => {
+  const mirror = await makeMirror();
+  const out = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${mirror}/${COMPLIANCE_SITE}/request-signing/positive/001-basic-post.json`,
+    "<html>not found</html>",
+  );
+  const error = await syncError(mirror, out, emptyLock(), { update: true });
+  ok(error instanceof ScriptError && error.message.includes("is not JSON"), String(error));
+  ok(error.message.includes("request-signing/positive/001-basic-post.json"), error.message);
+  await rejects(Deno.stat(`${out}/vectors`), Deno.errors.NotFound);
+  for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test(
+  "sync() refuses a tampered compliance file with both digests and the way to restore it, " +
+    "and a source whose copy differs from the lock",
+  async () => {
+    const { mirror, out, lock } = await synced();
+    const file = `${COMPLIANCE_OUT}/request-signing/positive/001-basic-post.json`;
+    await Deno.writeTextFile(`${out}/${file}`, '{"name":"tampered"}');
+    for (const check of [false, true]) {
+      const error = await syncError(mirror, out, lock, { check });
+      ok(error instanceof ScriptError, String(error));
+      ok(!error.message.includes("\n"), "one line");
+      ok(error.message.startsWith(`Refusing ${file}: sha256 `), error.message);
+      ok(
+        error.message.includes(
+          lock.compliance[VERSION]!["request-signing/positive/001-basic-post.json"]!,
+        ),
+        "names the lock's digest",
+      );
+      ok(error.message.includes(`\`git checkout -- ${file}\``), error.message);
+      strictEqual(await Deno.readTextFile(`${out}/${file}`), '{"name":"tampered"}');
+    }
+    // Deleted locally, and the source's copy differs: refused, not written.
+    await Deno.remove(`${out}/${file}`);
+    const checkError = await syncError(mirror, out, lock, { check: true });
+    ok(
+      checkError instanceof ScriptError && checkError.message.includes(`${file} is missing`),
+      String(checkError),
+    );
+    await Deno.writeTextFile(
+      `${mirror}/${COMPLIANCE_SITE}/request-signing/positive/001-basic-post.json`,
+      '{"name":"changed upstream"}',
+    );
+    const sourceError = await syncError(mirror, out, lock, {});
+    ok(
+      sourceError instanceof ScriptError && sourceError.message.includes("does not match the lock"),
+      String(sourceError),
+    );
+    await rejects(Deno.stat(`${out}/${file}`), Deno.errors.NotFound);
+    for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+  },
+);
+
+Deno.test(
+  "sync() refuses a lock that disagrees with the compliance lists of spec/sources.jsonc",
+  async () => {
+    const { mirror, out, lock } = await synced();
+    const missing = structuredClone(lock);
+    delete missing.compliance[VERSION]!["webhook-signing/keys.json"];
+    const missingError = await syncError(mirror, out, missing, {});
+    ok(
+      missingError instanceof ScriptError &&
+        missingError.message.includes(
+          `${COMPLIANCE_OUT}/webhook-signing/keys.json is not in the lock`,
+        ) && missingError.message.includes("--update"),
+      String(missingError),
+    );
+    const extra = structuredClone(lock);
+    extra.compliance[VERSION]!["request-signing/unlisted.json"] = "0".repeat(64);
+    const extraError = await syncError(mirror, out, extra, {});
+    ok(
+      extraError instanceof ScriptError &&
+        extraError.message.includes("is in the lock but not in spec/sources.jsonc compliance"),
+      String(extraError),
+    );
+    const none = structuredClone(lock);
+    delete none.compliance[VERSION];
+    const noneError = await syncError(mirror, out, none, {});
+    ok(
+      noneError instanceof ScriptError &&
+        noneError.message.includes(`The lock has no compliance files of version ${VERSION}`),
+      String(noneError),
+    );
+    for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+  },
+);
+
+Deno.test(
+  "sync() keeps other locked versions' compliance files, and --check refuses (a sync removes) " +
+    "one the lock does not know",
+  async () => {
+    const { mirror, out, lock } = await synced();
+    // Another locked version's folder: kept, not verified by a run of VERSION.
+    const other = "0.9.0";
+    lock.compliance[other] = { "request-signing/keys.json": "0".repeat(64) };
+    const otherFile = `${out}/vectors/upstream/compliance/${other}/request-signing/keys.json`;
+    await Deno.mkdir(otherFile.slice(0, otherFile.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(otherFile, "{}");
+    for (
+      const stale of [
+        `${COMPLIANCE_OUT}/request-signing/README.md`,
+        "vectors/upstream/compliance/7.7.7/request-signing/keys.json",
+      ]
+    ) {
+      const path = `${out}/${stale}`;
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+      await Deno.writeTextFile(path, "{}");
+      const error = await syncError(mirror, out, lock, { check: true });
+      ok(
+        error instanceof ScriptError && error.message.includes(`${stale} is not in the lock`),
+        String(error),
+      );
+      strictEqual(await syncError(mirror, out, lock, {}), undefined);
+      await rejects(Deno.stat(path), Deno.errors.NotFound);
+    }
+    strictEqual(await Deno.readTextFile(otherFile), "{}");
+    for (const dir of [mirror, out]) await Deno.remove(dir, { recursive: true });
+  },
+);
+
+Deno.test("formatLock() and parseLock() round-trip a lock with compliance, keys sorted", () => {
+  const digest = (n: number) => n.toString(16).padStart(64, "0");
+  const lock: Lock = {
+    lockfile_version: 1,
+    test_vectors: { commit: "a".repeat(40), files: { "b.json": digest(1), "a.json": digest(2) } },
+    schemas: { "3.1.19": { "z.json": digest(3), "a.json": digest(4) } },
+    compliance: {
+      "3.2.0-beta.5": {
+        "webhook-signing/keys.json": digest(5),
+        "request-signing/keys.json": digest(6),
+      },
+      "3.1.19": { "request-signing/keys.json": digest(7) },
+    },
+  };
+  const text = formatLock(lock);
+  deepStrictEqual(parseLock(text), lock);
+  strictEqual(formatLock(parseLock(text)), text, "equal content gives equal bytes");
+  ok(text.endsWith("}\n"));
+  ok(
+    text.indexOf('"3.1.19"', text.indexOf('"compliance"')) <
+      text.indexOf('"3.2.0-beta.5"', text.indexOf('"compliance"')),
+  );
+  ok(text.indexOf('"request-signing/keys.json"') < text.indexOf('"webhook-signing/keys.json"'));
+  // A lock from before compliance files were synced reads as having none.
+  const { compliance: _, ...older } = lock;
+  deepStrictEqual(parseLock(JSON.stringify(older)).compliance, {});
+});
+
+Deno.test("the committed lock is in formatLock()'s canonical form", async () => {
+  const text = await Deno.readTextFile(LOCK_PATH);
+  strictEqual(formatLock(parseLock(text)), text);
+});
+
+Deno.test("parseSources() refuses compliance lists that are unsafe or not JSON files", async () => {
+  const text = await Deno.readTextFile(SOURCES_PATH);
+  const real = parseSources(text);
+  ok(real.compliance.files.includes("request-signing/keys.json"));
+  const withCompliance = (compliance: unknown) => JSON.stringify({ ...real, compliance }, null, 2);
+  for (
+    const [compliance, message] of [
+      [undefined, "compliance needs files and optional_files lists"],
+      [{ files: ["a.json"] }, "compliance needs files and optional_files lists"],
+      [{ files: [1], optional_files: [] }, "compliance needs files and optional_files lists"],
+      [{ files: ["../escaped.json"], optional_files: [] }, "unsafe relative path"],
+      [{ files: ["a/%2e%2e/b.json"], optional_files: [] }, "unsafe relative path"],
+      [{ files: [], optional_files: ["/etc/passwd.json"] }, "unsafe relative path"],
+      [{ files: ["request-signing/README.md"], optional_files: [] }, "not a .json path"],
+      [{ files: ["a.json"], optional_files: ["a.json"] }, "listed twice"],
+    ] as const
+  ) {
+    let error: unknown;
+    try {
+      parseSources(withCompliance(compliance));
+    } catch (caught) {
+      error = caught;
+    }
+    ok(error instanceof ScriptError && error.message.includes(message), `${message}: ${error}`);
+  }
+});
+
+Deno.test(
+  "every locked version's snapshot (schemas, vectors, compliance) verifies offline",
+  async () => {
+    const sourcesFile = await readSources();
+    const lock = await readLock();
+    deepStrictEqual(Object.keys(lock.compliance).sort(), Object.keys(lock.schemas).sort());
+    for (const version of Object.keys(lock.schemas)) {
+      const calls: string[] = [];
+      const report = await sync(sourcesFile, lock, {
+        version,
+        source: httpSource(SITE, (name) => name, sourcesFile.limits, offlineFetch(calls)),
+        update: false,
+        check: true,
+      });
+      deepStrictEqual(calls, []);
+      strictEqual(
+        report.verified,
+        Object.keys(lock.schemas[version]!).length + sourcesFile.test_vectors.files.length +
+          Object.keys(lock.compliance[version]!).length,
+      );
+    }
   },
 );
