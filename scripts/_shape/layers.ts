@@ -8,7 +8,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The issue's middle level (recovery, security, validation), with validation one step up:
   // it copies validated payloads with security's `toSafeJson`, and security must never need it.
   ["@adcp-wire/recovery", "@adcp-wire/security"],
-  ["@adcp-wire/validation"],
+  // Signing (RFC 9421 requests and webhooks, JWKS discovery) needs security's strict JSON and
+  // reserved-address checks, and nothing of validation; webhooks and transports build on it.
+  ["@adcp-wire/validation", "@adcp-wire/signing"],
   // Webhook receiving (envelope checks, dedup, A2A pushes, legacy HMAC) needs no client code.
   ["@adcp-wire/webhooks"],
   ["@adcp-wire/transports"],

@@ -1,0 +1,85 @@
+// The verifiers' one input shape: a standard Request (body read once, bounded) or the parts of a
+// message (as conformance vectors and non-fetch servers hold them).
+import { optionError } from "@adcp-wire/internal";
+import type { Message } from "./_verify.ts";
+import { BodyTooLargeError } from "./errors.ts";
+
+/** The parts of an HTTP message, for servers that do not hand out a `Request`. */
+export interface HttpMessageParts {
+  /** The request method. */
+  readonly method: string;
+  /** The absolute URL as received (scheme, the `Host` authority, path and query). */
+  readonly url: string;
+  /** The header fields as received. */
+  readonly headers?: HeadersInit;
+  /** The exact body bytes (a string is UTF-8 encoded); absent or empty for no body. */
+  readonly body?: Uint8Array | string;
+}
+
+/** Default cap on a body the verifiers read: 4 MiB (4,194,304 bytes). */
+export const DEFAULT_MAX_BODY_BYTES = 4_194_304;
+
+async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
+    await request.body?.cancel().catch(() => {});
+    throw new BodyTooLargeError(maxBytes);
+  }
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new BodyTooLargeError(maxBytes);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+/**
+ * The verifier's view of `input`. A `Request` body is consumed (read it from the result, not the
+ * request).
+ */
+export async function toMessage(
+  input: Request | HttpMessageParts,
+  maxBodyBytes: number,
+  action: string,
+  authority?: string,
+): Promise<Message> {
+  if (input instanceof Request) {
+    const body = await readCapped(input, maxBodyBytes);
+    return { method: input.method, url: input.url, headers: input.headers, body, authority };
+  }
+  if (typeof input !== "object" || input === null) {
+    throw optionError(TypeError, action, "input", "a Request or message parts", input);
+  }
+  if (typeof input.method !== "string" || typeof input.url !== "string") {
+    throw optionError(TypeError, action, "input", "an object with method and url strings", input);
+  }
+  const raw = input.body ?? new Uint8Array(0);
+  if (typeof raw !== "string" && !(raw instanceof Uint8Array)) {
+    throw optionError(TypeError, action, "input.body", "a Uint8Array or a string", raw);
+  }
+  const body = typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
+  if (body.length > maxBodyBytes) throw new BodyTooLargeError(maxBodyBytes);
+  let headers: Headers;
+  try {
+    headers = new Headers(input.headers);
+  } catch {
+    throw optionError(TypeError, action, "input.headers", "valid header fields", input.headers);
+  }
+  return { method: input.method, url: input.url, headers, body, authority };
+}

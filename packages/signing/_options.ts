@@ -1,0 +1,53 @@
+// Option reading shared by the verifiers and signers.
+import { optionError } from "@adcp-wire/internal";
+import type { AdcpJwk, AdcpJwks, KeyResolver } from "./keys.ts";
+import { StaticKeyResolver } from "./jwks.ts";
+
+/** A key source: a resolver, or a fixed JWKS / list of JWKs. */
+export type KeysOption = KeyResolver | AdcpJwks | readonly AdcpJwk[];
+
+/** The resolver of a `keys` option. */
+export function keyResolverOf(keys: unknown, action: string): KeyResolver {
+  if (Array.isArray(keys)) return new StaticKeyResolver(keys as readonly AdcpJwk[]);
+  if (typeof keys === "object" && keys !== null) {
+    if (typeof (keys as KeyResolver).resolve === "function") return keys as KeyResolver;
+    if (Array.isArray((keys as AdcpJwks).keys)) return new StaticKeyResolver(keys as AdcpJwks);
+  }
+  throw optionError(TypeError, action, "keys", "a KeyResolver, a JWKS or an array of JWKs", keys);
+}
+
+/** A clock option: milliseconds since the epoch. */
+export function clockOf(now: unknown, action: string): () => number {
+  if (now === undefined) return Date.now;
+  if (typeof now !== "function") throw optionError(TypeError, action, "now", "a function", now);
+  return now as () => number;
+}
+
+/** A positive safe integer option. */
+export function positiveInteger(
+  value: unknown,
+  name: string,
+  action: string,
+  fallback: number,
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw optionError(
+      typeof value === "number" ? RangeError : TypeError,
+      action,
+      name,
+      "a positive safe integer",
+      value,
+    );
+  }
+  return value;
+}
+
+/** An options object (undefined is an empty one). */
+export function optionsObject<T extends object>(value: T | undefined, action: string): Partial<T> {
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null) {
+    throw optionError(TypeError, action, "options", "an object", value);
+  }
+  return value;
+}

@@ -1,0 +1,294 @@
+// The error family of @adcp-wire/signing. Programmer errors (bad options) are TypeError/RangeError.
+import { AdcpWireError } from "@adcp-wire/internal";
+
+/**
+ * The stable codes of the request-signing profile (security.mdx, "Transport error taxonomy"),
+ * returned in `WWW-Authenticate: Signature error="<code>"`.
+ */
+export type RequestSignatureErrorCode =
+  | "request_signature_required"
+  | "request_target_uri_malformed"
+  | "request_signature_header_malformed"
+  | "request_signature_params_incomplete"
+  | "request_signature_tag_invalid"
+  | "request_signature_alg_not_allowed"
+  | "request_signature_window_invalid"
+  | "request_signature_components_incomplete"
+  | "request_signature_components_unexpected"
+  | "request_signature_key_unknown"
+  | "request_signature_key_purpose_invalid"
+  | "request_signature_key_revoked"
+  | "request_signature_revocation_stale"
+  | "request_signature_invalid"
+  | "request_signature_digest_mismatch"
+  | "request_body_malformed"
+  | "request_signature_replayed"
+  | "request_signature_rate_abuse"
+  | "request_signature_jwks_unavailable"
+  | "request_signature_jwks_untrusted";
+
+/**
+ * The stable codes of the webhook-signing profile (security.mdx, "Webhook error taxonomy"). The
+ * two `webhook_signature_jwks_*` codes are this library's: the webhook table has no JWKS-fetch
+ * row, and "codes parallel the request-signing error taxonomy, prefixed `webhook_`".
+ */
+export type WebhookSignatureErrorCode =
+  | "webhook_signature_header_malformed"
+  | "webhook_signature_params_incomplete"
+  | "webhook_signature_tag_invalid"
+  | "webhook_signature_alg_not_allowed"
+  | "webhook_signature_window_invalid"
+  | "webhook_signature_components_incomplete"
+  | "webhook_signature_key_unknown"
+  | "webhook_signature_key_purpose_invalid"
+  | "webhook_signature_key_revoked"
+  | "webhook_signature_revocation_stale"
+  | "webhook_signature_invalid"
+  | "webhook_signature_digest_mismatch"
+  | "webhook_body_malformed"
+  | "webhook_target_uri_malformed"
+  | "webhook_signature_replayed"
+  | "webhook_signature_rate_abuse"
+  | "webhook_mode_mismatch"
+  | "webhook_signature_jwks_unavailable"
+  | "webhook_signature_jwks_untrusted";
+
+/** Every code a signature verification can fail with. */
+export type SignatureErrorCode = RequestSignatureErrorCode | WebhookSignatureErrorCode;
+
+/** The literal `code` of every error of the `@adcp-wire/signing` family. */
+export type AdcpSigningErrorCode =
+  | SignatureErrorCode
+  | "jwks_unavailable"
+  | "jwks_untrusted"
+  | "body_too_large";
+
+/**
+ * Base class of the `@adcp-wire/signing` error family, under the workspace root `AdcpWireError`.
+ * Codes are lower-case: they are the spec's own codes.
+ *
+ * @example Catching every signing error at once
+ * ```ts
+ * import { AdcpSigningError, SignatureVerificationError } from "@adcp-wire/signing";
+ * import { ok } from "node:assert/strict";
+ *
+ * const error = new SignatureVerificationError("request_signature_invalid", 10);
+ * ok(error instanceof AdcpSigningError);
+ * ```
+ */
+export abstract class AdcpSigningError extends AdcpWireError {
+  /** Stable machine-readable identifier of the condition. */
+  abstract override readonly code: AdcpSigningErrorCode;
+}
+
+/**
+ * A signed request or webhook was rejected, or a request that must be signed was not. `code` is
+ * the spec's stable code, byte for byte (the conformance vectors grade on it); `step` is the
+ * verifier-checklist step that rejected (`0` for the pre-checks, `"9a"` for the per-keyid cap),
+ * informational only. The message says what was wrong without echoing seller bytes beyond a
+ * short, escaped excerpt; answer the counterparty with the code alone
+ * ({@link SignatureVerificationError.wwwAuthenticate}).
+ *
+ * @example Reading the code and the challenge
+ * ```ts
+ * import { SignatureVerificationError } from "@adcp-wire/signing";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new SignatureVerificationError("request_signature_window_invalid", 5);
+ * strictEqual(error.code, "request_signature_window_invalid");
+ * strictEqual(error.wwwAuthenticate, 'Signature error="request_signature_window_invalid"');
+ * ```
+ */
+export class SignatureVerificationError extends AdcpSigningError {
+  /** The class name, a literal so that minifiers cannot change it. */
+  override readonly name: string = "SignatureVerificationError";
+  /** The spec's code for the failure. */
+  override readonly code: SignatureErrorCode;
+  /** The checklist step that rejected: 0 (pre-check), 1–14, or `"9a"`. */
+  readonly step: number | "9a";
+
+  /**
+   * Makes the error.
+   *
+   * @param code The spec's code.
+   * @param step The checklist step.
+   * @param detail One line for logs: what was wrong (no secrets, no raw seller bytes).
+   * @param options `cause`: the underlying error.
+   *
+   * @example Usage
+   * ```ts
+   * import { SignatureVerificationError } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const error = new SignatureVerificationError("webhook_signature_replayed", 12, "nonce seen");
+   * strictEqual(error.message, "Cannot accept the signature: webhook_signature_replayed (nonce seen)");
+   * ```
+   */
+  constructor(
+    code: SignatureErrorCode,
+    step: number | "9a",
+    detail?: string,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `Cannot accept the signature: ${code}${detail === undefined ? "" : ` (${detail})`}`,
+      options,
+    );
+    this.code = code;
+    this.step = step;
+  }
+
+  /**
+   * The `WWW-Authenticate` value to send with a 401: `Signature error="<code>"`, with no realm and
+   * no other parameter (security.mdx, "`WWW-Authenticate` format").
+   *
+   * @example Usage
+   * ```ts
+   * import { SignatureVerificationError } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const error = new SignatureVerificationError("webhook_signature_invalid", 10);
+   * strictEqual(error.wwwAuthenticate, 'Signature error="webhook_signature_invalid"');
+   * ```
+   */
+  get wwwAuthenticate(): string {
+    return `Signature error="${this.code}"`;
+  }
+}
+
+/** Why a JWKS could not be used. */
+export type JwksErrorReason =
+  /** Transient: network failure, timeout, 5xx, or a body that is not a JWKS (retry with backoff). */
+  | "unavailable"
+  /** Refused by the SSRF rules: not https, userinfo, a reserved address, a redirect. */
+  | "untrusted";
+
+/**
+ * A JWKS fetch failed (`jwks_unavailable`: retry with backoff) or was refused by the SSRF rules
+ * (`jwks_untrusted`: not retryable). Verifiers turn it into `request_signature_jwks_unavailable`
+ * / `_untrusted` (or the `webhook_` twins).
+ *
+ * @example Reading the reason
+ * ```ts
+ * import { JwksError } from "@adcp-wire/signing";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new JwksError("untrusted", "redirect refused");
+ * strictEqual(error.code, "jwks_untrusted");
+ * strictEqual(error.reason, "untrusted");
+ * ```
+ */
+export class JwksError extends AdcpSigningError {
+  /** The class name, a literal so that minifiers cannot change it. */
+  override readonly name: string = "JwksError";
+  /** `jwks_unavailable` or `jwks_untrusted`. */
+  override readonly code: "jwks_unavailable" | "jwks_untrusted";
+  /** Why the JWKS could not be used. */
+  readonly reason: JwksErrorReason;
+
+  /**
+   * Makes the error.
+   *
+   * @param reason Why.
+   * @param detail One line: what happened.
+   * @param options `cause`: the underlying error.
+   *
+   * @example Usage
+   * ```ts
+   * import { JwksError } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(new JwksError("unavailable", "HTTP 503").code, "jwks_unavailable");
+   * ```
+   */
+  constructor(reason: JwksErrorReason, detail: string, options?: ErrorOptions) {
+    super(`Cannot use the JWKS: ${detail}`, options);
+    this.reason = reason;
+    this.code = reason === "unavailable" ? "jwks_unavailable" : "jwks_untrusted";
+  }
+}
+
+/**
+ * A message body was longer than the verifier reads (`maxBodyBytes`, default 4 MiB): reading
+ * stopped at the cap, nothing was verified. Answer 413.
+ *
+ * @example Reading the cap
+ * ```ts
+ * import { BodyTooLargeError } from "@adcp-wire/signing";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new BodyTooLargeError(4_194_304);
+ * strictEqual(error.code, "body_too_large");
+ * strictEqual(error.maxBytes, 4_194_304);
+ * ```
+ */
+export class BodyTooLargeError extends AdcpSigningError {
+  /** The class name, a literal so that minifiers cannot change it. */
+  override readonly name: string = "BodyTooLargeError";
+  /** Always `body_too_large`. */
+  override readonly code = "body_too_large" as const;
+  /** The cap, in bytes. */
+  readonly maxBytes: number;
+
+  /**
+   * Makes the error.
+   *
+   * @param maxBytes The cap that was exceeded.
+   *
+   * @example Usage
+   * ```ts
+   * import { BodyTooLargeError } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(new BodyTooLargeError(10).message, "Cannot verify the message: its body exceeds 10 bytes");
+   * ```
+   */
+  constructor(maxBytes: number) {
+    super(`Cannot verify the message: its body exceeds ${maxBytes} bytes`);
+    this.maxBytes = maxBytes;
+  }
+}
+
+/**
+ * A URL has no canonical `@target-uri` (url-canonicalization.mdx): no host, a bare or zoned IPv6
+ * literal, an empty DNS label, more than one trailing dot, a bad percent escape. A signer refuses
+ * to sign it; a verifier answers `request_target_uri_malformed` (`webhook_target_uri_malformed`).
+ *
+ * @example Reading the problem
+ * ```ts
+ * import { canonicalizeTargetUri, TargetUriMalformedError } from "@adcp-wire/signing";
+ * import { throws } from "node:assert/strict";
+ *
+ * throws(
+ *   () => canonicalizeTargetUri("https://example.com../p"),
+ *   (e) => e instanceof TargetUriMalformedError && e.problem === "multiple_trailing_dots",
+ * );
+ * ```
+ */
+export class TargetUriMalformedError extends AdcpSigningError {
+  /** The class name, a literal so that minifiers cannot change it. */
+  override readonly name: string = "TargetUriMalformedError";
+  /** Always `request_target_uri_malformed`. */
+  override readonly code = "request_target_uri_malformed" as const;
+  /** Which rule the URL breaks, in snake_case (`missing_host`, `ipv6_zone`, ...). */
+  readonly problem: string;
+
+  /**
+   * Makes the error.
+   *
+   * @param problem The rule broken.
+   * @param options `cause`: the underlying error.
+   *
+   * @example Usage
+   * ```ts
+   * import { TargetUriMalformedError } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(new TargetUriMalformedError("missing_host").code, "request_target_uri_malformed");
+   * ```
+   */
+  constructor(problem: string, options?: ErrorOptions) {
+    super(`Cannot canonicalize the target URI: ${problem}`, options);
+    this.problem = problem;
+  }
+}

@@ -1,0 +1,160 @@
+// Verifier step 9: the revocation list of the signer's operator, behind a small interface, with
+// an in-memory default that knows when it is stale.
+import { optionError } from "@adcp-wire/internal";
+
+/** What step 9 learns about a keyid. */
+export type RevocationStatus =
+  /** Not revoked, and the list is fresh. */
+  | "valid"
+  /** In `revoked_kids`: every signature ever made with it is refused. */
+  | "revoked"
+  /** The list was not refreshed within `next_update + grace`: new signatures are refused. */
+  | "stale";
+
+/** Where a verifier learns whether a keyid is revoked (step 9). */
+export interface RevocationSource {
+  /**
+   * The status of `keyid` at `now`.
+   *
+   * @param keyid The signature's `keyid`.
+   * @param now Unix seconds.
+   */
+  status(keyid: string, now: number): RevocationStatus | Promise<RevocationStatus>;
+}
+
+/**
+ * A revocation list as published (security.mdx, "Revocation" and "Transport revocation"); the
+ * caller has already verified its JWS signature and `issuer`. Timestamps are RFC 3339 strings.
+ */
+export interface RevocationListSnapshot {
+  /** Origin of the operator whose keys the list governs. */
+  readonly issuer?: string;
+  /** When the list was produced. */
+  readonly updated: string;
+  /** When the next list is due: the polling cadence (floor 1 min, ceiling 30 min). */
+  readonly next_update: string;
+  /** Revoked key ids. */
+  readonly revoked_kids: readonly string[];
+  /** Revoked token ids (governance; unused by request signatures). */
+  readonly revoked_jtis?: readonly string[];
+}
+
+/** Shortest polling interval honoured: 60 s. */
+export const REVOCATION_POLL_FLOOR_S = 60;
+/** Longest polling interval honoured: 1,800 s (30 min). */
+export const REVOCATION_POLL_CEILING_S = 1_800;
+/** Grace after `next_update`, in polling intervals: 4. */
+export const REVOCATION_GRACE_INTERVALS = 4;
+/** Revoked kids held at most per list: 100,000. */
+export const MAX_REVOKED_KIDS = 100_000;
+
+function seconds(text: unknown, name: string): number {
+  const ms = typeof text === "string" && /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : NaN;
+  if (!Number.isFinite(ms)) {
+    throw optionError(TypeError, "update the revocation list", name, "an RFC 3339 timestamp", text);
+  }
+  return ms / 1000;
+}
+
+/**
+ * The default {@link RevocationSource}: the latest snapshot of one operator's list, in memory.
+ * Until the first {@link RevocationList.update} every status is `stale` (nothing is known, so
+ * nothing new is accepted). The list is stale once `now` passes `next_update + grace`, grace being
+ * 4 polling intervals, the interval being `next_update − updated` clamped to 60–1,800 s.
+ *
+ * @example Revoked, valid, then stale
+ * ```ts
+ * import { RevocationList } from "@adcp-wire/signing";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const list = new RevocationList();
+ * list.update({
+ *   updated: "2026-04-18T14:00:00Z",
+ *   next_update: "2026-04-18T14:15:00Z",
+ *   revoked_kids: ["old-key"],
+ * });
+ * const now = Date.parse("2026-04-18T14:01:00Z") / 1000;
+ * strictEqual(list.status("old-key", now), "revoked");
+ * strictEqual(list.status("new-key", now), "valid");
+ * strictEqual(list.status("new-key", now + 4 * 3600), "stale");
+ * ```
+ */
+export class RevocationList implements RevocationSource {
+  #revoked: ReadonlySet<string> = new Set();
+  #staleAt = -Infinity;
+
+  /**
+   * Replaces the snapshot.
+   *
+   * @param snapshot The verified list.
+   * @param refreshedAt Unix seconds of the fetch: staleness counts from `next_update`, or from
+   * `refreshedAt` plus one interval when that is later (a list fetched late is fresh for one
+   * interval).
+   * @throws {TypeError} When a member has the wrong type.
+   * @throws {RangeError} When `revoked_kids` holds more than 100,000 entries.
+   *
+   * @example Usage
+   * ```ts
+   * import { RevocationList } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const list = new RevocationList();
+   * strictEqual(list.status("k", 0), "stale");
+   * list.update({ updated: "1970-01-01T00:00:00Z", next_update: "1970-01-01T00:15:00Z", revoked_kids: [] }, 0);
+   * strictEqual(list.status("k", 0), "valid");
+   * ```
+   */
+  update(snapshot: RevocationListSnapshot, refreshedAt?: number): void {
+    if (typeof snapshot !== "object" || snapshot === null) {
+      throw optionError(TypeError, "update the revocation list", "snapshot", "an object", snapshot);
+    }
+    const updated = seconds(snapshot.updated, "updated");
+    const next = seconds(snapshot.next_update, "next_update");
+    const kids = snapshot.revoked_kids;
+    if (!Array.isArray(kids) || !kids.every((k) => typeof k === "string")) {
+      throw optionError(
+        TypeError,
+        "update the revocation list",
+        "revoked_kids",
+        "an array of strings",
+        kids,
+      );
+    }
+    if (kids.length > MAX_REVOKED_KIDS) {
+      throw optionError(
+        RangeError,
+        "update the revocation list",
+        "revoked_kids",
+        `at most ${MAX_REVOKED_KIDS} entries`,
+        kids.length,
+      );
+    }
+    const interval = Math.min(
+      REVOCATION_POLL_CEILING_S,
+      Math.max(REVOCATION_POLL_FLOOR_S, next - updated),
+    );
+    const due = Math.max(next, (refreshedAt ?? updated) + interval);
+    this.#revoked = new Set(kids);
+    this.#staleAt = due + REVOCATION_GRACE_INTERVALS * interval;
+  }
+
+  /**
+   * Step 9 for `keyid`.
+   *
+   * @param keyid The signature's `keyid`.
+   * @param now Unix seconds.
+   * @returns `revoked` for a listed key (even on a stale list), else `stale` or `valid`.
+   *
+   * @example Usage
+   * ```ts
+   * import { RevocationList } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(new RevocationList().status("k", 0), "stale");
+   * ```
+   */
+  status(keyid: string, now: number): RevocationStatus {
+    if (this.#revoked.has(keyid)) return "revoked";
+    return now > this.#staleAt ? "stale" : "valid";
+  }
+}

@@ -1,0 +1,469 @@
+// Seller side: verifying an incoming AdCP request in one call (security.mdx, "Signed Requests
+// (Transport Layer)"): the pre-checks, the capability modes and fallback composition, the
+// 15-check checklist, and the body well-formedness of step 14.
+import { isJsonObject as isObject, optionError } from "@adcp-wire/internal";
+import { DEFAULT_MAX_BODY_BYTES, type HttpMessageParts, toMessage } from "./_message.ts";
+import { clockOf, keyResolverOf, type KeysOption, positiveInteger } from "./_options.ts";
+import { codeOf, REQUEST_PROFILE_3_1, REQUEST_PROFILE_3_2 } from "./_profile.ts";
+import type { CoreResult } from "./_verify.ts";
+import { isJsonContentType, parseBodyStrict, verifyCore } from "./_verify.ts";
+import { type RequestSignatureErrorCode, SignatureVerificationError } from "./errors.ts";
+import type { KeyResolver } from "./keys.ts";
+import { InMemoryReplayStore, type ReplayStore } from "./replay.ts";
+import type { RevocationSource } from "./revocation.ts";
+
+const ACTION = "verify the request";
+
+/**
+ * The `request_signing` block a seller advertises on `get_adcp_capabilities`, which drives its
+ * verifier. Operation names are AdCP operations (`create_media_buy`, no `/`); protocol methods are
+ * JSON-RPC methods (`tasks/cancel`, with a `/`).
+ */
+export interface RequestSigningCapability {
+  /** Signatures are verified when present; when `false`, they are ignored. Default `true`. */
+  readonly supported?: boolean;
+  /**
+   * Content-digest posture. A 3.2 verifier requires coverage on every body (only `"required"` is
+   * accepted); `"either"` (the default) and `"forbidden"` exist for a 3.0/3.1 endpoint.
+   */
+  readonly covers_content_digest?: "required" | "forbidden" | "either";
+  /** Operations whose unsigned requests without another credential are rejected. */
+  readonly required_for?: readonly string[];
+  /** Operations whose signature failures are recorded, not enforced (shadow mode). */
+  readonly warn_for?: readonly string[];
+  /** Operations whose signatures are verified when present. */
+  readonly supported_for?: readonly string[];
+  /** JSON-RPC methods whose unsigned requests without another credential are rejected. */
+  readonly protocol_methods_required_for?: readonly string[];
+  /** JSON-RPC methods in shadow mode. */
+  readonly protocol_methods_warn_for?: readonly string[];
+  /** JSON-RPC methods whose signatures are verified when present. */
+  readonly protocol_methods_supported_for?: readonly string[];
+}
+
+/** How a {@link RequestVerifier} verifies. */
+export interface RequestVerifierOptions {
+  /** Where keys come from: a {@link KeyResolver} (such as `JwksResolver`) or a fixed set. */
+  readonly keys: KeysOption;
+  /** The advertised capability. Default: supported, nothing required. */
+  readonly capability?: RequestSigningCapability;
+  /**
+   * The signing profile of this endpoint: `"3.2"` (default: RFC 8941 Base64, content-digest on
+   * every body) or `"3.1"` (an explicitly configured 3.0/3.1 compatibility endpoint: legacy
+   * Base64URL, `covers_content_digest` as advertised). Never chosen from the request itself.
+   */
+  readonly profile?: "3.2" | "3.1";
+  /** The replay cache. Default: an in-memory one, 1,000,000 entries per keyid and in total. */
+  readonly replay?: ReplayStore;
+  /** The revocation list (step 9). Without one, step 9 is skipped: configure it for mutations. */
+  readonly revocation?: RevocationSource;
+  /** The clock, in milliseconds since the epoch. Default `Date.now`. */
+  readonly now?: () => number;
+  /** Longest body read, in bytes. Default 4 MiB. */
+  readonly maxBodyBytes?: number;
+}
+
+/** What one call of {@link RequestVerifier.verify} is told about the request. */
+export interface VerifyRequestOptions {
+  /**
+   * The AdCP operation the request invokes. Default: read from a JSON-RPC `tools/call` body
+   * (`params.name`); pass it for other transports (A2A, REST-style routes).
+   */
+  readonly operation?: string;
+  /** The JSON-RPC method (`tasks/cancel`). Default: read from a JSON-RPC body. */
+  readonly protocolMethod?: string;
+  /**
+   * Whether the caller presented another credential the seller accepts for this operation (a
+   * valid bearer token, API key or mTLS identity). Default `false`.
+   */
+  readonly fallbackAuthenticated?: boolean;
+  /** The HTTP/2+ `:authority` pseudo-header, when your server exposes it. */
+  readonly authority?: string;
+  /** Aborts a key fetch. */
+  readonly signal?: AbortSignal;
+}
+
+/** The signer a verified signature established (step 7's keyid and key). */
+export interface VerifiedSigner {
+  /** The `keyid` the signature named and the JWKS resolved. */
+  readonly keyid: string;
+  /** The RFC 9421 algorithm. */
+  readonly alg: "ed25519" | "ecdsa-p256-sha256";
+  /** The public key that verified. */
+  readonly jwk: CoreResult["jwk"];
+  /** Unix seconds. */
+  readonly created: number;
+  /** Unix seconds. */
+  readonly expires: number;
+  /** The nonce, now burned in the replay cache. */
+  readonly nonce: string;
+  /** When verification succeeded, Unix seconds. */
+  readonly verifiedAt: number;
+  /** The covered components, in order. */
+  readonly components: readonly string[];
+  /** The RFC 9421 signature base that verified. */
+  readonly signatureBase: string;
+}
+
+/**
+ * The signature layer's answer for an accepted request. `authentication` says what
+ * authenticated it: `"signature"` (a verified signer), `"fallback"` (the other credential the
+ * caller presented), or `"none"`: nothing did, so reject it unless the operation needs no
+ * authentication. A `warning` is a shadow-mode (`warn_for`) failure to record: it establishes no
+ * signer.
+ */
+export interface RequestVerification {
+  /** What authenticated the request. */
+  readonly authentication: "signature" | "fallback" | "none";
+  /** The verified signer, with `authentication: "signature"` only. */
+  readonly signer?: VerifiedSigner;
+  /** The code of a shadow-mode failure or a missing signature on a `warn_for` operation. */
+  readonly warning?: RequestSignatureErrorCode;
+  /** The body bytes, read once: use them, not the consumed `Request`. */
+  readonly body: Uint8Array;
+  /** The JSON body, parsed strictly (step 14), on a verified JSON request. */
+  readonly payload?: unknown;
+  /** The AdCP operation the decision was made for, when known. */
+  readonly operation?: string;
+  /** The JSON-RPC method the decision was made for, when known. */
+  readonly protocolMethod?: string;
+}
+
+type Mode = "required" | "warn" | "supported" | "none";
+
+function nameList(value: unknown, name: string, protocol: boolean): ReadonlySet<string> {
+  if (value === undefined) return new Set();
+  if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
+    throw optionError(TypeError, "create the request verifier", name, "an array of strings", value);
+  }
+  for (const entry of value) {
+    if (entry.includes("/") !== protocol) {
+      throw optionError(
+        RangeError,
+        "create the request verifier",
+        name,
+        protocol
+          ? "JSON-RPC method names (with a '/'), not AdCP operations"
+          : "AdCP operation names (no '/'), not JSON-RPC methods",
+        value,
+      );
+    }
+  }
+  return new Set(value);
+}
+
+/** The JSON-RPC envelope facts of a body, or nothing (parsed strictly, errors ignored here). */
+function rpcFacts(body: Uint8Array, contentType: string | null): {
+  method?: string;
+  tool?: string;
+  payload?: unknown;
+} {
+  if (body.length === 0 || !isJsonContentType(contentType)) return {};
+  let value: unknown;
+  try {
+    value = parseBodyStrict(REQUEST_PROFILE_3_2, body);
+  } catch {
+    return {};
+  }
+  if (!isObject(value)) return {};
+  if (value.jsonrpc !== "2.0" || typeof value.method !== "string") return { payload: value };
+  const params = isObject(value.params) ? value.params : undefined;
+  if (value.method === "tools/call") {
+    return {
+      method: value.method,
+      tool: typeof params?.name === "string" ? params.name : undefined,
+      payload: params?.arguments,
+    } as { method: string; tool?: string; payload?: unknown };
+  }
+  return { method: value.method, payload: params };
+}
+
+/** Deepest object level searched for a webhook `authentication` block. */
+const MAX_SEARCH_DEPTH = 32;
+
+/**
+ * Whether a payload carries a legacy webhook `authentication` block (on a
+ * `push_notification_config`, or a `notification_configs[]` entry), at any depth: such a request
+ * must be signed on a signing-capable seller, whatever `required_for` says (security.mdx,
+ * "Downgrade and injection resistance").
+ */
+export function carriesWebhookAuthentication(value: unknown, depth = 0): boolean {
+  if (depth > MAX_SEARCH_DEPTH || typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) {
+    return value.some((v) => carriesWebhookAuthentication(v, depth + 1));
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const child = record[key];
+    if (key === "push_notification_config" && isObject(child) && hasAuthentication(child)) {
+      return true;
+    }
+    if (key === "notification_configs" && Array.isArray(child)) {
+      if (child.some((entry) => isObject(entry) && hasAuthentication(entry))) return true;
+    }
+    if (carriesWebhookAuthentication(child, depth + 1)) return true;
+  }
+  return false;
+}
+
+function hasAuthentication(config: Record<string, unknown>): boolean {
+  return Object.hasOwn(config, "authentication") && config.authentication !== null &&
+    config.authentication !== undefined;
+}
+
+/**
+ * Verifies incoming AdCP requests the way a seller's `request_signing` capability promises: an
+ * unsigned request to a `required_for` operation without another credential is
+ * `request_signature_required`; a signed one goes through the 15 checks of the request verifier
+ * checklist, in order; a half-signed or malformed one is always rejected, never downgraded to
+ * bearer. The codes are in the README's "Signing" section.
+ *
+ * @example Verifying a signed request
+ * ```ts
+ * import { RequestSigner, RequestVerifier } from "@adcp-wire/signing";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const pair = await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]) as CryptoKeyPair;
+ * const jwk = await crypto.subtle.exportKey("jwk", pair.publicKey);
+ * const signer = new RequestSigner({ key: pair.privateKey, keyid: "k1", alg: "ed25519" });
+ * const verifier = new RequestVerifier({
+ *   keys: [{ ...jwk, kid: "k1", alg: "EdDSA", use: "sig", key_ops: ["verify"], adcp_use: "request-signing" }],
+ *   capability: { covers_content_digest: "required", required_for: ["create_media_buy"] },
+ * });
+ * const request = await signer.signRequest(new Request("https://seller.example/mcp", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json" },
+ *   body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_media_buy"}}',
+ * }));
+ * const result = await verifier.verify(request);
+ * strictEqual(result.authentication, "signature");
+ * strictEqual(result.signer?.keyid, "k1");
+ * strictEqual(result.operation, "create_media_buy");
+ * ```
+ */
+export class RequestVerifier {
+  readonly #keys: KeyResolver;
+  readonly #replay: ReplayStore;
+  readonly #revocation: RevocationSource | undefined;
+  readonly #now: () => number;
+  readonly #maxBodyBytes: number;
+  readonly #legacy: boolean;
+  readonly #digest: "required" | "forbidden" | "either";
+  readonly #supported: boolean;
+  readonly #ops: Readonly<Record<"required" | "warn" | "supported", ReadonlySet<string>>>;
+  readonly #methods: Readonly<Record<"required" | "warn" | "supported", ReadonlySet<string>>>;
+
+  /**
+   * Makes a verifier.
+   *
+   * @param options Keys, capability, profile, state and clock.
+   * @throws {TypeError} When an option has the wrong type.
+   * @throws {RangeError} When a capability list mixes the operation and method namespaces, or a
+   * 3.2 endpoint advertises a digest posture other than `"required"`.
+   *
+   * @example A 3.2 endpoint must require content-digest coverage
+   * ```ts
+   * import { RequestVerifier } from "@adcp-wire/signing";
+   * import { throws } from "node:assert/strict";
+   *
+   * throws(
+   *   () => new RequestVerifier({ keys: [], capability: { covers_content_digest: "either" } }),
+   *   RangeError,
+   * );
+   * ```
+   */
+  constructor(options: RequestVerifierOptions) {
+    if (typeof options !== "object" || options === null) {
+      throw optionError(TypeError, "create the request verifier", "options", "an object", options);
+    }
+    const action = "create the request verifier";
+    this.#keys = keyResolverOf(options.keys, action);
+    this.#replay = options.replay ?? new InMemoryReplayStore();
+    this.#revocation = options.revocation;
+    this.#now = clockOf(options.now, action);
+    this.#maxBodyBytes = positiveInteger(
+      options.maxBodyBytes,
+      "maxBodyBytes",
+      action,
+      DEFAULT_MAX_BODY_BYTES,
+    );
+    const profile = options.profile ?? "3.2";
+    if (profile !== "3.2" && profile !== "3.1") {
+      throw optionError(RangeError, action, "profile", '"3.2" or "3.1"', profile);
+    }
+    this.#legacy = profile === "3.1";
+    const capability = options.capability ?? {};
+    if (typeof capability !== "object" || capability === null) {
+      throw optionError(TypeError, action, "capability", "an object", capability);
+    }
+    const digest = capability.covers_content_digest ?? (this.#legacy ? "either" : "required");
+    if (!["required", "forbidden", "either"].includes(digest)) {
+      throw optionError(
+        RangeError,
+        action,
+        "capability.covers_content_digest",
+        '"required", "forbidden" or "either"',
+        digest,
+      );
+    }
+    if (!this.#legacy && digest !== "required") {
+      throw optionError(
+        RangeError,
+        action,
+        "capability.covers_content_digest",
+        '"required" on a 3.2 endpoint (legacy postures need profile "3.1")',
+        digest,
+      );
+    }
+    this.#digest = digest;
+    this.#supported = capability.supported !== false;
+    this.#ops = {
+      required: nameList(capability.required_for, "capability.required_for", false),
+      warn: nameList(capability.warn_for, "capability.warn_for", false),
+      supported: nameList(capability.supported_for, "capability.supported_for", false),
+    };
+    this.#methods = {
+      required: nameList(
+        capability.protocol_methods_required_for,
+        "capability.protocol_methods_required_for",
+        true,
+      ),
+      warn: nameList(
+        capability.protocol_methods_warn_for,
+        "capability.protocol_methods_warn_for",
+        true,
+      ),
+      supported: nameList(
+        capability.protocol_methods_supported_for,
+        "capability.protocol_methods_supported_for",
+        true,
+      ),
+    };
+  }
+
+  #mode(operation: string | undefined, method: string | undefined): Mode {
+    for (const mode of ["required", "warn", "supported"] as const) {
+      if (operation !== undefined && this.#ops[mode].has(operation)) return mode;
+      if (method !== undefined && this.#methods[mode].has(method)) return mode;
+    }
+    return "none";
+  }
+
+  /**
+   * Verifies one request. The body is read once (at most `maxBodyBytes`) and returned.
+   *
+   * @param input A standard `Request` (its body is consumed) or the message parts.
+   * @param options What the caller knows: the operation, another credential, `:authority`.
+   * @returns What authenticated the request.
+   * @throws {SignatureVerificationError} With the spec's code: the request must be rejected
+   * (answer 401 with `error.wwwAuthenticate`).
+   * @throws {BodyTooLargeError} When the body exceeds `maxBodyBytes`.
+   * @throws {TypeError} When `input` is neither a Request nor message parts.
+   *
+   * @example An unsigned request to a required operation
+   * ```ts
+   * import { RequestVerifier, SignatureVerificationError } from "@adcp-wire/signing";
+   * import { rejects, strictEqual } from "node:assert/strict";
+   *
+   * const verifier = new RequestVerifier({ keys: [], capability: { required_for: ["create_media_buy"] } });
+   * const unsigned = { method: "POST", url: "https://seller.example/adcp", body: "{}" };
+   * await rejects(
+   *   verifier.verify(unsigned, { operation: "create_media_buy" }),
+   *   (e) => e instanceof SignatureVerificationError && e.code === "request_signature_required",
+   * );
+   * const ok = await verifier.verify(unsigned, { operation: "create_media_buy", fallbackAuthenticated: true });
+   * strictEqual(ok.authentication, "fallback");
+   * ```
+   */
+  async verify(
+    input: Request | HttpMessageParts,
+    options: VerifyRequestOptions = {},
+  ): Promise<RequestVerification> {
+    if (typeof options !== "object" || options === null) {
+      throw optionError(TypeError, ACTION, "options", "an object", options);
+    }
+    const message = await toMessage(input, this.#maxBodyBytes, ACTION, options.authority);
+    const fallback = options.fallbackAuthenticated === true;
+    const inputField = message.headers.get("signature-input");
+    const signatureField = message.headers.get("signature");
+    const profile = this.#legacy ? REQUEST_PROFILE_3_1 : REQUEST_PROFILE_3_2;
+    const facts = options.operation === undefined || options.protocolMethod === undefined
+      ? rpcFacts(message.body, message.headers.get("content-type"))
+      : {};
+    // Cross-namespace rule: a JSON-RPC body's tool name counts only under tools/call.
+    const operation = options.operation ?? facts.tool;
+    const protocolMethod = options.protocolMethod ??
+      (facts.method !== undefined && facts.method !== "tools/call" ? facts.method : undefined);
+    const base = {
+      body: message.body,
+      ...(operation === undefined ? {} : { operation }),
+      ...(protocolMethod === undefined ? {} : { protocolMethod }),
+    };
+    const unauthenticated = fallback ? "fallback" : "none";
+    if (!this.#supported) return { authentication: unauthenticated, ...base };
+    if ((inputField === null) !== (signatureField === null)) {
+      throw new SignatureVerificationError(
+        codeOf(profile, "header_malformed"),
+        1,
+        "Signature and Signature-Input must come together",
+      );
+    }
+    const mode = this.#mode(operation, protocolMethod);
+    if (inputField === null || signatureField === null) {
+      if (carriesWebhookAuthentication(facts.payload)) {
+        throw new SignatureVerificationError(
+          "request_signature_required",
+          0,
+          "a webhook authentication block requires a signed request",
+        );
+      }
+      if (mode === "required" && !fallback) {
+        throw new SignatureVerificationError(
+          "request_signature_required",
+          0,
+          "unsigned request to a required operation",
+        );
+      }
+      return {
+        authentication: unauthenticated,
+        ...(mode === "warn" ? { warning: "request_signature_required" as const } : {}),
+        ...base,
+      };
+    }
+    const now = this.#now() / 1000;
+    try {
+      const result = await verifyCore(message, inputField, signatureField, {
+        profile,
+        keys: this.#keys,
+        replay: this.#replay,
+        revocation: this.#revocation,
+        now,
+        legacyDigest: this.#legacy ? this.#digest : undefined,
+        label: "sig1",
+        signal: options.signal,
+      });
+      const payload = message.body.length > 0 &&
+          isJsonContentType(message.headers.get("content-type"))
+        ? parseBodyStrict(profile, message.body)
+        : undefined;
+      return {
+        authentication: "signature",
+        signer: { ...result, verifiedAt: now },
+        ...(payload === undefined ? {} : { payload }),
+        ...base,
+      };
+    } catch (error) {
+      if (
+        mode === "warn" && error instanceof SignatureVerificationError &&
+        error.code !== "request_signature_header_malformed"
+      ) {
+        return {
+          authentication: unauthenticated,
+          warning: error.code as RequestSignatureErrorCode,
+          ...base,
+        };
+      }
+      throw error;
+    }
+  }
+}
