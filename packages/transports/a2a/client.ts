@@ -1,5 +1,6 @@
 // A2AClient: an A2A agent over JSON-RPC, either wire version. Frames and classification live in
 // _frames.ts, streams in _stream.ts and _accumulator.ts, the types in types.ts.
+import { signingFetch } from "../client/_signing.ts";
 import { type A2AExtractOptions, isA2AStreamEnvelope } from "@adcp-wire/core";
 import {
   describe,
@@ -246,7 +247,11 @@ export class A2AClient {
       authHosts: this.authHosts,
       adcpProfile: this.adcpProfile,
     };
-    this.#fetch = functionOption("options.fetch", options.fetch);
+    this.#fetch = signingFetch(
+      options.signer,
+      functionOption("options.fetch", options.fetch),
+      CREATE,
+    );
     this.#retry = retryOption(CREATE, options.retry);
   }
 

@@ -3,6 +3,7 @@
 import type { RetryPolicy, RetryPolicyOptions } from "@adcp-wire/recovery";
 import type { ClientLimits } from "./limits.ts";
 import type { FetchLike } from "../read/bounded_fetch.ts";
+import type { RequestSigningOption } from "./_signing.ts";
 
 /**
  * Whether and how a client retries transient AdCP errors: `false` (never), `true` (the default
@@ -49,6 +50,12 @@ export interface ClientOptions {
    * @default {false}
    */
   readonly retry?: RetryOption | undefined;
+  /**
+   * Signs every outgoing request with the AdCP RFC 9421 request profile: a `RequestSigner` of
+   * `@adcp-wire/signing`, over this client's `fetch`. Each attempt, page and reconnect is signed
+   * anew (fresh nonce, `created` now), over the exact bytes sent. Default: unsigned.
+   */
+  readonly signer?: RequestSigningOption | undefined;
 }
 
 /** The options of one call that every client shares. */

@@ -6,3 +6,4 @@ export * from "./auth_challenge.ts";
 export * from "./idempotency_key.ts";
 export * from "./limits.ts";
 export * from "./options.ts";
+export type { RequestSigningOption } from "./_signing.ts";

@@ -4,6 +4,7 @@
 //
 // Why one file past 600 lines: it is one class, whose methods share private state (the session,
 // the running handshake, the limit layers) and each carry a doc comment with an example.
+import { signingFetch } from "../client/_signing.ts";
 import { describe, isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
 import { countOption, functionOption, objectOption } from "../_options.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
@@ -94,7 +95,11 @@ export class McpClient {
     callLimits(defaultLimits, agentLimits, undefined, CREATE); // validates both layers now
     this.#defaults = defaultLimits;
     this.#agent = agentLimits;
-    const fetch = functionOption("options.fetch", options.fetch);
+    const fetch = signingFetch(
+      options.signer,
+      functionOption("options.fetch", options.fetch),
+      CREATE,
+    );
     const version = options.protocolVersion ?? MCP_PROTOCOL_VERSION;
     if (typeof version !== "string" || version === "") {
       throw optionError(

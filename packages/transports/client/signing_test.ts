@@ -1,0 +1,106 @@
+// The clients sign every request when given a signer; a seller verifies each with one call.
+import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
+import { RequestSigner, RequestVerifier, SignatureVerificationError } from "@adcp-wire/signing";
+import { A2AClient, fetchAgentCard } from "../a2a/mod.ts";
+import { McpClient } from "../mcp/mod.ts";
+import { adcpSuccessResult } from "../seller/mod.ts";
+import { fakeA2AAgent, fakeMcpAgent } from "../testing/mod.ts";
+import type { FetchLike } from "../read/bounded_fetch.ts";
+
+async function keyPair(kid: string) {
+  const pair = await crypto.subtle.generateKey({ name: "Ed25519" }, true, [
+    "sign",
+    "verify",
+  ]) as CryptoKeyPair;
+  const jwk = await crypto.subtle.exportKey("jwk", pair.publicKey);
+  return {
+    signer: new RequestSigner({ key: pair.privateKey, keyid: kid, alg: "ed25519" }),
+    jwk: {
+      ...jwk,
+      kid,
+      alg: "EdDSA",
+      use: "sig",
+      key_ops: ["verify"],
+      adcp_use: "request-signing",
+    },
+  };
+}
+
+/** A seller front: verifies every request, records the outcome, then hands it to `inner`. */
+function verifyingSeller(verifier: RequestVerifier, inner: FetchLike) {
+  const seen: string[] = [];
+  const fetch: FetchLike = async (input, init) => {
+    const request = new Request(input, init);
+    try {
+      const result = await verifier.verify(request.clone());
+      seen.push(`${result.authentication}:${result.operation ?? result.protocolMethod ?? "-"}`);
+    } catch (error) {
+      if (!(error instanceof SignatureVerificationError)) throw error;
+      seen.push(error.code);
+      return new Response(null, {
+        status: 401,
+        headers: { "www-authenticate": error.wwwAuthenticate },
+      });
+    }
+    return inner(request);
+  };
+  return { fetch, seen };
+}
+
+Deno.test("McpClient with a signer: every request verifies as signed, body bound", async () => {
+  const { signer, jwk } = await keyPair("buyer-1");
+  const verifier = new RequestVerifier({
+    keys: [jwk],
+    capability: { required_for: ["create_media_buy"] },
+  });
+  const seller = verifyingSeller(
+    verifier,
+    fakeMcpAgent({ tools: { create_media_buy: () => adcpSuccessResult({ media_buy_id: "mb" }) } }),
+  );
+  const client = new McpClient("https://seller.example/mcp", { fetch: seller.fetch, signer });
+  const result = await client.callTool("create_media_buy", { plan_id: "p" });
+  deepStrictEqual(result, { kind: "success", data: { media_buy_id: "mb" } });
+  deepStrictEqual(seller.seen, [
+    "signature:initialize",
+    "signature:notifications/initialized",
+    "signature:create_media_buy",
+  ]);
+});
+
+Deno.test("McpClient without a signer is refused by a seller that requires signing", async () => {
+  const { jwk } = await keyPair("buyer-1");
+  const verifier = new RequestVerifier({
+    keys: [jwk],
+    capability: { required_for: ["create_media_buy"] },
+  });
+  const seller = verifyingSeller(
+    verifier,
+    fakeMcpAgent({ tools: { create_media_buy: () => adcpSuccessResult({}) } }),
+  );
+  const client = new McpClient("https://seller.example/mcp", { fetch: seller.fetch });
+  await rejects(client.callTool("create_media_buy", {}));
+  strictEqual(seller.seen.at(-1), "request_signature_required");
+});
+
+Deno.test("A2AClient with a signer: the invocation verifies as signed", async () => {
+  const { signer, jwk } = await keyPair("buyer-2");
+  const verifier = new RequestVerifier({ keys: [jwk] });
+  const agent = fakeA2AAgent({ skills: { get_products: (input) => ({ data: { echo: input } }) } });
+  const seller = verifyingSeller(verifier, agent.fetch);
+  const card = await fetchAgentCard(agent.cardUrl, { fetch: agent.fetch });
+  const client = new A2AClient(card, { fetch: seller.fetch, signer });
+  const result = await client.sendMessage(client.invocation("get_products", { brief: "CTV" }));
+  ok(result.kind === "success");
+  deepStrictEqual(seller.seen, ["signature:SendMessage"]);
+});
+
+Deno.test("a signer option that is not a signer is a TypeError naming it", () => {
+  let message = "";
+  try {
+    new McpClient("https://seller.example/mcp", { signer: {} as never });
+  } catch (error) {
+    message = (error as Error).message;
+    ok(error instanceof TypeError);
+  }
+  ok(message.includes("'options.signer' must be a RequestSigner"), message);
+});
