@@ -314,8 +314,9 @@ async function request(url: URL, settings: FetchSettings, deadline: Deadline): P
       redirect: "manual",
       // A counterparty URL gets no ambient credentials (cookies, HTTP auth) in a browser.
       credentials: "omit",
-      // A refetch after a kid miss must reach the origin, not a browser's HTTP cache.
-      cache: "no-store",
+      // No `cache` mode: Cloudflare Workers without `cache_option_enabled` throw on one, and
+      // Deno and Node have no HTTP cache. A browser's may answer a refetch from its cache, which
+      // fails closed (the kid stays unknown until the cached copy expires).
       signal: deadline.signal,
     }));
   } catch (error) {

@@ -43,8 +43,9 @@ export interface FetchJwksOptions {
    * that resolves the name, checks every address and pins the connection to the checked one
    * (security.mdx, "Webhook URL validation (SSRF)" steps 2 and 3), which the global `fetch` cannot
    * do. Server-side verifiers should pass one. It is called with `redirect: "manual"`,
-   * `credentials: "omit"`, `cache: "no-store"` and a signal it should honor (it is raced with the
-   * deadline either way).
+   * `credentials: "omit"` and a signal it should honor (it is raced with the deadline either way).
+   * No `cache` mode is set; in a browser, pass a `fetch` that sets `cache: "no-store"` so that a
+   * refetch after a `kid` miss reaches the origin.
    * @default {globalThis.fetch}
    */
   readonly fetch?:

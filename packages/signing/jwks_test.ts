@@ -122,7 +122,7 @@ function stubFetch(respond: (url: string, init?: RequestInit) => Response | Prom
 /** A stub answering with `body` (a string, bytes or a JSON value) and status 200. */
 function answering(body: unknown, init?: ResponseInit): ReturnType<typeof stubFetch> {
   return stubFetch(() =>
-    typeof body === "string" || body instanceof Uint8Array
+    typeof body === "string" || body instanceof Uint8Array || body instanceof ReadableStream
       ? new Response(body as BodyInit, init)
       : Response.json(body, init)
   );
@@ -813,6 +813,34 @@ Deno.test(
   },
 );
 
+Deno.test("fetchJwks() holds the deadline over chunks that arrive without yielding to timers", async () => {
+  // Each pull blocks for 1 ms and answers at once: the reads chain through microtasks, where no
+  // timer can fire, so the reader checks the clock per chunk.
+  const chunks = 2_000;
+  let pulled = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const until = performance.now() + 1;
+      while (performance.now() < until) { /* busy */ }
+      pulled++;
+      if (pulled === 1) controller.enqueue(encoder.encode('{"keys":[]'));
+      else if (pulled < chunks) controller.enqueue(encoder.encode(" "));
+      else {
+        controller.enqueue(encoder.encode("}"));
+        controller.close();
+      }
+    },
+  }, { highWaterMark: 0 });
+  const started = performance.now();
+  assertJwksError(
+    await rejection(fetchJwks(URL_OK, { fetch: answering(body).fetch, timeoutMs: 50 })),
+    "unavailable",
+    /within 50 ms/,
+  );
+  ok(performance.now() - started < 50 + SLACK_MS, `took ${performance.now() - started} ms`);
+  ok(pulled < chunks, `read all ${pulled} chunks`);
+});
+
 Deno.test(
   "fetchJwks() reports fetch failures as unavailable, the runtime's words only as cause",
   async () => {
@@ -1195,6 +1223,22 @@ Deno.test(
     strictEqual(calls, 1);
   },
 );
+
+Deno.test("JwksResolver does not remember a programmer error of its fetch option", async () => {
+  let calls = 0;
+  const resolver = new JwksResolver(URL_OK, {
+    now: testClock().now,
+    fetch: () => {
+      calls++;
+      return Promise.resolve(
+        (calls === 1 ? "not a Response" : Response.json({ keys: [jwk("k1")] })) as Response,
+      );
+    },
+  });
+  await rejects(resolver.resolve("k1"), TypeError);
+  strictEqual((await resolver.resolve("k1"))?.kid, "k1");
+  strictEqual(calls, 2);
+});
 
 Deno.test(
   "JwksResolver refuses a non-string keyid and a clock that is not a finite number",

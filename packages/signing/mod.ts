@@ -27,6 +27,7 @@
  * @module
  */
 export * from "./errors.ts";
+export * from "./external_types.ts";
 export * from "./keys.ts";
 export * from "./jwks.ts";
 export * from "./replay.ts";

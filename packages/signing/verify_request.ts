@@ -5,10 +5,9 @@ import { isJsonObject as isObject, optionError } from "@adcp-wire/internal";
 import { DEFAULT_MAX_BODY_BYTES, type HttpMessageParts, toMessage } from "./_message.ts";
 import { clockOf, keyResolverOf, type KeysOption, positiveInteger } from "./_options.ts";
 import { codeOf, REQUEST_PROFILE_3_1, REQUEST_PROFILE_3_2 } from "./_profile.ts";
-import type { CoreResult } from "./_verify.ts";
 import { isJsonContentType, parseBodyStrict, verifyCore } from "./_verify.ts";
 import { type RequestSignatureErrorCode, SignatureVerificationError } from "./errors.ts";
-import type { KeyResolver } from "./keys.ts";
+import type { AdcpJwk, KeyResolver } from "./keys.ts";
 import { InMemoryReplayStore, type ReplayStore } from "./replay.ts";
 import type { RevocationSource } from "./revocation.ts";
 
@@ -90,7 +89,7 @@ export interface VerifiedSigner {
   /** The RFC 9421 algorithm. */
   readonly alg: "ed25519" | "ecdsa-p256-sha256";
   /** The public key that verified. */
-  readonly jwk: CoreResult["jwk"];
+  readonly jwk: AdcpJwk;
   /** Unix seconds. */
   readonly created: number;
   /** Unix seconds. */
@@ -186,6 +185,21 @@ const MAX_SEARCH_DEPTH = 32;
  * `push_notification_config`, or a `notification_configs[]` entry), at any depth: such a request
  * must be signed on a signing-capable seller, whatever `required_for` says (security.mdx,
  * "Downgrade and injection resistance").
+ *
+ * @param value A request payload (the tool arguments of an MCP call, an A2A skill input).
+ * @param depth The depth reached (internal; leave it out).
+ * @returns Whether signing is required for this request.
+ *
+ * @example Detecting a legacy webhook credential
+ * ```ts
+ * import { carriesWebhookAuthentication } from "@adcp-wire/signing";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(carriesWebhookAuthentication({
+ *   push_notification_config: { url: "https://buyer.example/h", authentication: { credentials: "x" } },
+ * }), true);
+ * strictEqual(carriesWebhookAuthentication({ push_notification_config: { url: "https://buyer.example/h" } }), false);
+ * ```
  */
 export function carriesWebhookAuthentication(value: unknown, depth = 0): boolean {
   if (depth > MAX_SEARCH_DEPTH || typeof value !== "object" || value === null) return false;
