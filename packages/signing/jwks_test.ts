@@ -813,33 +813,36 @@ Deno.test(
   },
 );
 
-Deno.test("fetchJwks() holds the deadline over chunks that arrive without yielding to timers", async () => {
-  // Each pull blocks for 1 ms and answers at once: the reads chain through microtasks, where no
-  // timer can fire, so the reader checks the clock per chunk.
-  const chunks = 2_000;
-  let pulled = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const until = performance.now() + 1;
-      while (performance.now() < until) { /* busy */ }
-      pulled++;
-      if (pulled === 1) controller.enqueue(encoder.encode('{"keys":[]'));
-      else if (pulled < chunks) controller.enqueue(encoder.encode(" "));
-      else {
-        controller.enqueue(encoder.encode("}"));
-        controller.close();
-      }
-    },
-  }, { highWaterMark: 0 });
-  const started = performance.now();
-  assertJwksError(
-    await rejection(fetchJwks(URL_OK, { fetch: answering(body).fetch, timeoutMs: 50 })),
-    "unavailable",
-    /within 50 ms/,
-  );
-  ok(performance.now() - started < 50 + SLACK_MS, `took ${performance.now() - started} ms`);
-  ok(pulled < chunks, `read all ${pulled} chunks`);
-});
+Deno.test(
+  "fetchJwks() holds the deadline over chunks that arrive without yielding to timers",
+  async () => {
+    // Each pull blocks for 1 ms and answers at once: the reads chain through microtasks, where no
+    // timer can fire, so the reader checks the clock per chunk.
+    const chunks = 2_000;
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const until = performance.now() + 1;
+        while (performance.now() < until) { /* busy */ }
+        pulled++;
+        if (pulled === 1) controller.enqueue(encoder.encode('{"keys":[]'));
+        else if (pulled < chunks) controller.enqueue(encoder.encode(" "));
+        else {
+          controller.enqueue(encoder.encode("}"));
+          controller.close();
+        }
+      },
+    }, { highWaterMark: 0 });
+    const started = performance.now();
+    assertJwksError(
+      await rejection(fetchJwks(URL_OK, { fetch: answering(body).fetch, timeoutMs: 50 })),
+      "unavailable",
+      /within 50 ms/,
+    );
+    ok(performance.now() - started < 50 + SLACK_MS, `took ${performance.now() - started} ms`);
+    ok(pulled < chunks, `read all ${pulled} chunks`);
+  },
+);
 
 Deno.test(
   "fetchJwks() reports fetch failures as unavailable, the runtime's words only as cause",
