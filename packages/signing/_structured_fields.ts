@@ -235,7 +235,6 @@ function checkField(text: string): string {
   if (text.length > MAX_FIELD_LENGTH) {
     throw new StructuredFieldError(`field longer than ${MAX_FIELD_LENGTH} characters`);
   }
-  // deno-lint-ignore no-control-regex -- controls are what is refused (HTAB is OWS)
   const bad = /[^\t\x20-\x7e]/.exec(text);
   if (bad !== null) throw new StructuredFieldError(`invalid character at index ${bad.index}`);
   // Leading and trailing SP are discarded (RFC 8941 §4.2).

@@ -121,7 +121,10 @@ export class SignatureVerificationError extends AdcpSigningError {
    * import { strictEqual } from "node:assert/strict";
    *
    * const error = new SignatureVerificationError("webhook_signature_replayed", 12, "nonce seen");
-   * strictEqual(error.message, "Cannot accept the signature: webhook_signature_replayed (nonce seen)");
+   * strictEqual(
+   *   error.message,
+   *   "Cannot accept the signature: webhook_signature_replayed (nonce seen)",
+   * );
    * ```
    */
   constructor(
@@ -158,7 +161,7 @@ export class SignatureVerificationError extends AdcpSigningError {
 
 /** Why a JWKS could not be used. */
 export type JwksErrorReason =
-  /** Transient: network failure, timeout, 5xx, or a body that is not a JWKS (retry with backoff). */
+  /** Transient: network failure, timeout, 5xx, or a body that is not a JWKS (retry later). */
   | "unavailable"
   /** Refused by the SSRF rules: not https, userinfo, a reserved address, a redirect. */
   | "untrusted";
@@ -240,7 +243,10 @@ export class BodyTooLargeError extends AdcpSigningError {
    * import { BodyTooLargeError } from "@adcp-wire/signing";
    * import { strictEqual } from "node:assert/strict";
    *
-   * strictEqual(new BodyTooLargeError(10).message, "Cannot verify the message: its body exceeds 10 bytes");
+   * strictEqual(
+   *   new BodyTooLargeError(10).message,
+   *   "Cannot verify the message: its body exceeds 10 bytes",
+   * );
    * ```
    */
   constructor(maxBytes: number) {

@@ -19,7 +19,7 @@ export interface AdcpJwk {
   readonly use?: string;
   /** Must include `verify` on a published key. */
   readonly key_ops?: readonly string[];
-  /** AdCP key purpose: `request-signing` (requests and webhooks), `webhook-signing` (deprecated). */
+  /** AdCP key purpose: `request-signing` (requests and webhooks); `webhook-signing`. */
   readonly adcp_use?: string;
   /** Public key material, unpadded Base64URL. */
   readonly x?: string;

@@ -10,18 +10,29 @@
  * import { RequestSigner, RequestVerifier } from "@adcp-wire/signing";
  * import { strictEqual } from "node:assert/strict";
  *
- * const pair = await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]) as CryptoKeyPair;
+ * const pair = await crypto.subtle.generateKey({ name: "Ed25519" }, true, [
+ *   "sign",
+ *   "verify",
+ * ]) as CryptoKeyPair;
  * const jwk = await crypto.subtle.exportKey("jwk", pair.publicKey);
  * const signer = new RequestSigner({ key: pair.privateKey, keyid: "buyer-1", alg: "ed25519" });
  * const verifier = new RequestVerifier({
- *   keys: [{ ...jwk, kid: "buyer-1", alg: "EdDSA", use: "sig", key_ops: ["verify"], adcp_use: "request-signing" }],
+ *   keys: [{
+ *     ...jwk,
+ *     kid: "buyer-1",
+ *     alg: "EdDSA",
+ *     use: "sig",
+ *     key_ops: ["verify"],
+ *     adcp_use: "request-signing",
+ *   }],
  * });
  * const signed = await signer.signRequest(new Request("https://seller.example/adcp", {
  *   method: "POST",
  *   headers: { "content-type": "application/json" },
  *   body: "{}",
  * }));
- * strictEqual((await verifier.verify(signed, { operation: "create_media_buy" })).authentication, "signature");
+ * const result = await verifier.verify(signed, { operation: "create_media_buy" });
+ * strictEqual(result.authentication, "signature");
  * ```
  *
  * @module

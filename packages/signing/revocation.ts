@@ -100,7 +100,11 @@ export class RevocationList implements RevocationSource {
    *
    * const list = new RevocationList();
    * strictEqual(list.status("k", 0), "stale");
-   * list.update({ updated: "1970-01-01T00:00:00Z", next_update: "1970-01-01T00:15:00Z", revoked_kids: [] }, 0);
+   * list.update({
+   *   updated: "1970-01-01T00:00:00Z",
+   *   next_update: "1970-01-01T00:15:00Z",
+   *   revoked_kids: [],
+   * }, 0);
    * strictEqual(list.status("k", 0), "valid");
    * ```
    */

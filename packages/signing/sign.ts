@@ -254,15 +254,24 @@ class Signer {
  * import { RequestSigner } from "@adcp-wire/signing";
  * import { match, ok } from "node:assert/strict";
  *
- * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, ["sign", "verify"]) as CryptoKeyPair;
- * const signer = new RequestSigner({ key: privateKey, keyid: "buyer-2026", alg: "ed25519", now: () => 1_776_520_800_000 });
+ * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, [
+ *   "sign",
+ *   "verify",
+ * ]) as CryptoKeyPair;
+ * const signer = new RequestSigner({
+ *   key: privateKey,
+ *   keyid: "buyer-2026",
+ *   alg: "ed25519",
+ *   now: () => 1_776_520_800_000,
+ * });
  * const fields = await signer.sign({
  *   method: "POST",
  *   url: "https://seller.example/mcp",
  *   headers: { "content-type": "application/json" },
  *   body: "{}",
  * });
- * match(fields["Signature-Input"], /^sig1=\("@method" "@target-uri" "@authority" "content-type" "content-digest"\);created=1776520800;expires=1776521100;/);
+ * match(fields["Signature-Input"], /^sig1=\("@method" "@target-uri" "@authority" "content-type"/);
+ * match(fields["Signature-Input"], /"content-digest"\);created=1776520800;expires=1776521100;/);
  * ok(fields["Content-Digest"]?.startsWith("sha-256=:"));
  * ```
  */
@@ -282,8 +291,15 @@ export class RequestSigner {
    * import { RequestSigner } from "@adcp-wire/signing";
    * import { throws } from "node:assert/strict";
    *
-   * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, ["sign", "verify"]) as CryptoKeyPair;
-   * throws(() => new RequestSigner({ key: privateKey, keyid: "k", alg: "ed25519", coverContentDigest: false }), RangeError);
+   * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, [
+   *   "sign",
+   *   "verify",
+   * ]) as CryptoKeyPair;
+   * throws(
+   *   () =>
+   *     new RequestSigner({ key: privateKey, keyid: "k", alg: "ed25519", coverContentDigest: false }),
+   *   RangeError,
+   * );
    * ```
    */
   constructor(options: RequestSignerOptions) {
@@ -340,7 +356,10 @@ export class RequestSigner {
    * import { RequestSigner } from "@adcp-wire/signing";
    * import { strictEqual } from "node:assert/strict";
    *
-   * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, ["sign", "verify"]) as CryptoKeyPair;
+   * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, [
+   *   "sign",
+   *   "verify",
+   * ]) as CryptoKeyPair;
    * const signer = new RequestSigner({ key: privateKey, keyid: "k", alg: "ed25519" });
    * const fields = await signer.sign({ method: "GET", url: "https://seller.example/x" });
    * strictEqual(fields["Content-Digest"], undefined);
@@ -362,7 +381,10 @@ export class RequestSigner {
    * import { RequestSigner } from "@adcp-wire/signing";
    * import { ok } from "node:assert/strict";
    *
-   * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, ["sign", "verify"]) as CryptoKeyPair;
+   * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, [
+   *   "sign",
+   *   "verify",
+   * ]) as CryptoKeyPair;
    * const signer = new RequestSigner({ key: privateKey, keyid: "k", alg: "ed25519" });
    * const signed = await signer.signRequest(new Request("https://seller.example/x"));
    * ok(signed.headers.get("signature")?.startsWith("sig1=:"));
@@ -384,7 +406,10 @@ export class RequestSigner {
  * import { WebhookSigner } from "@adcp-wire/signing";
  * import { match } from "node:assert/strict";
  *
- * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, ["sign", "verify"]) as CryptoKeyPair;
+ * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, [
+ *   "sign",
+ *   "verify",
+ * ]) as CryptoKeyPair;
  * const signer = new WebhookSigner({ key: privateKey, keyid: "seller-hooks", alg: "ed25519" });
  * const fields = await signer.sign({
  *   method: "POST",
@@ -410,7 +435,7 @@ export class WebhookSigner {
    * import { WebhookSigner } from "@adcp-wire/signing";
    * import { throws } from "node:assert/strict";
    *
-   * throws(() => new WebhookSigner({ key: {} as JsonWebKey, keyid: "k", alg: "ed25519" }), TypeError);
+   * throws(() => new WebhookSigner({ key: {}, keyid: "k", alg: "ed25519" }), TypeError);
    * ```
    */
   constructor(options: SignerOptions) {
@@ -433,9 +458,17 @@ export class WebhookSigner {
    * import { WebhookSigner } from "@adcp-wire/signing";
    * import { ok } from "node:assert/strict";
    *
-   * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, ["sign", "verify"]) as CryptoKeyPair;
+   * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, [
+   *   "sign",
+   *   "verify",
+   * ]) as CryptoKeyPair;
    * const signer = new WebhookSigner({ key: privateKey, keyid: "k", alg: "ed25519" });
-   * const fields = await signer.sign({ method: "POST", url: "https://buyer.example/h", headers: { "content-type": "application/json" }, body: "{}" });
+   * const fields = await signer.sign({
+   *   method: "POST",
+   *   url: "https://buyer.example/h",
+   *   headers: { "content-type": "application/json" },
+   *   body: "{}",
+   * });
    * ok(fields["Content-Digest"]);
    * ```
    */
@@ -455,9 +488,18 @@ export class WebhookSigner {
    * import { WebhookSigner } from "@adcp-wire/signing";
    * import { ok } from "node:assert/strict";
    *
-   * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, ["sign", "verify"]) as CryptoKeyPair;
+   * const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, [
+   *   "sign",
+   *   "verify",
+   * ]) as CryptoKeyPair;
    * const signer = new WebhookSigner({ key: privateKey, keyid: "k", alg: "ed25519" });
-   * const signed = await signer.signRequest(new Request("https://buyer.example/h", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
+   * const signed = await signer.signRequest(
+   *   new Request("https://buyer.example/h", {
+   *     method: "POST",
+   *     headers: { "content-type": "application/json" },
+   *     body: "{}",
+   *   }),
+   * );
    * ok(signed.headers.has("content-digest"));
    * ```
    */

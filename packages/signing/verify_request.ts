@@ -196,9 +196,13 @@ const MAX_SEARCH_DEPTH = 32;
  * import { strictEqual } from "node:assert/strict";
  *
  * strictEqual(carriesWebhookAuthentication({
- *   push_notification_config: { url: "https://buyer.example/h", authentication: { credentials: "x" } },
+ *   push_notification_config: {
+ *     url: "https://buyer.example/h",
+ *     authentication: { credentials: "x" },
+ *   },
  * }), true);
- * strictEqual(carriesWebhookAuthentication({ push_notification_config: { url: "https://buyer.example/h" } }), false);
+ * const plain = { push_notification_config: { url: "https://buyer.example/h" } };
+ * strictEqual(carriesWebhookAuthentication(plain), false);
  * ```
  */
 export function carriesWebhookAuthentication(value: unknown, depth = 0): boolean {
@@ -237,11 +241,21 @@ function hasAuthentication(config: Record<string, unknown>): boolean {
  * import { RequestSigner, RequestVerifier } from "@adcp-wire/signing";
  * import { strictEqual } from "node:assert/strict";
  *
- * const pair = await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]) as CryptoKeyPair;
+ * const pair = await crypto.subtle.generateKey({ name: "Ed25519" }, true, [
+ *   "sign",
+ *   "verify",
+ * ]) as CryptoKeyPair;
  * const jwk = await crypto.subtle.exportKey("jwk", pair.publicKey);
  * const signer = new RequestSigner({ key: pair.privateKey, keyid: "k1", alg: "ed25519" });
  * const verifier = new RequestVerifier({
- *   keys: [{ ...jwk, kid: "k1", alg: "EdDSA", use: "sig", key_ops: ["verify"], adcp_use: "request-signing" }],
+ *   keys: [{
+ *     ...jwk,
+ *     kid: "k1",
+ *     alg: "EdDSA",
+ *     use: "sig",
+ *     key_ops: ["verify"],
+ *     adcp_use: "request-signing",
+ *   }],
  *   capability: { covers_content_digest: "required", required_for: ["create_media_buy"] },
  * });
  * const request = await signer.signRequest(new Request("https://seller.example/mcp", {
@@ -379,13 +393,19 @@ export class RequestVerifier {
    * import { RequestVerifier, SignatureVerificationError } from "@adcp-wire/signing";
    * import { rejects, strictEqual } from "node:assert/strict";
    *
-   * const verifier = new RequestVerifier({ keys: [], capability: { required_for: ["create_media_buy"] } });
+   * const verifier = new RequestVerifier({
+   *   keys: [],
+   *   capability: { required_for: ["create_media_buy"] },
+   * });
    * const unsigned = { method: "POST", url: "https://seller.example/adcp", body: "{}" };
    * await rejects(
    *   verifier.verify(unsigned, { operation: "create_media_buy" }),
    *   (e) => e instanceof SignatureVerificationError && e.code === "request_signature_required",
    * );
-   * const ok = await verifier.verify(unsigned, { operation: "create_media_buy", fallbackAuthenticated: true });
+   * const ok = await verifier.verify(unsigned, {
+   *   operation: "create_media_buy",
+   *   fallbackAuthenticated: true,
+   * });
    * strictEqual(ok.authentication, "fallback");
    * ```
    */

@@ -68,11 +68,21 @@ export interface WebhookVerification {
  * import { WebhookSigner, WebhookVerifier } from "@adcp-wire/signing";
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  *
- * const pair = await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]) as CryptoKeyPair;
+ * const pair = await crypto.subtle.generateKey({ name: "Ed25519" }, true, [
+ *   "sign",
+ *   "verify",
+ * ]) as CryptoKeyPair;
  * const jwk = await crypto.subtle.exportKey("jwk", pair.publicKey);
  * const signer = new WebhookSigner({ key: pair.privateKey, keyid: "seller-1", alg: "ed25519" });
  * const verifier = new WebhookVerifier({
- *   keys: [{ ...jwk, kid: "seller-1", alg: "EdDSA", use: "sig", key_ops: ["verify"], adcp_use: "request-signing" }],
+ *   keys: [{
+ *     ...jwk,
+ *     kid: "seller-1",
+ *     alg: "EdDSA",
+ *     use: "sig",
+ *     key_ops: ["verify"],
+ *     adcp_use: "request-signing",
+ *   }],
  * });
  * const delivery = await signer.signRequest(new Request("https://buyer.example/hooks/1", {
  *   method: "POST",
@@ -141,7 +151,9 @@ export class WebhookVerifier {
    * const verifier = new WebhookVerifier({ keys: [] });
    * await rejects(
    *   verifier.verify({ method: "POST", url: "https://buyer.example/hook", body: "{}" }),
-   *   (e) => e instanceof SignatureVerificationError && e.code === "webhook_signature_header_malformed",
+   *   (e) =>
+   *     e instanceof SignatureVerificationError &&
+   *     e.code === "webhook_signature_header_malformed",
    * );
    * ```
    */
