@@ -295,11 +295,8 @@ export class RequestSigner {
    *   "sign",
    *   "verify",
    * ]) as CryptoKeyPair;
-   * throws(
-   *   () =>
-   *     new RequestSigner({ key: privateKey, keyid: "k", alg: "ed25519", coverContentDigest: false }),
-   *   RangeError,
-   * );
+   * const unbound = { key: privateKey, keyid: "k", alg: "ed25519", coverContentDigest: false } as const;
+   * throws(() => new RequestSigner(unbound), RangeError);
    * ```
    */
   constructor(options: RequestSignerOptions) {
