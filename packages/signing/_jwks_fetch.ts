@@ -2,6 +2,7 @@
 // read, the strict parse and the shape check. Spec: security.mdx, "Webhook URL validation (SSRF)"
 // steps 1-6, "Key discovery (JWKS)", and the budgets of the `brand_json_url` quickstart
 // (`MAX_JWKS_BYTES`, 10 s total deadline, strict JSON, no redirects).
+import { concatChunks } from "./_bytes.ts";
 import {
   DuplicateKeyError,
   isReservedAddress,
@@ -398,14 +399,7 @@ async function readCapped(
     await reader.cancel().catch(() => {});
     throw failure(error, deadline);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return concatChunks(chunks, total);
 }
 
 // `ignoreBOM` keeps a byte order mark in the text, where the strict parser refuses it.

@@ -1,6 +1,7 @@
 // The verifiers' one input shape: a standard Request (body read once, bounded) or the parts of a
 // message (as conformance vectors and non-fetch servers hold them).
 import { optionError } from "@adcp-wire/internal";
+import { concatChunks } from "./_bytes.ts";
 import type { Message } from "./_verify.ts";
 import { BodyTooLargeError } from "./errors.ts";
 
@@ -39,14 +40,7 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return concatChunks(chunks, total);
 }
 
 /**
