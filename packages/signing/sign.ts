@@ -295,8 +295,8 @@ export class RequestSigner {
    *   "sign",
    *   "verify",
    * ]) as CryptoKeyPair;
-   * const unbound = { key: privateKey, keyid: "k", alg: "ed25519", coverContentDigest: false } as const;
-   * throws(() => new RequestSigner(unbound), RangeError);
+   * const unbound = { key: privateKey, keyid: "k", alg: "ed25519" } as const;
+   * throws(() => new RequestSigner({ ...unbound, coverContentDigest: false }), RangeError);
    * ```
    */
   constructor(options: RequestSignerOptions) {
