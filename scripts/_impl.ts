@@ -21,6 +21,13 @@ import { field, isObject } from "./_impl/_input.ts";
 import { SUITE_NAMES, type VectorReply, type VectorRequest } from "./_vectors.ts";
 import { answer as a2aProfileExtension } from "./_impl/a2a_profile_extension.ts";
 import { answer as adagentsDiscovery } from "./_impl/adagents_discovery.ts";
+import {
+  answerBodyIntegrity,
+  answerCanonicalization,
+  answerRequestSigning,
+  answerWebhookSigning,
+  signingErrorCode,
+} from "./_impl/message_signing.ts";
 import { answer as webhookHmac } from "./_impl/webhook_hmac.ts";
 import { answer as webhookReceiverEnvelope } from "./_impl/webhook_receiver_envelope.ts";
 
@@ -45,6 +52,14 @@ function answer(request: VectorRequest): unknown {
       return webhookHmac(input, options);
     case "adagents-discovery":
       return adagentsDiscovery(input, options);
+    case "request-signing":
+      return answerRequestSigning(input);
+    case "webhook-signing":
+      return answerWebhookSigning(input);
+    case "target-uri-canonicalization":
+      return answerCanonicalization(input);
+    case "body-integrity-policy":
+      return answerBodyIntegrity(input);
     case "mcp-response-extraction":
       return extractAdcpResponseFromMcp(input, options ?? undefined);
     case "a2a-response-extraction":
@@ -115,8 +130,19 @@ function answer(request: VectorRequest): unknown {
 }
 
 /**
- * Answers one request; a thrown error (or rejected promise) becomes `{error: {code}}` (its `code`,
- * else "exception"), and a suite this implementation does not know is skipped.
+ * The reply code of a thrown error: a signing error's spec code (`signingErrorCode`: a
+ * `SignatureVerificationError` or `TargetUriMalformedError` of `@adcp-wire/signing`), else the
+ * error's string `code`, else "exception".
+ */
+function errorCode(error: unknown): string {
+  const signing = signingErrorCode(error);
+  if (signing !== undefined) return signing;
+  return isObject(error) && typeof error.code === "string" ? error.code : "exception";
+}
+
+/**
+ * Answers one request; a thrown error (or rejected promise) becomes `{error: {code}}` (see
+ * {@link errorCode}), and a suite this implementation does not know is skipped.
  */
 export async function handleRequest(request: VectorRequest): Promise<VectorReply> {
   if (!(SUITE_NAMES as readonly string[]).includes(request.suite)) {
@@ -125,7 +151,6 @@ export async function handleRequest(request: VectorRequest): Promise<VectorReply
   try {
     return { result: await answer(request) };
   } catch (error) {
-    const code = isObject(error) && typeof error.code === "string" ? error.code : "exception";
-    return { error: { code } };
+    return { error: { code: errorCode(error) } };
   }
 }

@@ -20,6 +20,12 @@ import {
 } from "./_suites/_def.ts";
 import { suite as a2aProfileExtension } from "./_suites/a2a_profile_extension.ts";
 import { suite as adagentsDiscovery } from "./_suites/adagents_discovery.ts";
+import {
+  bodyIntegritySuite,
+  canonicalizationSuite,
+  requestSigningSuite,
+  webhookSigningSuite,
+} from "./_suites/message_signing.ts";
 import { suite as webhookHmac } from "./_suites/webhook_hmac.ts";
 import { suite as webhookReceiverEnvelope } from "./_suites/webhook_receiver_envelope.ts";
 
@@ -67,6 +73,10 @@ export const SUITE_NAMES = [
   "webhook-receiver-envelope",
   "webhook-hmac",
   "adagents-discovery",
+  "request-signing",
+  "webhook-signing",
+  "target-uri-canonicalization",
+  "body-integrity-policy",
 ] as const;
 
 /** A suite the runner knows how to run. */
@@ -137,6 +147,19 @@ export interface RunOptions {
    * @default {UPSTREAM_APPLICABILITY}
    */
   applicability?: ReadonlyMap<string, Applicability>;
+}
+
+/** How {@link runFile} runs one file. */
+export interface RunFileOptions extends RunOptions {
+  /**
+   * The file's suite, for a file whose name does not say it: the compliance bundles the runner
+   * assembles from upstream's one-vector-per-file folders (`scripts/_compliance.ts`), whose display
+   * path is a folder (`vectors/upstream/compliance/3.2.0-beta.5/request-signing/`) or a file named
+   * after something else (`canonicalization.json`). `null`: no runner.
+   *
+   * @default {suiteOf(file)}
+   */
+  suite?: SuiteName | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -279,7 +302,11 @@ export const UPSTREAM_APPLICABILITY: ReadonlyMap<string, Applicability> = new Ma
   ],
 ]);
 
-/** Picks a file's suite by the prefix of its name; `null` for a suite without a runner. */
+/**
+ * Picks a file's suite by the prefix of its name; `null` for a suite without a runner. The
+ * compliance bundles the runner assembles are not named after their suite: they carry it
+ * explicitly ({@link RunFileOptions.suite}).
+ */
 export function suiteOf(fileName: string): SuiteName | null {
   const base = fileName.slice(fileName.lastIndexOf("/") + 1);
   for (const s of SUITE_NAMES) {
@@ -394,6 +421,10 @@ const SUITES: Record<SuiteName, SuiteDef> = {
   "webhook-receiver-envelope": webhookReceiverEnvelope,
   "webhook-hmac": webhookHmac,
   "adagents-discovery": adagentsDiscovery,
+  "request-signing": requestSigningSuite,
+  "webhook-signing": webhookSigningSuite,
+  "target-uri-canonicalization": canonicalizationSuite,
+  "body-integrity-policy": bodyIntegritySuite,
   "webhook-payload-extraction": {
     required: ["payload", "expected_data"],
     input: (v) => ({ payload: v.payload, format: Object.hasOwn(v, "format") ? v.format : null }),
@@ -599,11 +630,11 @@ export async function runFile(
   file: string,
   doc: unknown,
   impl: Implementation,
-  options: RunOptions = {},
+  options: RunFileOptions = {},
 ): Promise<FileReport> {
   const adcpVersion = options.adcpVersion ?? ADCP_VERSION;
   const table = options.applicability ?? UPSTREAM_APPLICABILITY;
-  const suite = suiteOf(file);
+  const suite = options.suite === undefined ? suiteOf(file) : options.suite;
   const report: FileReport = {
     file,
     suite,
@@ -715,6 +746,24 @@ export async function runFile(
     } else fail(verdict);
   }
   return report;
+}
+
+/**
+ * The report of a file that could not be read, parsed or assembled: one failed `(file)` outcome
+ * with the reason, never a crash and never a pass.
+ */
+export function fileFailure(file: string, suite: string | null, reason: string): FileReport {
+  return {
+    file,
+    suite,
+    total: 1,
+    passed: 0,
+    failed: 1,
+    skipped: 0,
+    notApplicable: 0,
+    note: reason,
+    outcomes: [{ id: "(file)", description: file, status: "failed", reason }],
+  };
 }
 
 /**

@@ -1,14 +1,17 @@
 /**
- * `deno task test-browser [--serve]`
+ * `deno task test-browser [--serve] [--adcp-version V]`
  *
  * Runs the vector suites, the checks of `@adcp-wire/validation` and the clients in headless
- * Chromium, to show that the packages run in a browser:
+ * Chromium, to show that the packages run in a browser. The vectors are checked against the pinned
+ * AdCP version, or `--adcp-version V` (whose compliance bundles are then the ones served):
  *
  * 1. `scripts/browser/runner.ts` is bundled by esbuild for `platform: "browser"` (the workspace
  *    packages, `scripts/_impl.ts` and the judging code of `scripts/_vectors.ts` inlined).
  * 2. A local server (`Deno.serve` on 127.0.0.1) serves the page under a strict Content Security
- *    Policy, the vector files of `vectors/upstream/` and `vectors/local/`, and the agents the
- *    in-page clients call (`scripts/browser/_server.ts`).
+ *    Policy, the vector files of `vectors/upstream/` (with the compliance bundles of
+ *    `vectors/upstream/compliance/<version>/`, assembled by `scripts/_compliance.ts` as
+ *    `test-vectors` assembles them) and `vectors/local/`, and the agents the in-page clients call
+ *    (`scripts/browser/_server.ts`). The page's URL carries the version (`?adcp-version=V`).
  * 3. Chromium opens the page headless (`--headless=new`); the page runs everything and posts its
  *    report back; this script prints it: the vector report, as `deno task test-vectors` prints it,
  *    then the checks.
@@ -24,8 +27,10 @@
  */
 import { bundleFile, stopBundler } from "./_bundle.ts";
 import { runMain, ScriptError } from "./_cli.ts";
+import { assembleCompliance } from "./_compliance.ts";
 import { displayPath, LOCAL_VECTORS_DIR, ROOT, UPSTREAM_VECTORS_DIR } from "./_sources.ts";
-import { formatReport, totals } from "./_vectors.ts";
+import { ADCP_VERSION } from "@adcp-wire/schemas";
+import { compareVersions, formatReport, totals } from "./_vectors.ts";
 import { formatChecks } from "./browser/_checks.ts";
 import { findOnPath, isExecutable } from "./test_node.ts";
 import type { PageReport, VectorText } from "./browser/_page.ts";
@@ -105,10 +110,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * Checks what the page posted.
  *
  * @param value The posted JSON.
+ * @param adcpVersion The AdCP version the page was asked to check against; a report of another
+ * version (or of none) is refused.
  * @returns The report.
  * @throws {ScriptError} When the page reported an error, or posted something else.
  */
-export function checkPageReport(value: unknown): PageReport {
+export function checkPageReport(value: unknown, adcpVersion: string = ADCP_VERSION): PageReport {
   if (isObject(value) && typeof value.error === "string") {
     throw new ScriptError(`The page failed: ${value.error}`);
   }
@@ -118,6 +125,11 @@ export function checkPageReport(value: unknown): PageReport {
   ) {
     throw new ScriptError(
       `The page posted an unexpected report: ${JSON.stringify(value)?.slice(0, 200)}`,
+    );
+  }
+  if (value.adcpVersion !== adcpVersion) {
+    throw new ScriptError(
+      `The page checked AdCP ${JSON.stringify(value.adcpVersion)}, not ${adcpVersion}`,
     );
   }
   return value as unknown as PageReport;
@@ -133,7 +145,12 @@ export function checkPageReport(value: unknown): PageReport {
 export function formatPageReport(report: PageReport, acceptEncodings: string[]): string {
   const seen = [...new Set(acceptEncodings)].map((value) => JSON.stringify(value)).join(", ");
   return [
-    formatReport(report.files),
+    formatReport(
+      report.files,
+      report.adcpVersion === undefined ? {} : {
+        adcpVersion: report.adcpVersion,
+      },
+    ),
     "",
     formatChecks("@adcp-wire/validation in the page:", report.validation),
     "",
@@ -157,9 +174,22 @@ export function browserRunPassed(report: PageReport): boolean {
     [...report.validation, ...report.clients].every((outcome) => outcome.passed);
 }
 
-async function readVectors(): Promise<VectorText[]> {
+/**
+ * The vector files the page runs, as `test-vectors` runs them: each folder's `*.json` files, then
+ * the compliance bundles of `vectors/upstream/compliance/<adcpVersion>/`, assembled (their text is
+ * the assembled document; one that cannot be assembled is sent with its reason).
+ *
+ * @param adcpVersion The AdCP version of the run.
+ * @param dirs The vectors folders.
+ * @returns The files, in order.
+ * @throws {ScriptError} When a folder is missing, or there are no files at all.
+ */
+export async function readVectors(
+  adcpVersion: string,
+  dirs: readonly string[] = [UPSTREAM_VECTORS_DIR, LOCAL_VECTORS_DIR],
+): Promise<VectorText[]> {
   const out: VectorText[] = [];
-  for (const dir of [UPSTREAM_VECTORS_DIR, LOCAL_VECTORS_DIR]) {
+  for (const dir of dirs) {
     const names: string[] = [];
     try {
       for await (const entry of Deno.readDir(dir)) {
@@ -181,6 +211,13 @@ async function readVectors(): Promise<VectorText[]> {
         const message = error instanceof Error ? error.message : String(error);
         out.push({ file: displayPath(path), text: null, error: message });
       }
+    }
+    for (const bundle of await assembleCompliance(dir, adcpVersion)) {
+      out.push(
+        bundle.ok
+          ? { file: bundle.file, suite: bundle.suite, text: JSON.stringify(bundle.doc) }
+          : { file: bundle.file, suite: bundle.suite, text: null, error: bundle.reason },
+      );
     }
   }
   if (out.length === 0) throw new ScriptError("No vectors found (run `deno task sync`)");
@@ -234,24 +271,53 @@ async function launchChromium(path: string, url: string) {
   };
 }
 
-function parseArgs(args: readonly string[]): { serve: boolean } {
+/** The usage of `deno task test-browser`. */
+export const TEST_BROWSER_USAGE: string =
+  "Usage: deno task test-browser [--serve] [--adcp-version V]\n" +
+  "  --serve            start no browser: print the page's URL and wait for its report\n" +
+  "  --adcp-version V   the AdCP version the vectors are checked against (default: the pinned " +
+  `${ADCP_VERSION})`;
+
+/**
+ * Parses the command line of `deno task test-browser`.
+ *
+ * @param args The arguments.
+ * @returns The options, or `"help"`.
+ * @throws {ScriptError} On an unknown argument, a missing value or a version that is not SemVer.
+ */
+export function parseTestBrowserArgs(
+  args: readonly string[],
+): { serve: boolean; adcpVersion: string } | "help" {
   let serve = false;
-  for (const arg of args) {
+  let adcpVersion = ADCP_VERSION;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
     if (arg === "--serve") serve = true;
-    else if (arg === "--help" || arg === "-h") {
-      console.log(
-        "Usage: deno task test-browser [--serve]\n" +
-          "  --serve  start no browser: print the page's URL and wait for its report",
-      );
-      Deno.exit(0);
+    else if (arg === "--help" || arg === "-h") return "help";
+    else if (arg === "--adcp-version" || arg.startsWith("--adcp-version=")) {
+      const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[++index];
+      if (value === undefined) throw new ScriptError(`${arg} needs a value`);
+      try {
+        compareVersions(value, value);
+      } catch {
+        throw new ScriptError(
+          `--adcp-version must be a SemVer version such as 3.1.19, got ${JSON.stringify(value)}`,
+        );
+      }
+      adcpVersion = value;
     } else throw new ScriptError(`Unknown argument ${JSON.stringify(arg)} (see --help)`);
   }
-  return { serve };
+  return { serve, adcpVersion };
 }
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const { serve } = parseArgs(Deno.args);
+  const args = parseTestBrowserArgs(Deno.args);
+  if (args === "help") {
+    console.log(TEST_BROWSER_USAGE);
+    return 0;
+  }
+  const { serve, adcpVersion } = args;
   const chromium = serve ? undefined : findChromium(
     { CHROMIUM: Deno.env.get("CHROMIUM"), PATH: Deno.env.get("PATH") },
     isExecutable,
@@ -265,12 +331,13 @@ async function main(): Promise<number> {
     await stopBundler();
   }
   const boot = await Deno.readTextFile(`${ROOT}/scripts/browser/boot.js`);
-  const page = pageServer({ boot, runner, vectors: await readVectors() });
+  const page = pageServer({ boot, runner, vectors: await readVectors(adcpVersion) });
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     page.handler,
   );
-  const url = `http://127.0.0.1:${server.addr.port}/`;
+  const url = `http://127.0.0.1:${server.addr.port}/` +
+    (adcpVersion === ADCP_VERSION ? "" : `?adcp-version=${encodeURIComponent(adcpVersion)}`);
   let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -301,7 +368,7 @@ async function main(): Promise<number> {
         }),
       );
     }
-    const report = checkPageReport(await Promise.race(waits));
+    const report = checkPageReport(await Promise.race(waits), adcpVersion);
     console.log(formatPageReport(report, page.acceptEncodings));
     const passed = browserRunPassed(report);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -2,9 +2,11 @@
  * `deno task test-vectors [--vectors DIR]... [--suite NAME]... [--json FILE] [--impl CMD]
  * [--adcp-version V]`
  *
- * Runs every vector file in `vectors/upstream/`, `vectors/local/` and each `--vectors DIR` (only
- * those of the `--suite`s, when given), prints a table per file, the skipped and not-applicable
- * vectors, each failure in one line and the first few in full, and exits non-zero on any failure.
+ * Runs every vector file in `vectors/upstream/` (with the compliance bundles of
+ * `vectors/upstream/compliance/<AdCP version>/`, see `_compliance.ts`), `vectors/local/` and each
+ * `--vectors DIR` (only those of the `--suite`s, when given), prints a table per file, the skipped
+ * and not-applicable vectors, each failure in one line and the first few in full, and exits
+ * non-zero on any failure.
  * `--impl CMD` checks another implementation: the runner starts `CMD` once (through `sh -c`) and
  * speaks JSON lines with it (see vectors/README.md). Without it, the project's own implementation
  * answers, through the same protocol objects. Vectors are checked against the pinned AdCP version
@@ -13,11 +15,13 @@
  * @module
  */
 import { runMain, ScriptError } from "./_cli.ts";
+import { assembleCompliance } from "./_compliance.ts";
 import { displayPath, LOCAL_VECTORS_DIR, ROOT, UPSTREAM_VECTORS_DIR } from "./_sources.ts";
 import { ADCP_VERSION } from "@adcp-wire/schemas";
 import {
   checkReply,
   compareVersions,
+  fileFailure,
   type FileReport,
   formatReport,
   type Implementation,
@@ -256,37 +260,46 @@ export interface RunVectorsOptions extends RunOptions {
   suites?: ReadonlySet<string>;
 }
 
-/** Runs every file of the given folders. */
+/**
+ * Runs every file of the given folders: each folder's `*.json` files, sorted, then the compliance
+ * bundles of its `compliance/<AdCP version>/` subfolder, assembled by `scripts/_compliance.ts`
+ * (none when it has no `compliance/` subfolder). A file that cannot be read, parsed or assembled
+ * is one failed `(file)` vector.
+ */
 export async function runVectors(
   dirs: string[],
   implementation: Implementation,
   options: RunVectorsOptions = {},
 ): Promise<FileReport[]> {
   const { suites, ...runOptions } = options;
+  const wanted = (suite: string | null) =>
+    suites === undefined || (suite !== null && suites.has(suite));
   const reports: FileReport[] = [];
   for (const dir of dirs) {
     for (const path of await vectorFiles(dir)) {
       const suite = suiteOf(path);
-      if (suites !== undefined && (suite === null || !suites.has(suite))) continue;
+      if (!wanted(suite)) continue;
       let vectorFile: unknown;
       try {
         vectorFile = JSON.parse(await Deno.readTextFile(path));
       } catch (error) {
         const reason = `cannot read: ${error instanceof Error ? error.message : String(error)}`;
-        reports.push({
-          file: displayPath(path),
-          suite,
-          total: 1,
-          passed: 0,
-          failed: 1,
-          skipped: 0,
-          notApplicable: 0,
-          note: reason,
-          outcomes: [{ id: "(file)", description: displayPath(path), status: "failed", reason }],
-        });
+        reports.push(fileFailure(displayPath(path), suite, reason));
         continue;
       }
       reports.push(await runFile(displayPath(path), vectorFile, implementation, runOptions));
+    }
+    const bundles = await assembleCompliance(dir, runOptions.adcpVersion ?? ADCP_VERSION);
+    for (const bundle of bundles) {
+      if (!wanted(bundle.suite)) continue;
+      reports.push(
+        bundle.ok
+          ? await runFile(bundle.file, bundle.doc, implementation, {
+            ...runOptions,
+            suite: bundle.suite,
+          })
+          : fileFailure(bundle.file, bundle.suite, `cannot read: ${bundle.reason}`),
+      );
     }
   }
   return reports;

@@ -56,6 +56,22 @@ Deno.test(
       );
     }
     strictEqual(t.skipped, 0);
+    // Upstream's compliance bundles of the pinned version ran, one vector per upstream file.
+    const compliance = `vectors/upstream/compliance/${ADCP_VERSION}`;
+    for (const folder of ["request-signing", "webhook-signing"]) {
+      const r = byFile.get(`${compliance}/${folder}/`);
+      ok(r, `${compliance}/${folder}/ was run`);
+      let files = 0;
+      for (const section of ["positive", "negative"]) {
+        for await (const entry of Deno.readDir(`${ROOT}/${compliance}/${folder}/${section}`)) {
+          if (entry.name.endsWith(".json")) files++;
+        }
+      }
+      deepStrictEqual([r.total, r.passed], [files, files], folder);
+    }
+    const canonicalization = byFile.get(`${compliance}/request-signing/canonicalization.json`);
+    strictEqual(canonicalization?.suite, "target-uri-canonicalization");
+    ok(canonicalization.passed > 0 && canonicalization.passed === canonicalization.total);
     // Every suite has local vectors.
     for (const suite of SUITE_NAMES) {
       ok(
@@ -83,6 +99,19 @@ Deno.test("on AdCP 3.1.19 the table's vectors are not applicable, never passed",
     mapping.outcomes.filter((o) => o.status === "not_applicable").map((o) => o.id),
     ["mcp-account-moved-missing-recovery", "mcp-account-identity-conflict-missing-recovery"],
   );
+  // The signing suites run 3.1.19's own compliance bundles (no profile-3.2, no body-integrity).
+  deepStrictEqual(
+    reports.filter((r) => r.file.includes("/compliance/")).map((r) => [r.file, r.suite]),
+    [
+      ["vectors/upstream/compliance/3.1.19/request-signing/", "request-signing"],
+      [
+        "vectors/upstream/compliance/3.1.19/request-signing/canonicalization.json",
+        "target-uri-canonicalization",
+      ],
+      ["vectors/upstream/compliance/3.1.19/webhook-signing/", "webhook-signing"],
+    ],
+  );
+  strictEqual(totals(reports).failed, 0, formatReport(reports, { adcpVersion: "3.1.19" }));
   const text = formatReport(reports, { adcpVersion: "3.1.19" });
   ok(text.includes("\nNot applicable to AdCP 3.1.19 (2):\n"), text);
   ok(
@@ -342,6 +371,18 @@ Deno.test("test-vectors --suite runs only the named suites, refusing unknown one
     "vectors/local/seller-strings-lone-surrogates.json",
     "vectors/local/seller-strings.json",
   ]);
+  // The assembled compliance bundles are filtered by their own suite.
+  const signing = await runVectors(DIRS, await directImplementation(), {
+    suites: new Set(["request-signing"]),
+  });
+  deepStrictEqual(signing.map((r) => r.file), [
+    `vectors/upstream/compliance/${ADCP_VERSION}/request-signing/`,
+    ...(versionInRange(ADCP_VERSION, ">=3.2.0-beta.5")
+      ? [`vectors/upstream/compliance/${ADCP_VERSION}/request-signing/profile-3.2/`]
+      : []),
+    "vectors/local/request-signing.json",
+  ]);
+  ok(signing.every((r) => r.suite === "request-signing" && r.failed === 0));
 
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", "-A", "scripts/test_vectors.ts", "--suite", "nope"],

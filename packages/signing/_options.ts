@@ -20,7 +20,15 @@ export function keyResolverOf(keys: unknown, action: string): KeyResolver {
 export function clockOf(now: unknown, action: string): () => number {
   if (now === undefined) return Date.now;
   if (typeof now !== "function") throw optionError(TypeError, action, "now", "a function", now);
-  return now as () => number;
+  const clock = now as () => unknown;
+  // Checked on every reading: a NaN clock would open every window and blind the replay cache.
+  return () => {
+    const value = clock();
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      throw optionError(TypeError, action, "now()", "a finite number of milliseconds", value);
+    }
+    return value;
+  };
 }
 
 /** A positive safe integer option. */

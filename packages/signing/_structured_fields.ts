@@ -160,7 +160,11 @@ class Parser {
 
   number(): BareItem {
     const start = this.i;
-    if (this.peek() === "-") this.i++;
+    if (this.peek() === "-") {
+      this.i++;
+      const c = this.peek();
+      if (!(c >= "0" && c <= "9")) this.fail("expected a digit after -");
+    }
     let digits = 0;
     let dot = -1;
     while (!this.done) {

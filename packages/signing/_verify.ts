@@ -3,6 +3,7 @@
 // order, short-circuiting on the first failure, then step 14 (body well-formedness) on its own so
 // that the strict parse a caller needs anyway is the check.
 import { DuplicateKeyError, parseJsonStrict } from "@adcp-wire/security";
+import { untilAborted } from "./_abort.ts";
 import { decodeBinary } from "./_binary.ts";
 import {
   ALGORITHMS,
@@ -362,9 +363,9 @@ export async function verifyCore(
   // 7
   let jwk: AdcpJwk | undefined;
   try {
-    jwk = await options.keys.resolve(
-      keyid,
-      options.signal === undefined ? {} : { signal: options.signal },
+    jwk = await untilAborted(
+      options.keys.resolve(keyid, options.signal === undefined ? {} : { signal: options.signal }),
+      options.signal,
     );
   } catch (error) {
     if (error instanceof JwksError) {

@@ -1,5 +1,6 @@
 // JWKS key discovery: one SSRF-checked, bounded fetch of a JWK Set, a caching KeyResolver over one
 // `jwks_uri`, a KeyResolver over a fixed set, and the default `jwks_uri` of an agent.
+import { untilAborted } from "./_abort.ts";
 import { isJsonObject, optionError } from "@adcp-wire/internal";
 import { JwksError } from "./errors.ts";
 import type { AdcpJwk, AdcpJwks, KeyResolver, ResolveKeyContext } from "./keys.ts";
@@ -224,26 +225,6 @@ function open(now: number, start: number, length: number): boolean {
   // cooldown (the next refetch restarts it).
   const elapsed = now - start;
   return elapsed >= 0 && elapsed < length;
-}
-
-/** Settles as `promise`, or rejects with the signal's reason when it aborts first. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 function indexKeys(keys: readonly AdcpJwk[]): Map<string, AdcpJwk> {

@@ -115,6 +115,8 @@ export class InMemoryReplayStore implements ReplayStore {
   readonly #keys = new Map<string, Map<string, number>>();
   readonly #lastSweep = new Map<string, number>();
   readonly #admissions: number[] = [];
+  /** Keyids ever admitted (bounded by `maxEntries`, oldest forgotten first). */
+  readonly #known = new Map<string, true>();
   #lastTotalSweep = -Infinity;
   #size = 0;
 
@@ -184,7 +186,7 @@ export class InMemoryReplayStore implements ReplayStore {
     if (!force && last !== undefined && now - last < 1) return;
     this.#lastSweep.set(keyid, now);
     for (const [nonce, expiresAt] of entries) {
-      if (expiresAt <= now) {
+      if (expiresAt < now) {
         entries.delete(nonce);
         this.#size--;
       }
@@ -229,7 +231,9 @@ export class InMemoryReplayStore implements ReplayStore {
   }
 
   /**
-   * Step 12: whether `(keyid, nonce)` is held and not expired.
+   * Step 12: whether `(keyid, nonce)` is held: an entry is held through its `expiresAt`
+   * inclusive, so that it outlives the window of step 5 (which accepts `expires` up to
+   * `now − 60`, the entry being held until `expires + 60`).
    *
    * @param keyid The signature's `keyid`.
    * @param nonce The signature's `nonce`.
@@ -243,13 +247,13 @@ export class InMemoryReplayStore implements ReplayStore {
    *
    * const store = new InMemoryReplayStore();
    * store.insert("k1", "n", 100, 0);
-   * strictEqual(store.seen("k1", "n", 99), true);
-   * strictEqual(store.seen("k1", "n", 100), false);
+   * strictEqual(store.seen("k1", "n", 100), true); // held through its expiry second
+   * strictEqual(store.seen("k1", "n", 101), false);
    * ```
    */
   seen(keyid: string, nonce: string, now: number): boolean {
     const expiresAt = this.#keys.get(keyid)?.get(nonce);
-    return expiresAt !== undefined && expiresAt > now;
+    return expiresAt !== undefined && expiresAt >= now;
   }
 
   /**
@@ -284,7 +288,12 @@ export class InMemoryReplayStore implements ReplayStore {
     if (entries === undefined) {
       entries = new Map();
       this.#keys.set(keyid, entries);
-      this.#admit(now);
+      if (!this.#known.has(keyid)) this.#admit(now);
+      this.#known.delete(keyid);
+      this.#known.set(keyid, true);
+      if (this.#known.size > this.#total) {
+        this.#known.delete(this.#known.keys().next().value as string);
+      }
     }
     const previous = entries.get(nonce);
     if (previous !== undefined) {

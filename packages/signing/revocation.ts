@@ -48,8 +48,23 @@ export const REVOCATION_GRACE_INTERVALS = 4;
 /** Revoked kids held at most per list: 100,000. */
 export const MAX_REVOKED_KIDS = 100_000;
 
+// RFC 3339 `date-time`: seconds and an offset (`Z` or `±hh:mm`) required.
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+
+/** Unix seconds of an RFC 3339 timestamp, NaN when it is not one (Feb 30 included). */
+function rfc3339Seconds(text: string): number {
+  const m = RFC3339.exec(text);
+  if (m === null) return NaN;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[];
+  const inMonth = new Date(Date.UTC(year!, month! - 1, day!)).getUTCDate() === day;
+  if (month! < 1 || month! > 12 || day! < 1 || !inMonth || hour! > 23 || minute! > 59) return NaN;
+  if (second! > 60 || Number(m[7] ?? 0) > 23 || Number(m[8] ?? 0) > 59) return NaN;
+  return Date.parse(text) / 1000;
+}
+
 function seconds(text: unknown, name: string): number {
-  const ms = typeof text === "string" && /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : NaN;
+  const ms = typeof text === "string" ? rfc3339Seconds(text) * 1000 : NaN;
   if (!Number.isFinite(ms)) {
     throw optionError(TypeError, "update the revocation list", name, "an RFC 3339 timestamp", text);
   }

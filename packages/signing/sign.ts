@@ -124,7 +124,7 @@ class Signer {
     const validity = options.validitySeconds ?? MAX_VALIDITY_S;
     if (!Number.isSafeInteger(validity) || validity < 1 || validity > MAX_VALIDITY_S) {
       throw optionError(
-        RangeError,
+        typeof validity === "number" ? RangeError : TypeError,
         action,
         "validitySeconds",
         "an integer from 1 to 300",
@@ -309,6 +309,9 @@ export class RequestSigner {
       throw optionError(RangeError, action, "profile", '"3.2" or "3.1"', profile);
     }
     const cover = options.coverContentDigest ?? true;
+    if (typeof cover !== "boolean") {
+      throw optionError(TypeError, action, "coverContentDigest", "a boolean", cover);
+    }
     if (!cover && profile === "3.2") {
       throw optionError(
         RangeError,

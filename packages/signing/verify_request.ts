@@ -151,12 +151,15 @@ function nameList(value: unknown, name: string, protocol: boolean): ReadonlySet<
   return new Set(value);
 }
 
-/** The JSON-RPC envelope facts of a body, or nothing (parsed strictly, errors ignored here). */
-function rpcFacts(body: Uint8Array, contentType: string | null): {
-  method?: string;
-  tool?: string;
-  payload?: unknown;
-} {
+/** The facts a JSON body gives: the whole value, and its JSON-RPC method and tool name. */
+interface BodyFacts {
+  readonly value?: unknown;
+  readonly method?: string;
+  readonly tool?: string;
+}
+
+/** The facts of a JSON body, parsed strictly (a body that does not parse gives none). */
+function bodyFacts(body: Uint8Array, contentType: string | null): BodyFacts {
   if (body.length === 0 || !isJsonContentType(contentType)) return {};
   let value: unknown;
   try {
@@ -164,30 +167,24 @@ function rpcFacts(body: Uint8Array, contentType: string | null): {
   } catch {
     return {};
   }
-  if (!isObject(value)) return {};
-  if (value.jsonrpc !== "2.0" || typeof value.method !== "string") return { payload: value };
-  const params = isObject(value.params) ? value.params : undefined;
-  if (value.method === "tools/call") {
-    return {
-      method: value.method,
-      tool: typeof params?.name === "string" ? params.name : undefined,
-      payload: params?.arguments,
-    } as { method: string; tool?: string; payload?: unknown };
+  if (!isObject(value) || value.jsonrpc !== "2.0" || typeof value.method !== "string") {
+    return { value };
   }
-  return { method: value.method, payload: params };
+  const params = isObject(value.params) ? value.params : undefined;
+  if (value.method === "tools/call" && typeof params?.name === "string") {
+    return { value, method: value.method, tool: params.name };
+  }
+  return { value, method: value.method };
 }
-
-/** Deepest object level searched for a webhook `authentication` block. */
-const MAX_SEARCH_DEPTH = 32;
 
 /**
  * Whether a payload carries a legacy webhook `authentication` block (on a
- * `push_notification_config`, or a `notification_configs[]` entry), at any depth: such a request
- * must be signed on a signing-capable seller, whatever `required_for` says (security.mdx,
- * "Downgrade and injection resistance").
+ * `push_notification_config`, or a `notification_configs[]` entry), at any depth and inside
+ * arrays (a JSON-RPC batch, an A2A message): such a request must be signed on a signing-capable
+ * seller, whatever `required_for` says (security.mdx, "Downgrade and injection resistance"). The
+ * walk is iterative; its size is the parsed value's, which the strict parser bounds.
  *
- * @param value A request payload (the tool arguments of an MCP call, an A2A skill input).
- * @param depth The depth reached (internal; leave it out).
+ * @param value A parsed request body, or a part of one.
  * @returns Whether signing is required for this request.
  *
  * @example Detecting a legacy webhook credential
@@ -205,21 +202,26 @@ const MAX_SEARCH_DEPTH = 32;
  * strictEqual(carriesWebhookAuthentication(plain), false);
  * ```
  */
-export function carriesWebhookAuthentication(value: unknown, depth = 0): boolean {
-  if (depth > MAX_SEARCH_DEPTH || typeof value !== "object" || value === null) return false;
-  if (Array.isArray(value)) {
-    return value.some((v) => carriesWebhookAuthentication(v, depth + 1));
-  }
-  const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    const child = record[key];
-    if (key === "push_notification_config" && isObject(child) && hasAuthentication(child)) {
-      return true;
+export function carriesWebhookAuthentication(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current !== "object" || current === null) continue;
+    if (Array.isArray(current)) {
+      for (const item of current) stack.push(item);
+      continue;
     }
-    if (key === "notification_configs" && Array.isArray(child)) {
-      if (child.some((entry) => isObject(entry) && hasAuthentication(entry))) return true;
+    const record = current as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const child = record[key];
+      if (key === "push_notification_config" && isObject(child) && hasAuthentication(child)) {
+        return true;
+      }
+      if (key === "notification_configs" && Array.isArray(child)) {
+        if (child.some((entry) => isObject(entry) && hasAuthentication(entry))) return true;
+      }
+      stack.push(child);
     }
-    if (carriesWebhookAuthentication(child, depth + 1)) return true;
   }
   return false;
 }
@@ -421,13 +423,15 @@ export class RequestVerifier {
     const inputField = message.headers.get("signature-input");
     const signatureField = message.headers.get("signature");
     const profile = this.#legacy ? REQUEST_PROFILE_3_1 : REQUEST_PROFILE_3_2;
-    const facts = options.operation === undefined || options.protocolMethod === undefined
-      ? rpcFacts(message.body, message.headers.get("content-type"))
-      : {};
+    const contentType = message.headers.get("content-type");
+    let facts: BodyFacts | undefined = options.operation === undefined ||
+        options.protocolMethod === undefined
+      ? bodyFacts(message.body, contentType)
+      : undefined;
     // Cross-namespace rule: a JSON-RPC body's tool name counts only under tools/call.
-    const operation = options.operation ?? facts.tool;
+    const operation = options.operation ?? facts?.tool;
     const protocolMethod = options.protocolMethod ??
-      (facts.method !== undefined && facts.method !== "tools/call" ? facts.method : undefined);
+      (facts?.method !== undefined && facts.method !== "tools/call" ? facts.method : undefined);
     const base = {
       body: message.body,
       ...(operation === undefined ? {} : { operation }),
@@ -444,7 +448,8 @@ export class RequestVerifier {
     }
     const mode = this.#mode(operation, protocolMethod);
     if (inputField === null || signatureField === null) {
-      if (carriesWebhookAuthentication(facts.payload)) {
+      facts ??= bodyFacts(message.body, contentType);
+      if (carriesWebhookAuthentication(facts.value)) {
         throw new SignatureVerificationError(
           "request_signature_required",
           0,

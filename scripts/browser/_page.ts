@@ -6,7 +6,16 @@
  * @module
  */
 import { handleRequest } from "../_impl.ts";
-import { checkReply, type FileReport, type Implementation, runFile, suiteOf } from "../_vectors.ts";
+import {
+  checkReply,
+  fileFailure,
+  type FileReport,
+  type Implementation,
+  runFile,
+  type RunOptions,
+  type SuiteName,
+  suiteOf,
+} from "../_vectors.ts";
 import type { CheckOutcome } from "./_checks.ts";
 
 /** A vector file as the page gets it: its display path and its text. */
@@ -17,12 +26,20 @@ export interface VectorText {
   text: string | null;
   /** Why it could not be read. */
   error?: string;
+  /**
+   * Its suite, for an assembled compliance bundle (`scripts/_compliance.ts`), whose path does not
+   * name it.
+   * @default {suiteOf(file)}
+   */
+  suite?: SuiteName | null;
 }
 
 /** What the page posts to `/report`. */
 export interface PageReport {
   /** The browser's `navigator.userAgent`. */
   userAgent: string;
+  /** The AdCP version the vectors were checked against (the page's `?adcp-version=`). */
+  adcpVersion?: string;
   /** One report per vector file, as `test_vectors.ts` makes them. */
   files: FileReport[];
   /** The checks of `@adcp-wire/validation`. */
@@ -46,19 +63,21 @@ export const pageImplementation: Implementation = async (request) => {
 };
 
 /**
- * Runs the vector files; a file that is not JSON (or could not be read) is one failed vector, as
- * `test_vectors.ts` reports it.
+ * Runs the vector files; a file that is not JSON (or could not be read, or assembled) is one
+ * failed vector, as `test_vectors.ts` reports it.
  *
  * @param files The files.
  * @param impl The implementation.
+ * @param options The AdCP version of the run (and the applicability table).
  * @returns The reports, in order.
  */
 export async function runVectorTexts(
   files: readonly VectorText[],
   impl: Implementation = pageImplementation,
+  options: RunOptions = {},
 ): Promise<FileReport[]> {
   const reports: FileReport[] = [];
-  for (const { file, text, error } of files) {
+  for (const { file, text, error, suite } of files) {
     let doc: unknown;
     let reason = error === undefined ? undefined : `cannot read: ${error}`;
     if (reason === undefined) {
@@ -71,20 +90,12 @@ export async function runVectorTexts(
       }
     }
     if (reason !== undefined) {
-      reports.push({
-        file,
-        suite: suiteOf(file),
-        total: 1,
-        passed: 0,
-        failed: 1,
-        skipped: 0,
-        notApplicable: 0,
-        note: reason,
-        outcomes: [{ id: "(file)", description: file, status: "failed", reason }],
-      });
+      reports.push(fileFailure(file, suite === undefined ? suiteOf(file) : suite, reason));
       continue;
     }
-    reports.push(await runFile(file, doc, impl));
+    reports.push(
+      await runFile(file, doc, impl, { ...options, ...(suite === undefined ? {} : { suite }) }),
+    );
   }
   return reports;
 }

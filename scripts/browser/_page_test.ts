@@ -23,3 +23,33 @@ Deno.test("runVectorTexts() counts an unreadable or non-JSON file as one failure
     { id: "(file)", description: "b.json", status: "failed", reason: "cannot read: denied" },
   ]);
 });
+
+Deno.test("runVectorTexts() runs an assembled bundle under its explicit suite", async () => {
+  const [ok, broken] = await runVectorTexts([
+    {
+      file: "vectors/upstream/compliance/9.9.9/request-signing/canonicalization.json",
+      suite: "target-uri-canonicalization",
+      text: JSON.stringify({
+        cases: [{
+          name: "host-lowercase",
+          rule: "lower-case host",
+          input_url: "https://A.example/p",
+          expected_target_uri: "https://a.example/p",
+          expected_authority: "a.example",
+        }],
+      }),
+    },
+    {
+      file: "vectors/upstream/compliance/9.9.9/webhook-signing/",
+      suite: "webhook-signing",
+      text: null,
+      error: "webhook-signing/keys.json does not exist",
+    },
+  ]);
+  deepStrictEqual([ok?.suite, ok?.passed, ok?.total], ["target-uri-canonicalization", 1, 1]);
+  deepStrictEqual([broken?.suite, broken?.failed, broken?.outcomes[0]?.reason], [
+    "webhook-signing",
+    1,
+    "cannot read: webhook-signing/keys.json does not exist",
+  ]);
+});

@@ -1,10 +1,12 @@
 /**
  * The in-page runner of `deno task test-browser`, bundled for the browser: runs every vector file
- * the server lists (`_page.ts`), then the checks of `@adcp-wire/validation` and of the clients,
+ * the server lists (`_page.ts`) against the AdCP version of the page's `?adcp-version=` (the
+ * pinned one without it), then the checks of `@adcp-wire/validation` and of the clients,
  * shows the report in the page and posts it to `/report`.
  *
  * @module
  */
+import { ADCP_VERSION } from "@adcp-wire/schemas";
 import { runChecks } from "./_checks.ts";
 import { clientChecks } from "./_client_checks.ts";
 import { type PageReport, runVectorTexts, type VectorText } from "./_page.ts";
@@ -20,15 +22,21 @@ function show(text: string): void {
 }
 
 async function main(): Promise<void> {
+  // `deno task test-browser --adcp-version V` opens the page with `?adcp-version=V`.
+  const adcpVersion = new URLSearchParams(globalThis.location?.search ?? "").get("adcp-version") ??
+    ADCP_VERSION;
   const report: PageReport = {
     userAgent: globalThis.navigator?.userAgent ?? "",
+    adcpVersion,
     files: [],
     validation: [],
     clients: [],
   };
   try {
     const response = await fetch("/vectors.json");
-    report.files = await runVectorTexts(await response.json() as VectorText[]);
+    report.files = await runVectorTexts(await response.json() as VectorText[], undefined, {
+      adcpVersion,
+    });
     report.validation = await runChecks(VALIDATION_CHECKS);
     // The same server under another origin, for the cross-origin check.
     const origin = globalThis.location.origin;
