@@ -3,7 +3,7 @@
 import { optionError } from "@adcp-wire/internal";
 import { concatChunks } from "./_bytes.ts";
 import type { Message } from "./_verify.ts";
-import { BodyTooLargeError } from "./errors.ts";
+import { BodyTimeoutError, BodyTooLargeError } from "./errors.ts";
 
 /** The parts of an HTTP message, for servers that do not hand out a `Request`. */
 export interface HttpMessageParts {
@@ -20,7 +20,17 @@ export interface HttpMessageParts {
 /** Default cap on a body the verifiers read: 4 MiB (4,194,304 bytes). */
 export const DEFAULT_MAX_BODY_BYTES = 4_194_304;
 
-async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
+/** Default cap on a webhook body: 1 MiB (1,048,576 bytes; webhooks.mdx, "Payload size limit"). */
+export const DEFAULT_WEBHOOK_MAX_BODY_BYTES = 1_048_576;
+
+/** Default deadline for reading a body: 10,000 ms (the webhook body deadline of webhooks.mdx). */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+async function readCapped(
+  request: Request,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
     await request.body?.cancel().catch(() => {});
@@ -30,15 +40,24 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new BodyTooLargeError(maxBytes);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // One deadline over the whole body: a sender trickling bytes cannot hold the verifier.
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BodyTimeoutError(timeoutMs)), timeoutMs);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), expired]);
+      if (done) break;
+      total += value.length;
+      if (total > maxBytes) throw new BodyTooLargeError(maxBytes);
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (error) {
+    await reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
   return concatChunks(chunks, total);
 }
@@ -50,11 +69,12 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
 export async function toMessage(
   input: Request | HttpMessageParts,
   maxBodyBytes: number,
+  timeoutMs: number,
   action: string,
   authority?: string,
 ): Promise<Message> {
   if (input instanceof Request) {
-    const body = await readCapped(input, maxBodyBytes);
+    const body = await readCapped(input, maxBodyBytes, timeoutMs);
     return { method: input.method, url: input.url, headers: input.headers, body, authority };
   }
   if (typeof input !== "object" || input === null) {

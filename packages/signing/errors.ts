@@ -61,7 +61,8 @@ export type AdcpSigningErrorCode =
   | SignatureErrorCode
   | "jwks_unavailable"
   | "jwks_untrusted"
-  | "body_too_large";
+  | "body_too_large"
+  | "body_timeout";
 
 /**
  * Base class of the `@adcp-wire/signing` error family, under the workspace root `AdcpWireError`.
@@ -296,5 +297,49 @@ export class TargetUriMalformedError extends AdcpSigningError {
   constructor(problem: string, options?: ErrorOptions) {
     super(`Cannot canonicalize the target URI: ${problem}`, options);
     this.problem = problem;
+  }
+}
+
+/**
+ * A message body did not arrive within the verifier's deadline (`bodyTimeoutMs`, default 10 s):
+ * reading stopped, nothing was verified. Answer 408.
+ *
+ * @example Reading the deadline
+ * ```ts
+ * import { BodyTimeoutError } from "@adcp-wire/signing";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new BodyTimeoutError(10_000);
+ * strictEqual(error.code, "body_timeout");
+ * strictEqual(error.timeoutMs, 10_000);
+ * ```
+ */
+export class BodyTimeoutError extends AdcpSigningError {
+  /** The class name, a literal so that minifiers cannot change it. */
+  override readonly name: string = "BodyTimeoutError";
+  /** Always `body_timeout`. */
+  override readonly code = "body_timeout" as const;
+  /** The deadline, in milliseconds. */
+  readonly timeoutMs: number;
+
+  /**
+   * Makes the error.
+   *
+   * @param timeoutMs The deadline that passed.
+   *
+   * @example Usage
+   * ```ts
+   * import { BodyTimeoutError } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(
+   *   new BodyTimeoutError(5).message,
+   *   "Cannot verify the message: its body did not arrive within 5 ms",
+   * );
+   * ```
+   */
+  constructor(timeoutMs: number) {
+    super(`Cannot verify the message: its body did not arrive within ${timeoutMs} ms`);
+    this.timeoutMs = timeoutMs;
   }
 }

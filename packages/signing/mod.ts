@@ -48,7 +48,11 @@ export * from "./sign.ts";
 export * from "./verify_request.ts";
 export * from "./verify_webhook.ts";
 export type { HttpMessageParts } from "./_message.ts";
-export { DEFAULT_MAX_BODY_BYTES } from "./_message.ts";
+export {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_WEBHOOK_MAX_BODY_BYTES,
+} from "./_message.ts";
 export { REQUEST_SIGNING_TAG, WEBHOOK_SIGNING_TAG } from "./_profile.ts";
 export type { SignatureAlgorithm } from "./_crypto.ts";
 export type { KeysOption } from "./_options.ts";

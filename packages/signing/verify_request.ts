@@ -2,7 +2,12 @@
 // (Transport Layer)"): the pre-checks, the capability modes and fallback composition, the
 // 15-check checklist, and the body well-formedness of step 14.
 import { isJsonObject as isObject, optionError } from "@adcp-wire/internal";
-import { DEFAULT_MAX_BODY_BYTES, type HttpMessageParts, toMessage } from "./_message.ts";
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  type HttpMessageParts,
+  toMessage,
+} from "./_message.ts";
 import { clockOf, keyResolverOf, type KeysOption, positiveInteger } from "./_options.ts";
 import { codeOf, REQUEST_PROFILE_3_1, REQUEST_PROFILE_3_2 } from "./_profile.ts";
 import { isJsonContentType, parseBodyStrict, verifyCore } from "./_verify.ts";
@@ -60,6 +65,8 @@ export interface RequestVerifierOptions {
   readonly now?: () => number;
   /** Longest body read, in bytes. Default 4 MiB. */
   readonly maxBodyBytes?: number;
+  /** Deadline for reading a `Request` body, in milliseconds. Default 10,000. */
+  readonly bodyTimeoutMs?: number;
 }
 
 /** What one call of {@link RequestVerifier.verify} is told about the request. */
@@ -277,6 +284,7 @@ export class RequestVerifier {
   readonly #revocation: RevocationSource | undefined;
   readonly #now: () => number;
   readonly #maxBodyBytes: number;
+  readonly #bodyTimeoutMs: number;
   readonly #legacy: boolean;
   readonly #digest: "required" | "forbidden" | "either";
   readonly #supported: boolean;
@@ -316,6 +324,12 @@ export class RequestVerifier {
       "maxBodyBytes",
       action,
       DEFAULT_MAX_BODY_BYTES,
+    );
+    this.#bodyTimeoutMs = positiveInteger(
+      options.bodyTimeoutMs,
+      "bodyTimeoutMs",
+      action,
+      DEFAULT_BODY_TIMEOUT_MS,
     );
     const profile = options.profile ?? "3.2";
     if (profile !== "3.2" && profile !== "3.1") {
@@ -418,7 +432,13 @@ export class RequestVerifier {
     if (typeof options !== "object" || options === null) {
       throw optionError(TypeError, ACTION, "options", "an object", options);
     }
-    const message = await toMessage(input, this.#maxBodyBytes, ACTION, options.authority);
+    const message = await toMessage(
+      input,
+      this.#maxBodyBytes,
+      this.#bodyTimeoutMs,
+      ACTION,
+      options.authority,
+    );
     const fallback = options.fallbackAuthenticated === true;
     const inputField = message.headers.get("signature-input");
     const signatureField = message.headers.get("signature");

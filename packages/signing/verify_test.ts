@@ -10,6 +10,7 @@ import { decodeBinary, encodeBinary } from "./_binary.ts";
 import type { HttpMessageParts } from "./_message.ts";
 import type { KeysOption } from "./_options.ts";
 import {
+  BodyTimeoutError,
   BodyTooLargeError,
   JwksError,
   SignatureVerificationError,
@@ -155,6 +156,7 @@ interface Env {
   readonly now?: () => number;
   readonly capability?: RequestSigningCapability;
   readonly maxBodyBytes?: number;
+  readonly bodyTimeoutMs?: number;
 }
 
 function makeVerifier(profile: ProfileName, env: Env = {}): RequestVerifier | WebhookVerifier {
@@ -164,6 +166,7 @@ function makeVerifier(profile: ProfileName, env: Env = {}): RequestVerifier | We
     ...(env.replay === undefined ? {} : { replay: env.replay }),
     ...(env.revocation === undefined ? {} : { revocation: env.revocation }),
     ...(env.maxBodyBytes === undefined ? {} : { maxBodyBytes: env.maxBodyBytes }),
+    ...(env.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: env.bodyTimeoutMs }),
   };
   if (profile === "webhook") return new WebhookVerifier(base);
   const options: RequestVerifierOptions = {
@@ -2136,4 +2139,48 @@ Deno.test("a keyid with quotes, backslashes and delimiters round-trips byte for 
       7,
     );
   }
+});
+
+Deno.test("verifiers stop a body that trickles past bodyTimeoutMs (BodyTimeoutError)", async () => {
+  for (const profile of PROFILES) {
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("{"));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const request = new Request("https://seller.example/adcp", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+    });
+    const started = performance.now();
+    const error = await rejection(verify(profile, request, { bodyTimeoutMs: 100 }));
+    ok(error instanceof BodyTimeoutError, `${error}`);
+    strictEqual(error.timeoutMs, 100);
+    ok(performance.now() - started < 2_000);
+    ok(cancelled);
+  }
+});
+
+Deno.test("the webhook verifier reads at most 1 MiB by default, the request verifier 4 MiB", async () => {
+  const big = "x".repeat(1_048_577);
+  const hook = rejection(
+    new WebhookVerifier({ keys: [] }).verify({
+      method: "POST",
+      url: "https://b.example/h",
+      body: big,
+    }),
+  );
+  ok((await hook) instanceof BodyTooLargeError);
+  strictEqual(((await hook) as BodyTooLargeError).maxBytes, 1_048_576);
+  const request = await new RequestVerifier({ keys: [] }).verify({
+    method: "POST",
+    url: "https://s.example/adcp",
+    body: big,
+  });
+  strictEqual(request.authentication, "none");
 });

@@ -1,7 +1,12 @@
 // Buyer side: verifying an incoming RFC 9421 webhook in one call (security.mdx, "Webhook
 // callbacks", "Verifier checklist for webhooks").
 import { optionError } from "@adcp-wire/internal";
-import { DEFAULT_MAX_BODY_BYTES, type HttpMessageParts, toMessage } from "./_message.ts";
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_WEBHOOK_MAX_BODY_BYTES,
+  type HttpMessageParts,
+  toMessage,
+} from "./_message.ts";
 import { clockOf, keyResolverOf, type KeysOption, positiveInteger } from "./_options.ts";
 import { WEBHOOK_PROFILE } from "./_profile.ts";
 import { parseBodyStrict, verifyCore } from "./_verify.ts";
@@ -33,8 +38,10 @@ export interface WebhookVerifierOptions {
   readonly revocation?: RevocationSource;
   /** The clock, in milliseconds since the epoch. Default `Date.now`. */
   readonly now?: () => number;
-  /** Longest body read, in bytes. Default 4 MiB. */
+  /** Longest body read, in bytes. Default 1 MiB (webhooks.mdx, "Payload size limit"). */
   readonly maxBodyBytes?: number;
+  /** Deadline for reading a `Request` body, in milliseconds. Default 10,000. */
+  readonly bodyTimeoutMs?: number;
 }
 
 /** What one call of {@link WebhookVerifier.verify} is told. */
@@ -100,6 +107,7 @@ export class WebhookVerifier {
   readonly #revocation: RevocationSource | undefined;
   readonly #now: () => number;
   readonly #maxBodyBytes: number;
+  readonly #bodyTimeoutMs: number;
 
   /**
    * Makes a verifier.
@@ -129,7 +137,13 @@ export class WebhookVerifier {
       options.maxBodyBytes,
       "maxBodyBytes",
       action,
-      DEFAULT_MAX_BODY_BYTES,
+      DEFAULT_WEBHOOK_MAX_BODY_BYTES,
+    );
+    this.#bodyTimeoutMs = positiveInteger(
+      options.bodyTimeoutMs,
+      "bodyTimeoutMs",
+      action,
+      DEFAULT_BODY_TIMEOUT_MS,
     );
   }
 
@@ -164,7 +178,13 @@ export class WebhookVerifier {
     if (typeof options !== "object" || options === null) {
       throw optionError(TypeError, ACTION, "options", "an object", options);
     }
-    const message = await toMessage(input, this.#maxBodyBytes, ACTION, options.authority);
+    const message = await toMessage(
+      input,
+      this.#maxBodyBytes,
+      this.#bodyTimeoutMs,
+      ACTION,
+      options.authority,
+    );
     const inputField = message.headers.get("signature-input");
     const signatureField = message.headers.get("signature");
     if (inputField === null && signatureField === null) {

@@ -104,3 +104,46 @@ Deno.test("a signer option that is not a signer is a TypeError naming it", () =>
   }
   ok(message.includes("'options.signer' must be a RequestSigner"), message);
 });
+
+Deno.test("over real HTTP: a seller behind Deno.serve verifies the signed requests it receives", async () => {
+  const { signer, jwk } = await keyPair("buyer-3");
+  const verifier = new RequestVerifier({
+    keys: [jwk],
+    capability: { required_for: ["create_media_buy"] },
+  });
+  const agent = fakeMcpAgent({
+    tools: { create_media_buy: () => adcpSuccessResult({ media_buy_id: "mb" }) },
+  });
+  const seen: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    // The request as received: its URL and Host header come from the wire.
+    try {
+      const result = await verifier.verify(request.clone());
+      seen.push(`${result.authentication}:${request.headers.get("host") !== null}`);
+    } catch (error) {
+      seen.push((error as SignatureVerificationError).code);
+      return new Response(null, { status: 401 });
+    }
+    return agent(request);
+  });
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}/mcp`;
+    let last: Request | undefined;
+    const recording = (input: string | URL | Request, init?: RequestInit) => {
+      const request = new Request(input, init);
+      last = request.clone();
+      return fetch(request);
+    };
+    const client = new McpClient(url, { signer, fetch: recording });
+    const result = await client.callTool("create_media_buy", { plan_id: "p" });
+    deepStrictEqual(result, { kind: "success", data: { media_buy_id: "mb" } });
+    deepStrictEqual(seen, ["signature:true", "signature:true", "signature:true"]);
+    // The same signed bytes sent again are refused: the nonce is burned.
+    const replayed = await fetch(last!);
+    await replayed.body?.cancel();
+    strictEqual(replayed.status, 401);
+    strictEqual(seen.at(-1), "request_signature_replayed");
+  } finally {
+    await server.shutdown();
+  }
+});
