@@ -2166,7 +2166,7 @@ Deno.test("verifiers stop a body that trickles past bodyTimeoutMs (BodyTimeoutEr
   }
 });
 
-Deno.test("the webhook verifier reads at most 1 MiB by default, the request verifier 4 MiB", async () => {
+Deno.test("webhook bodies are capped at 1 MiB by default, request bodies at 4 MiB", async () => {
   const big = "x".repeat(1_048_577);
   const hook = rejection(
     new WebhookVerifier({ keys: [] }).verify({

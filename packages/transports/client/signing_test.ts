@@ -105,7 +105,7 @@ Deno.test("a signer option that is not a signer is a TypeError naming it", () =>
   ok(message.includes("'options.signer' must be a RequestSigner"), message);
 });
 
-Deno.test("over real HTTP: a seller behind Deno.serve verifies the signed requests it receives", async () => {
+Deno.test("over real HTTP: a seller behind Deno.serve verifies every signed request", async () => {
   const { signer, jwk } = await keyPair("buyer-3");
   const verifier = new RequestVerifier({
     keys: [jwk],
