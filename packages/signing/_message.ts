@@ -2,6 +2,7 @@
 // message (as conformance vectors and non-fetch servers hold them).
 import { optionError } from "@adcp-wire/internal";
 import { concatChunks } from "./_bytes.ts";
+import { positiveInteger } from "./_options.ts";
 import type { Message } from "./_verify.ts";
 import { BodyTimeoutError, BodyTooLargeError } from "./errors.ts";
 
@@ -96,4 +97,40 @@ export async function toMessage(
     throw optionError(TypeError, action, "input.headers", "valid header fields", input.headers);
   }
   return { method: input.method, url: input.url, headers, body, authority };
+}
+
+/** How much of a body a verifier reads, and for how long. */
+export interface BodyLimits {
+  readonly maxBodyBytes: number;
+  readonly bodyTimeoutMs: number;
+}
+
+/** The body limits of a verifier's options. */
+export function bodyLimitsOf(
+  options: { readonly maxBodyBytes?: number; readonly bodyTimeoutMs?: number },
+  action: string,
+  defaultMaxBytes: number,
+): BodyLimits {
+  return {
+    maxBodyBytes: positiveInteger(options.maxBodyBytes, "maxBodyBytes", action, defaultMaxBytes),
+    bodyTimeoutMs: positiveInteger(
+      options.bodyTimeoutMs,
+      "bodyTimeoutMs",
+      action,
+      DEFAULT_BODY_TIMEOUT_MS,
+    ),
+  };
+}
+
+/** A verify call's input read once within `limits`, after its options object is checked. */
+export function readMessage(
+  input: Request | HttpMessageParts,
+  options: { readonly authority?: string } | null,
+  limits: BodyLimits,
+  action: string,
+): Promise<Message> {
+  if (typeof options !== "object" || options === null) {
+    throw optionError(TypeError, action, "options", "an object", options);
+  }
+  return toMessage(input, limits.maxBodyBytes, limits.bodyTimeoutMs, action, options.authority);
 }

@@ -3,12 +3,13 @@
 // 15-check checklist, and the body well-formedness of step 14.
 import { isJsonObject as isObject, optionError } from "@adcp-wire/internal";
 import {
-  DEFAULT_BODY_TIMEOUT_MS,
+  type BodyLimits,
+  bodyLimitsOf,
   DEFAULT_MAX_BODY_BYTES,
   type HttpMessageParts,
-  toMessage,
+  readMessage,
 } from "./_message.ts";
-import { clockOf, keyResolverOf, type KeysOption, positiveInteger } from "./_options.ts";
+import { clockOf, keyResolverOf, type KeysOption } from "./_options.ts";
 import { codeOf, REQUEST_PROFILE_3_1, REQUEST_PROFILE_3_2 } from "./_profile.ts";
 import { isJsonContentType, parseBodyStrict, verifyCore } from "./_verify.ts";
 import { type RequestSignatureErrorCode, SignatureVerificationError } from "./errors.ts";
@@ -283,8 +284,7 @@ export class RequestVerifier {
   readonly #replay: ReplayStore;
   readonly #revocation: RevocationSource | undefined;
   readonly #now: () => number;
-  readonly #maxBodyBytes: number;
-  readonly #bodyTimeoutMs: number;
+  readonly #body: BodyLimits;
   readonly #legacy: boolean;
   readonly #digest: "required" | "forbidden" | "either";
   readonly #supported: boolean;
@@ -319,18 +319,7 @@ export class RequestVerifier {
     this.#replay = options.replay ?? new InMemoryReplayStore();
     this.#revocation = options.revocation;
     this.#now = clockOf(options.now, action);
-    this.#maxBodyBytes = positiveInteger(
-      options.maxBodyBytes,
-      "maxBodyBytes",
-      action,
-      DEFAULT_MAX_BODY_BYTES,
-    );
-    this.#bodyTimeoutMs = positiveInteger(
-      options.bodyTimeoutMs,
-      "bodyTimeoutMs",
-      action,
-      DEFAULT_BODY_TIMEOUT_MS,
-    );
+    this.#body = bodyLimitsOf(options, action, DEFAULT_MAX_BODY_BYTES);
     const profile = options.profile ?? "3.2";
     if (profile !== "3.2" && profile !== "3.1") {
       throw optionError(RangeError, action, "profile", '"3.2" or "3.1"', profile);
@@ -429,16 +418,7 @@ export class RequestVerifier {
     input: Request | HttpMessageParts,
     options: VerifyRequestOptions = {},
   ): Promise<RequestVerification> {
-    if (typeof options !== "object" || options === null) {
-      throw optionError(TypeError, ACTION, "options", "an object", options);
-    }
-    const message = await toMessage(
-      input,
-      this.#maxBodyBytes,
-      this.#bodyTimeoutMs,
-      ACTION,
-      options.authority,
-    );
+    const message = await readMessage(input, options, this.#body, ACTION);
     const fallback = options.fallbackAuthenticated === true;
     const inputField = message.headers.get("signature-input");
     const signatureField = message.headers.get("signature");

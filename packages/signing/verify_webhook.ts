@@ -2,12 +2,13 @@
 // callbacks", "Verifier checklist for webhooks").
 import { optionError } from "@adcp-wire/internal";
 import {
-  DEFAULT_BODY_TIMEOUT_MS,
+  type BodyLimits,
+  bodyLimitsOf,
   DEFAULT_WEBHOOK_MAX_BODY_BYTES,
   type HttpMessageParts,
-  toMessage,
+  readMessage,
 } from "./_message.ts";
-import { clockOf, keyResolverOf, type KeysOption, positiveInteger } from "./_options.ts";
+import { clockOf, keyResolverOf, type KeysOption } from "./_options.ts";
 import { WEBHOOK_PROFILE } from "./_profile.ts";
 import { parseBodyStrict, verifyCore } from "./_verify.ts";
 import { SignatureVerificationError } from "./errors.ts";
@@ -106,8 +107,7 @@ export class WebhookVerifier {
   readonly #replay: ReplayStore;
   readonly #revocation: RevocationSource | undefined;
   readonly #now: () => number;
-  readonly #maxBodyBytes: number;
-  readonly #bodyTimeoutMs: number;
+  readonly #body: BodyLimits;
 
   /**
    * Makes a verifier.
@@ -133,18 +133,7 @@ export class WebhookVerifier {
       new InMemoryReplayStore({ maxEntriesPerKeyid: DEFAULT_WEBHOOK_REPLAY_CAP_PER_KEYID });
     this.#revocation = options.revocation;
     this.#now = clockOf(options.now, action);
-    this.#maxBodyBytes = positiveInteger(
-      options.maxBodyBytes,
-      "maxBodyBytes",
-      action,
-      DEFAULT_WEBHOOK_MAX_BODY_BYTES,
-    );
-    this.#bodyTimeoutMs = positiveInteger(
-      options.bodyTimeoutMs,
-      "bodyTimeoutMs",
-      action,
-      DEFAULT_BODY_TIMEOUT_MS,
-    );
+    this.#body = bodyLimitsOf(options, action, DEFAULT_WEBHOOK_MAX_BODY_BYTES);
   }
 
   /**
@@ -175,16 +164,7 @@ export class WebhookVerifier {
     input: Request | HttpMessageParts,
     options: VerifyWebhookOptions = {},
   ): Promise<WebhookVerification> {
-    if (typeof options !== "object" || options === null) {
-      throw optionError(TypeError, ACTION, "options", "an object", options);
-    }
-    const message = await toMessage(
-      input,
-      this.#maxBodyBytes,
-      this.#bodyTimeoutMs,
-      ACTION,
-      options.authority,
-    );
+    const message = await readMessage(input, options, this.#body, ACTION);
     const inputField = message.headers.get("signature-input");
     const signatureField = message.headers.get("signature");
     if (inputField === null && signatureField === null) {
