@@ -78,7 +78,11 @@ function booleanOption(value: unknown, action: string, name: string): boolean {
 }
 
 /** Validates the options every JWKS fetch shares; programmer errors are TypeError/RangeError. */
-export function fetchSettings(raw: RawFetchOptions, action: string): FetchSettings {
+export function fetchSettings(
+  raw: RawFetchOptions,
+  action: string,
+  maxBytes: number = DEFAULT_MAX_JWKS_BYTES,
+): FetchSettings {
   const { fetch, signal } = raw;
   if (fetch !== undefined && typeof fetch !== "function") {
     throw optionError(TypeError, action, "options.fetch", "a function or undefined", fetch);
@@ -97,14 +101,7 @@ export function fetchSettings(raw: RawFetchOptions, action: string): FetchSettin
       action,
       "options.timeoutMs",
     ),
-    maxBytes: integerOption(
-      raw.maxBytes,
-      DEFAULT_MAX_JWKS_BYTES,
-      1,
-      DEFAULT_MAX_JWKS_BYTES,
-      action,
-      "options.maxBytes",
-    ),
+    maxBytes: integerOption(raw.maxBytes, maxBytes, 1, maxBytes, action, "options.maxBytes"),
     allowHttp: booleanOption(raw.allowHttp, action, "options.allowHttp"),
     allowReservedAddresses: booleanOption(
       raw.allowReservedAddresses,
@@ -169,16 +166,27 @@ export function jwksUrl(
   action: string,
   name: string,
 ): URL {
-  const url = parseHttpUrl(input, action, name, "JWKS URL");
+  return sourceUrl(input, settings, action, name, "JWKS URL");
+}
+
+/** {@link jwksUrl} for any key-source URL (`what` names it in messages: "brand.json URL"). */
+export function sourceUrl(
+  input: unknown,
+  settings: Pick<FetchSettings, "allowHttp" | "allowReservedAddresses">,
+  action: string,
+  name: string,
+  what: string,
+): URL {
+  const url = parseHttpUrl(input, action, name, what);
   if (url.protocol === "http:" && !settings.allowHttp) {
-    throw new JwksError("untrusted", "the JWKS URL is not an https URL");
+    throw new JwksError("untrusted", `the ${what} is not an https URL`);
   }
   if (!settings.allowReservedAddresses && isReservedAddress(url.hostname)) {
-    throw new JwksError("untrusted", "the JWKS URL names a reserved address");
+    throw new JwksError("untrusted", `the ${what} names a reserved address`);
   }
   url.hash = "";
   if (url.href.length > MAX_URL_LENGTH) {
-    throw new JwksError("untrusted", "the JWKS URL is not a usable URL");
+    throw new JwksError("untrusted", `the ${what} is not a usable URL`);
   }
   return url;
 }
@@ -477,12 +485,17 @@ function toJwks(value: unknown): AdcpJwks {
 
 /** One bounded JWKS fetch of an already checked URL. */
 export async function fetchJwksFrom(url: URL, settings: FetchSettings): Promise<AdcpJwks> {
+  return toJwks(await fetchJsonFrom(url, settings));
+}
+
+/** One bounded fetch of an already checked URL, parsed as strict JSON (any shape). */
+export async function fetchJsonFrom(url: URL, settings: FetchSettings): Promise<unknown> {
   const deadline = new Deadline(settings.timeoutMs, settings.signal);
   try {
     const response = await request(url, settings, deadline);
     await checkStatus(response);
     const bytes = await readCapped(response, settings.maxBytes, deadline);
-    return toJwks(parse(bytes));
+    return parse(bytes);
   } finally {
     deadline.dispose();
   }

@@ -62,7 +62,8 @@ export type AdcpSigningErrorCode =
   | "jwks_unavailable"
   | "jwks_untrusted"
   | "body_too_large"
-  | "body_timeout";
+  | "body_timeout"
+  | "agent_key_discovery";
 
 /**
  * Base class of the `@adcp-wire/signing` error family, under the workspace root `AdcpWireError`.

@@ -41,6 +41,7 @@ export * from "./errors.ts";
 export * from "./external_types.ts";
 export * from "./keys.ts";
 export * from "./jwks.ts";
+export * from "./agent_keys.ts";
 export * from "./replay.ts";
 export * from "./revocation.ts";
 export * from "./canonicalize_target_uri.ts";

@@ -1,0 +1,242 @@
+// From an agent URL to the JWKS that holds its keys, through its operator's brand.json
+// (security.mdx, "Webhook callbacks", JWKS discovery steps 1-3; "Agent key publication"; "Buyer
+// identity resolution": one redirect, no chains).
+import { isJsonObject, optionError } from "@adcp-wire/internal";
+import {
+  fetchJsonFrom,
+  fetchSettings,
+  optionsObject,
+  type RawFetchOptions,
+  sourceUrl,
+} from "./_jwks_fetch.ts";
+import { canonicalTarget } from "./_target_uri.ts";
+import { AdcpSigningError } from "./errors.ts";
+import type { FetchJwksOptions } from "./jwks.ts";
+import { defaultJwksUri } from "./jwks.ts";
+
+/** Cap on a brand.json body: 262,144 bytes (`MAX_BRAND_JSON_BYTES` of security.mdx). */
+export const DEFAULT_MAX_BRAND_JSON_BYTES = 262_144;
+
+/** Agent entries looked at, across every `agents[]` of a brand.json, at most: 10,000. */
+export const MAX_BRAND_JSON_AGENTS = 10_000;
+
+const ACTION = "resolve the agent's JWKS";
+
+/** Why {@link AgentKeyDiscoveryError} refused. */
+export type AgentKeyDiscoveryReason =
+  /** The brand.json is not one of its shapes, or redirects a second time. */
+  | "brand_json_malformed"
+  /** No `agents[]` entry has the agent's URL. */
+  | "agent_not_in_brand_json"
+  /** More than one entry has it. */
+  | "brand_json_ambiguous";
+
+/**
+ * The brand.json gave no single agent entry for the URL (the spec's
+ * `request_signature_brand_json_malformed`, `_agent_not_in_brand_json`, `_brand_json_ambiguous`;
+ * a verifier then rejects with `*_signature_key_unknown`: "verifiers MUST NOT accept signatures
+ * from a keyid they cannot resolve to a specific agents[] entry").
+ *
+ * @example Reading the reason
+ * ```ts
+ * import { AgentKeyDiscoveryError } from "@adcp-wire/signing";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new AgentKeyDiscoveryError("brand_json_ambiguous");
+ * strictEqual(error.code, "agent_key_discovery");
+ * strictEqual(error.specCode, "request_signature_brand_json_ambiguous");
+ * ```
+ */
+export class AgentKeyDiscoveryError extends AdcpSigningError {
+  /** The class name, a literal so that minifiers cannot change it. */
+  override readonly name: string = "AgentKeyDiscoveryError";
+  /** Always `agent_key_discovery`. */
+  override readonly code = "agent_key_discovery" as const;
+  /** Why. */
+  readonly reason: AgentKeyDiscoveryReason;
+
+  /**
+   * Makes the error.
+   *
+   * @param reason Why.
+   *
+   * @example Usage
+   * ```ts
+   * import { AgentKeyDiscoveryError } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const error = new AgentKeyDiscoveryError("agent_not_in_brand_json");
+   * strictEqual(error.reason, "agent_not_in_brand_json");
+   * ```
+   */
+  constructor(reason: AgentKeyDiscoveryReason) {
+    super(`Cannot resolve the agent's keys: ${reason.replaceAll("_", " ")}`);
+    this.reason = reason;
+  }
+
+  /**
+   * The request-signing taxonomy's code for the reason (`request_signature_<reason>`).
+   *
+   * @example Usage
+   * ```ts
+   * import { AgentKeyDiscoveryError } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(
+   *   new AgentKeyDiscoveryError("brand_json_malformed").specCode,
+   *   "request_signature_brand_json_malformed",
+   * );
+   * ```
+   */
+  get specCode(): string {
+    return `request_signature_${this.reason}`;
+  }
+}
+
+/** How {@link resolveAgentJwksUri} fetches. */
+export interface ResolveAgentJwksUriOptions extends Omit<FetchJwksOptions, "maxBytes"> {
+  /**
+   * The brand.json to read: the agent's `identity.brand_json_url` (from its capabilities), or the
+   * operator's you recorded at onboarding. Default: `/.well-known/brand.json` at the agent URL's
+   * origin. Checked like every fetched URL.
+   */
+  readonly brandJsonUrl?: string | URL;
+  /** Cap on each brand.json body, in bytes: at most (and by default) 262,144. */
+  readonly maxBytes?: number;
+}
+
+/** Where an agent's keys are published. */
+export interface AgentKeyLocation {
+  /** The agent URL asked about. */
+  readonly agentUrl: string;
+  /** The brand.json that listed it (after the one redirect, when there was one). */
+  readonly brandJsonUrl: string;
+  /** The entry's `jwks_uri`, or `/.well-known/jwks.json` at the agent URL's origin. */
+  readonly jwksUri: string;
+  /** The matched `agents[]` entry, as published (seller-controlled). */
+  readonly entry: Readonly<Record<string, unknown>>;
+}
+
+/** The redirect a brand.json document makes, if it is one of the two redirect shapes. */
+function redirectOf(doc: Record<string, unknown>): string | undefined {
+  if (typeof doc.authoritative_location === "string") return doc.authoritative_location;
+  if (typeof doc.house === "string") {
+    const house = doc.house;
+    if (!/^[a-z0-9.-]+$/i.test(house) || house.length > 253) {
+      throw new AgentKeyDiscoveryError("brand_json_malformed");
+    }
+    return `https://${house}/.well-known/brand.json`;
+  }
+  return undefined;
+}
+
+/** Every `agents[]` entry of a brand.json: top level, the house's, and each inline brand's. */
+function agentEntries(doc: Record<string, unknown>): Record<string, unknown>[] {
+  const lists: unknown[] = [doc.agents];
+  if (isJsonObject(doc.house)) lists.push(doc.house.agents);
+  if (Array.isArray(doc.brands)) {
+    for (const brand of doc.brands) if (isJsonObject(brand)) lists.push(brand.agents);
+  }
+  const out: Record<string, unknown>[] = [];
+  for (const list of lists) {
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) throw new AgentKeyDiscoveryError("brand_json_malformed");
+    for (const entry of list) {
+      if (!isJsonObject(entry)) throw new AgentKeyDiscoveryError("brand_json_malformed");
+      out.push(entry);
+      if (out.length > MAX_BRAND_JSON_AGENTS) {
+        throw new AgentKeyDiscoveryError("brand_json_malformed");
+      }
+    }
+  }
+  return out;
+}
+
+/** The canonical form of a URL for comparison, or undefined when it has none. */
+function canonical(url: unknown): string | undefined {
+  if (typeof url !== "string") return undefined;
+  try {
+    return canonicalTarget(url).targetUri;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Finds where an agent publishes its signing keys: reads its operator's brand.json (SSRF rules of
+ * every key fetch: https only, no HTTP redirect, literal reserved addresses refused, 256 KiB, 10
+ * s, strict JSON), follows at most one brand.json redirect (`authoritative_location`, or a `house`
+ * redirect to that domain's brand.json; a second redirect is refused), finds the one `agents[]`
+ * entry whose `url` equals the agent URL after URL canonicalization (top-level `agents`,
+ * `house.agents`, and each inline `brands[].agents`), and answers its `jwks_uri` or the default
+ * `/.well-known/jwks.json` at the agent's origin. Hand the result to `JwksResolver`.
+ *
+ * The eTLD+1 origin binding of a capabilities-supplied `brand_json_url` (request-signing
+ * discovery step 3) needs the Public Suffix List, which this package does not carry: check it
+ * before passing `brandJsonUrl` (`@adcp-wire/transports/read` has the pinned list).
+ *
+ * @param agentUrl The agent's URL, as the integration knows it.
+ * @param options `brandJsonUrl`, fetch and limits.
+ * @returns The brand.json used, the entry and its JWKS URI.
+ * @throws {JwksError} When a URL is refused (`untrusted`) or a fetch fails (`unavailable`).
+ * @throws {AgentKeyDiscoveryError} When the brand.json has no single entry for the agent.
+ * @throws {TypeError} When an option has the wrong type.
+ *
+ * @example Resolving from a brand.json (a `fetch` stands in for the network)
+ * ```ts
+ * import { resolveAgentJwksUri } from "@adcp-wire/signing";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const brand = {
+ *   agents: [{
+ *     type: "sales",
+ *     url: "https://seller.example/mcp",
+ *     jwks_uri: "https://keys.seller.example/jwks.json",
+ *   }],
+ * };
+ * const fetch = () => Promise.resolve(Response.json(brand));
+ * const location = await resolveAgentJwksUri("https://seller.example/mcp", { fetch });
+ * strictEqual(location.brandJsonUrl, "https://seller.example/.well-known/brand.json");
+ * strictEqual(location.jwksUri, "https://keys.seller.example/jwks.json");
+ * ```
+ */
+export async function resolveAgentJwksUri(
+  agentUrl: string | URL,
+  options: ResolveAgentJwksUriOptions = {},
+): Promise<AgentKeyLocation> {
+  const raw = optionsObject<ResolveAgentJwksUriOptions>(options, ACTION);
+  const settings = fetchSettings(raw as RawFetchOptions, ACTION, DEFAULT_MAX_BRAND_JSON_BYTES);
+  const agent = sourceUrl(agentUrl, settings, ACTION, "agentUrl", "agent URL");
+  const wanted = canonical(agent.href);
+  if (wanted === undefined) {
+    throw optionError(TypeError, ACTION, "agentUrl", "a canonicalizable URL", agent.href);
+  }
+  let where = sourceUrl(
+    raw.brandJsonUrl ?? `${agent.origin}/.well-known/brand.json`,
+    settings,
+    ACTION,
+    "options.brandJsonUrl",
+    "brand.json URL",
+  );
+  let doc = await fetchJsonFrom(where, settings);
+  if (!isJsonObject(doc)) throw new AgentKeyDiscoveryError("brand_json_malformed");
+  const redirect = redirectOf(doc);
+  if (redirect !== undefined) {
+    where = sourceUrl(redirect, settings, ACTION, "authoritative_location", "brand.json URL");
+    doc = await fetchJsonFrom(where, settings);
+    if (!isJsonObject(doc) || redirectOf(doc) !== undefined) {
+      throw new AgentKeyDiscoveryError("brand_json_malformed");
+    }
+  }
+  const matches = agentEntries(doc).filter((entry) => canonical(entry.url) === wanted);
+  if (matches.length === 0) throw new AgentKeyDiscoveryError("agent_not_in_brand_json");
+  if (matches.length > 1) throw new AgentKeyDiscoveryError("brand_json_ambiguous");
+  const entry = matches[0]!;
+  if (entry.jwks_uri !== undefined && typeof entry.jwks_uri !== "string") {
+    throw new AgentKeyDiscoveryError("brand_json_malformed");
+  }
+  const jwksUri = entry.jwks_uri === undefined
+    ? defaultJwksUri(agent)
+    : sourceUrl(entry.jwks_uri, settings, ACTION, "jwks_uri", "JWKS URL").href;
+  return { agentUrl: agent.href, brandJsonUrl: where.href, jwksUri, entry };
+}
