@@ -55,7 +55,9 @@ Deno.test("registrableDomain() reads parsed hosts: lowercase, punycode, default 
 });
 
 Deno.test("property: registrableDomain() is a suffix of the host, or undefined", () => {
-  const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?$/);
+  // Labels no public suffix starts with (a generated "gr" or "br" before "com" is itself a private
+  // suffix of the PSL: gr.com has no registrable domain).
+  const label = fc.stringMatching(/^t[0-9]{1,6}x$/);
   const suffix = fc.constantFrom("com", "co.uk", "github.io", "example", "pages.dev", "fr");
   fc.assert(
     fc.property(fc.array(label, { minLength: 0, maxLength: 4 }), suffix, (labels, tail) => {
