@@ -1,6 +1,7 @@
 // Option reading shared by the verifiers and signers.
 import { optionError } from "@adcp-wire/internal";
 import type { AdcpJwk, AdcpJwks, KeyResolver } from "./keys.ts";
+import type { RevocationSource } from "./revocation.ts";
 import { StaticKeyResolver } from "./jwks.ts";
 
 /** A key source: a resolver, or a fixed JWKS / list of JWKs. */
@@ -58,4 +59,25 @@ export function optionsObject<T extends object>(value: T | undefined, action: st
     throw optionError(TypeError, action, "options", "an object", value);
   }
   return value;
+}
+
+/**
+ * The `revocation` option: a source, or `null` to skip step 9 deliberately. Absent is refused, so
+ * that no verifier skips revocation by omission.
+ */
+export function revocationOf(value: unknown, action: string): RevocationSource | undefined {
+  if (value === null) return undefined;
+  if (
+    typeof value !== "object" || value === undefined ||
+    typeof (value as RevocationSource).status !== "function"
+  ) {
+    throw optionError(
+      TypeError,
+      action,
+      "revocation",
+      "a RevocationSource, or null to skip step 9 for keys without a revocation list",
+      value,
+    );
+  }
+  return value as RevocationSource;
 }

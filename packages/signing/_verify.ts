@@ -76,6 +76,11 @@ export const CLOCK_SKEW_S = 60;
 export const MAX_VALIDITY_S = 300;
 /** Longest `nonce` and `keyid` accepted, in characters. */
 export const MAX_PARAM_LENGTH = 256;
+/**
+ * Most covered components accepted: 32. The profile covers five; "signers MUST NOT cover
+ * additional headers without coordination", and a longer list only buys an attacker work.
+ */
+export const MAX_COMPONENTS = 32;
 /** Shortest decoded nonce: 16 bytes (128 bits). */
 export const MIN_NONCE_BYTES = 16;
 
@@ -155,7 +160,11 @@ function parse(
     fail(profile, "header_malformed", 1, `no ${label} label in both Signature-Input and Signature`);
   }
   if (member.kind !== "inner_list") fail(profile, "header_malformed", 1, "not an inner list");
+  if (member.items.length > MAX_COMPONENTS) {
+    fail(profile, "header_malformed", 1, `more than ${MAX_COMPONENTS} covered components`);
+  }
   const components: string[] = [];
+  const seen = new Set<string>();
   for (const item of member.items) {
     if (item.value.type !== "string") {
       fail(profile, "header_malformed", 1, "a component identifier is not a string");
@@ -167,7 +176,8 @@ function parse(
     if (!DERIVED.has(name) && !FIELD_NAME.test(name)) {
       fail(profile, "header_malformed", 1, "unsupported component identifier");
     }
-    if (components.includes(name)) fail(profile, "header_malformed", 1, "duplicate component");
+    if (seen.has(name)) fail(profile, "header_malformed", 1, "duplicate component");
+    seen.add(name);
     components.push(name);
   }
   for (const [key, value] of member.params) {

@@ -1,7 +1,7 @@
 // From an agent URL to the JWKS that holds its keys, through its operator's brand.json
 // (security.mdx, "Webhook callbacks", JWKS discovery steps 1-3; "Agent key publication"; "Buyer
 // identity resolution": one redirect, no chains).
-import { isJsonObject, optionError } from "@adcp-wire/internal";
+import { isJsonObject } from "@adcp-wire/internal";
 import {
   fetchJsonFrom,
   fetchSettings,
@@ -9,7 +9,6 @@ import {
   type RawFetchOptions,
   sourceUrl,
 } from "./_jwks_fetch.ts";
-import { canonicalTarget } from "./_target_uri.ts";
 import { AdcpSigningError } from "./errors.ts";
 import type { FetchJwksOptions } from "./jwks.ts";
 import { defaultJwksUri } from "./jwks.ts";
@@ -152,24 +151,16 @@ function agentEntries(doc: Record<string, unknown>): Record<string, unknown>[] {
   return out;
 }
 
-/** The canonical form of a URL for comparison, or undefined when it has none. */
-function canonical(url: unknown): string | undefined {
-  if (typeof url !== "string") return undefined;
-  try {
-    return canonicalTarget(url).targetUri;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Finds where an agent publishes its signing keys: reads its operator's brand.json (SSRF rules of
  * every key fetch: https only, no HTTP redirect, literal reserved addresses refused, 256 KiB, 10
  * s, strict JSON), follows at most one brand.json redirect (`authoritative_location`, or a `house`
- * redirect to that domain's brand.json; a second redirect is refused), finds the one `agents[]`
- * entry whose `url` equals the agent URL after URL canonicalization (top-level `agents`,
- * `house.agents`, and each inline `brands[].agents`), and answers its `jwks_uri` or the default
- * `/.well-known/jwks.json` at the agent's origin. Hand the result to `JwksResolver`.
+ * redirect to that domain's brand.json; a second one is refused) when it reads the default
+ * `/.well-known/brand.json` and none when `brandJsonUrl` is given, finds the one `agents[]` entry
+ * whose `url` byte-equals the agent URL (no canonicalization: security.mdx, brand_json_url
+ * discovery step 5; top-level `agents`, `house.agents`, and each inline `brands[].agents`), and
+ * answers its `jwks_uri` or the default `/.well-known/jwks.json` at the agent's origin. Hand the
+ * result to `JwksResolver`.
  *
  * The eTLD+1 origin binding of a capabilities-supplied `brand_json_url` (request-signing
  * discovery step 3) needs the Public Suffix List, which this package does not carry: check it
@@ -207,10 +198,11 @@ export async function resolveAgentJwksUri(
   const raw = optionsObject<ResolveAgentJwksUriOptions>(options, ACTION);
   const settings = fetchSettings(raw as RawFetchOptions, ACTION, DEFAULT_MAX_BRAND_JSON_BYTES);
   const agent = sourceUrl(agentUrl, settings, ACTION, "agentUrl", "agent URL");
-  const wanted = canonical(agent.href);
-  if (wanted === undefined) {
-    throw optionError(TypeError, ACTION, "agentUrl", "a canonicalizable URL", agent.href);
-  }
+  // "the agents[] entry whose url byte-equals A (no canonicalization)": A as the caller knows it.
+  const wanted = typeof agentUrl === "string" ? agentUrl : agent.href;
+  // A capabilities-supplied brand_json_url is fetched with no redirect at all; the default
+  // /.well-known/brand.json of the webhook path follows one brand.json redirect and stops.
+  const followRedirect = raw.brandJsonUrl === undefined;
   let where = sourceUrl(
     raw.brandJsonUrl ?? `${agent.origin}/.well-known/brand.json`,
     settings,
@@ -221,6 +213,9 @@ export async function resolveAgentJwksUri(
   let doc = await fetchJsonFrom(where, settings);
   if (!isJsonObject(doc)) throw new AgentKeyDiscoveryError("brand_json_malformed");
   const redirect = redirectOf(doc);
+  if (redirect !== undefined && !followRedirect) {
+    throw new AgentKeyDiscoveryError("brand_json_malformed");
+  }
   if (redirect !== undefined) {
     where = sourceUrl(redirect, settings, ACTION, "authoritative_location", "brand.json URL");
     doc = await fetchJsonFrom(where, settings);
@@ -228,7 +223,7 @@ export async function resolveAgentJwksUri(
       throw new AgentKeyDiscoveryError("brand_json_malformed");
     }
   }
-  const matches = agentEntries(doc).filter((entry) => canonical(entry.url) === wanted);
+  const matches = agentEntries(doc).filter((entry) => entry.url === wanted);
   if (matches.length === 0) throw new AgentKeyDiscoveryError("agent_not_in_brand_json");
   if (matches.length > 1) throw new AgentKeyDiscoveryError("brand_json_ambiguous");
   const entry = matches[0]!;

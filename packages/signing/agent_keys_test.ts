@@ -60,10 +60,15 @@ Deno.test("without jwks_uri: /.well-known/jwks.json at the agent's origin", asyn
   }
 });
 
-Deno.test("entries match after URL canonicalization (case, dot segments)", async () => {
+Deno.test("entries match the agent URL byte for byte, not after canonicalization", async () => {
   const site = await serve({
     "/.well-known/brand.json": (o) => ({
-      brands: [{ agents: [{ url: `${o.replace("http", "HTTP")}/a/./mcp`, jwks_uri: `${o}/k` }] }],
+      brands: [{
+        agents: [
+          { url: `${o.replace("http", "HTTP")}/a/./mcp`, jwks_uri: `${o}/wrong` },
+          { url: `${o}/a/mcp`, jwks_uri: `${o}/k` },
+        ],
+      }],
     }),
   });
   try {
@@ -71,6 +76,29 @@ Deno.test("entries match after URL canonicalization (case, dot segments)", async
       (await resolveAgentJwksUri(`${site.origin}/a/mcp`, LOCAL)).jwksUri,
       `${site.origin}/k`,
     );
+    await rejects(
+      resolveAgentJwksUri(`${site.origin}/a/./mcp`, LOCAL),
+      reason("agent_not_in_brand_json"),
+    );
+  } finally {
+    await site.close();
+  }
+});
+
+Deno.test("a given brandJsonUrl is read with no brand.json redirect", async () => {
+  const site = await serve({
+    "/operator/brand.json": (o) => ({ authoritative_location: `${o}/hosted/brand.json` }),
+    "/hosted/brand.json": (o) => ({ agents: [{ url: `${o}/mcp` }] }),
+  });
+  try {
+    await rejects(
+      resolveAgentJwksUri(`${site.origin}/mcp`, {
+        ...LOCAL,
+        brandJsonUrl: `${site.origin}/operator/brand.json`,
+      }),
+      reason("brand_json_malformed"),
+    );
+    deepStrictEqual(site.seen, ["/operator/brand.json"]);
   } finally {
     await site.close();
   }

@@ -17,6 +17,7 @@
  * const jwk = await crypto.subtle.exportKey("jwk", pair.publicKey);
  * const signer = new RequestSigner({ key: pair.privateKey, keyid: "buyer-1", alg: "ed25519" });
  * const verifier = new RequestVerifier({
+ *   revocation: null,
  *   keys: [{
  *     ...jwk,
  *     kid: "buyer-1",

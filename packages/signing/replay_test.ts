@@ -21,7 +21,7 @@ function throwsOption(fn: () => unknown, kind: ErrorConstructor, message: string
 }
 
 Deno.test("replay defaults are the spec's recommendations", () => {
-  strictEqual(DEFAULT_REQUEST_REPLAY_CAP_PER_KEYID, 1_000_000);
+  strictEqual(DEFAULT_REQUEST_REPLAY_CAP_PER_KEYID, 250_000);
   strictEqual(DEFAULT_WEBHOOK_REPLAY_CAP_PER_KEYID, 100_000);
   strictEqual(DEFAULT_REPLAY_MAX_ENTRIES, 1_000_000);
 });
@@ -280,4 +280,14 @@ Deno.test("property: the store agrees with a model set, and never holds more tha
     ),
     { numRuns: 1_000 },
   );
+});
+
+Deno.test("with the default caps, one key at its cap leaves room for every other key", () => {
+  const store = new InMemoryReplayStore();
+  for (let i = 0; i < DEFAULT_REQUEST_REPLAY_CAP_PER_KEYID; i++) {
+    strictEqual(store.insert("abusive", `n${i}`, 1_000, 0), "inserted");
+  }
+  strictEqual(store.insert("abusive", "one-more", 1_000, 0), "capped");
+  strictEqual(store.capped("innocent", 0), false);
+  strictEqual(store.insert("innocent", "n", 1_000, 0), "inserted");
 });

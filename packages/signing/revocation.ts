@@ -74,8 +74,10 @@ function seconds(text: unknown, name: string): number {
 /**
  * The default {@link RevocationSource}: the latest snapshot of one operator's list, in memory.
  * Until the first {@link RevocationList.update} every status is `stale` (nothing is known, so
- * nothing new is accepted). The list is stale once `now` passes `next_update + grace`, grace being
- * 4 polling intervals, the interval being `next_update − updated` clamped to 60–1,800 s.
+ * nothing new is accepted). The list is stale once `now` passes its due time plus grace: due is
+ * `next_update`, held between 60 s and 1,800 s after the fetch (a list announcing a far
+ * `next_update` is still due within 30 minutes); grace is 4 polling intervals, the interval being
+ * `next_update − updated` clamped to 60–1,800 s. A snapshot older than the one held is refused.
  *
  * @example Revoked, valid, then stale
  * ```ts
@@ -97,16 +99,17 @@ function seconds(text: unknown, name: string): number {
 export class RevocationList implements RevocationSource {
   #revoked: ReadonlySet<string> = new Set();
   #staleAt = -Infinity;
+  #updated = -Infinity;
 
   /**
    * Replaces the snapshot.
    *
    * @param snapshot The verified list.
-   * @param refreshedAt Unix seconds of the fetch: staleness counts from `next_update`, or from
-   * `refreshedAt` plus one interval when that is later (a list fetched late is fresh for one
-   * interval).
+   * @param refreshedAt Unix seconds of the fetch (default: `updated`): the due time is
+   * `next_update` held between 60 and 1,800 s after it.
    * @throws {TypeError} When a member has the wrong type.
-   * @throws {RangeError} When `revoked_kids` holds more than 100,000 entries.
+   * @throws {RangeError} When `revoked_kids` holds more than 100,000 entries, or the snapshot's
+   * `updated` is older than the one held.
    *
    * @example Usage
    * ```ts
@@ -152,8 +155,24 @@ export class RevocationList implements RevocationSource {
       REVOCATION_POLL_CEILING_S,
       Math.max(REVOCATION_POLL_FLOOR_S, next - updated),
     );
-    const due = Math.max(next, (refreshedAt ?? updated) + interval);
+    if (updated < this.#updated) {
+      throw optionError(
+        RangeError,
+        "update the revocation list",
+        "updated",
+        "no older than the list held (a stale copy must not un-revoke a key)",
+        snapshot.updated,
+      );
+    }
+    // The next poll is due at `next_update`, held within the floor and ceiling of the fetch time:
+    // a list announcing a far `next_update` is still due within 30 minutes.
+    const base = refreshedAt ?? updated;
+    const due = Math.min(
+      base + REVOCATION_POLL_CEILING_S,
+      Math.max(base + REVOCATION_POLL_FLOOR_S, next),
+    );
     this.#revoked = new Set(kids);
+    this.#updated = updated;
     this.#staleAt = due + REVOCATION_GRACE_INTERVALS * interval;
   }
 

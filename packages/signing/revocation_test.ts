@@ -101,8 +101,13 @@ Deno.test("RevocationList clamps the interval to the 60 s floor", () => {
 
 Deno.test("RevocationList clamps the interval to the 1800 s ceiling", () => {
   const list = new RevocationList();
-  list.update(snapshot(T, T + 7_200)); // a 2 h cadence: grace is 4 × 1800, not 4 × 7200
-  strictEqual(lastFresh(list, T), T + 7_200 + 7_200);
+  // A 2 h cadence is still polled within 30 min, and grace is 4 × 1800, not 4 × 7200.
+  list.update(snapshot(T, T + 7_200));
+  strictEqual(lastFresh(list, T), T + 1_800 + 7_200);
+  // A list announcing a next_update decades away goes stale all the same.
+  const far = new RevocationList();
+  far.update(snapshot(T, T + 3_000_000_000));
+  strictEqual(lastFresh(far, T), T + 1_800 + 7_200);
 });
 
 Deno.test("RevocationList takes the interval at its bounds exactly", () => {
@@ -121,12 +126,11 @@ Deno.test("RevocationList reads next_update before updated as the 60 s floor", (
   strictEqual(lastFresh(list, T), T + 300);
 });
 
-Deno.test("RevocationList keeps a list fetched late fresh for one interval plus grace", () => {
+Deno.test("RevocationList: a list fetched after its next_update is due one floor later", () => {
   const list = new RevocationList();
-  // Published at T with a 15 min cadence, fetched 2 h later.
+  // Published at T with a 15 min cadence, fetched 2 h later: due at the fetch + 60 s, + 3600 grace.
   list.update(snapshot(T, T + 900), T + 7_200);
-  // due = max(T + 900, T + 7200 + 900) = T + 8100; + 3600 grace.
-  strictEqual(lastFresh(list, T + 7_200), T + 11_700);
+  strictEqual(lastFresh(list, T + 7_200), T + 7_260 + 3_600);
   // Fetched early (refreshedAt before next_update - interval): next_update governs.
   const early = new RevocationList();
   early.update(snapshot(T, T + 900), T - 100);
@@ -260,7 +264,7 @@ Deno.test({
   },
 });
 
-Deno.test("property: staleness = max(next, refreshed + i) + 4i, i = clamp(next - updated)", () => {
+Deno.test("property: stale at clamp(next, base + 60, base + 1800) + 4 intervals", () => {
   fc.assert(
     fc.property(
       fc.integer({ min: -4_000, max: 10_000 }),
@@ -271,7 +275,8 @@ Deno.test("property: staleness = max(next, refreshed + i) + 4i, i = clamp(next -
         const refreshedAt = refreshed === undefined ? undefined : T + refreshed;
         list.update(snapshot(T, T + cadence, kids), refreshedAt);
         const interval = Math.min(1_800, Math.max(60, cadence));
-        const due = Math.max(T + cadence, (refreshedAt ?? T) + interval);
+        const base = refreshedAt ?? T;
+        const due = Math.min(base + 1_800, Math.max(base + 60, T + cadence));
         const deadline = due + 4 * interval;
         const probe = "\u0000not-listed";
         strictEqual(list.status(probe, deadline), "valid");
@@ -284,4 +289,14 @@ Deno.test("property: staleness = max(next, refreshed + i) + 4i, i = clamp(next -
     ),
     { numRuns: 1_000 },
   );
+});
+
+Deno.test("RevocationList refuses a snapshot older than the one held (no un-revoking)", () => {
+  const list = new RevocationList();
+  list.update(snapshot(T + 600, T + 1_500, ["k1"]));
+  strictEqual(list.status("k1", T + 700), "revoked");
+  throws(() => list.update(snapshot(T, T + 900, [])), RangeError);
+  strictEqual(list.status("k1", T + 700), "revoked");
+  list.update(snapshot(T + 600, T + 1_500, [])); // the same age is accepted (a re-fetch)
+  strictEqual(list.status("k1", T + 700), "valid");
 });

@@ -32,7 +32,7 @@ const keys = [{
   adcp_use: "request-signing",
 }];
 const forgetful: ReplayStore = { capped: () => false, seen: () => false, insert: () => "inserted" };
-const verifier = new RequestVerifier({ keys, replay: forgetful, now: () => NOW });
+const verifier = new RequestVerifier({ revocation: null, keys, replay: forgetful, now: () => NOW });
 const signer = new RequestSigner({
   key: pair.privateKey,
   keyid: "bench",

@@ -9,9 +9,10 @@ import {
   type HttpMessageParts,
   readMessage,
 } from "./_message.ts";
-import { clockOf, keyResolverOf, type KeysOption } from "./_options.ts";
+import { clockOf, keyResolverOf, type KeysOption, revocationOf } from "./_options.ts";
 import { codeOf, REQUEST_PROFILE_3_1, REQUEST_PROFILE_3_2 } from "./_profile.ts";
-import { isJsonContentType, parseBodyStrict, verifyCore } from "./_verify.ts";
+import { parseBodyStrict, verifyCore } from "./_verify.ts";
+import type { Profile } from "./_profile.ts";
 import { type RequestSignatureErrorCode, SignatureVerificationError } from "./errors.ts";
 import type { AdcpJwk, KeyResolver } from "./keys.ts";
 import { InMemoryReplayStore, type ReplayStore } from "./replay.ts";
@@ -58,10 +59,15 @@ export interface RequestVerifierOptions {
    * Base64URL, `covers_content_digest` as advertised). Never chosen from the request itself.
    */
   readonly profile?: "3.2" | "3.1";
-  /** The replay cache. Default: an in-memory one, 1,000,000 entries per keyid and in total. */
+  /** The replay cache. Default: in memory, 250,000 entries per keyid, 1,000,000 in all. */
   readonly replay?: ReplayStore;
-  /** The revocation list (step 9). Without one, step 9 is skipped: configure it for mutations. */
-  readonly revocation?: RevocationSource;
+  /**
+   * The signers' revocation list (step 9): a {@link RevocationSource} such as `RevocationList`,
+   * which the verifier consults before any cryptography. Required: pass `null` only for keys that
+   * have no revocation list (pinned test keys), knowing that step 9 is then skipped; "verifiers
+   * accepting request-signed mutations MUST poll the revocation list".
+   */
+  readonly revocation: RevocationSource | null;
   /** The clock, in milliseconds since the epoch. Default `Date.now`. */
   readonly now?: () => number;
   /** Longest body read, in bytes. Default 4 MiB. */
@@ -138,6 +144,19 @@ export interface RequestVerification {
 
 type Mode = "required" | "warn" | "supported" | "none";
 
+/** The step-14 error in the endpoint's profile (the parse ran under the 3.2 codes: same names). */
+function parseBodyError(
+  profile: Profile,
+  error: SignatureVerificationError,
+): SignatureVerificationError {
+  return new SignatureVerificationError(
+    codeOf(profile, "body_malformed"),
+    14,
+    "duplicate object keys or not JSON",
+    { cause: error },
+  );
+}
+
 function nameList(value: unknown, name: string, protocol: boolean): ReadonlySet<string> {
   if (value === undefined) return new Set();
   if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
@@ -159,30 +178,36 @@ function nameList(value: unknown, name: string, protocol: boolean): ReadonlySet<
   return new Set(value);
 }
 
-/** The facts a JSON body gives: the whole value, and its JSON-RPC method and tool name. */
-interface BodyFacts {
-  readonly value?: unknown;
-  readonly method?: string;
-  readonly tool?: string;
+/** A body parsed strictly once: its value, or the step-14 error it gives. */
+type ParsedBody =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: SignatureVerificationError };
+
+/**
+ * Every non-empty body parsed as strict JSON, whatever its `Content-Type` says (AdCP bodies are
+ * JSON; a body that does not parse strictly is one no rule here can classify safely).
+ */
+function parseBody(body: Uint8Array): ParsedBody {
+  if (body.length === 0) return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: parseBodyStrict(REQUEST_PROFILE_3_2, body) };
+  } catch (error) {
+    return { ok: false, error: error as SignatureVerificationError };
+  }
 }
 
-/** The facts of a JSON body, parsed strictly (a body that does not parse gives none). */
-function bodyFacts(body: Uint8Array, contentType: string | null): BodyFacts {
-  if (body.length === 0 || !isJsonContentType(contentType)) return {};
-  let value: unknown;
-  try {
-    value = parseBodyStrict(REQUEST_PROFILE_3_2, body);
-  } catch {
-    return {};
+/** The AdCP operations (`tools/call` names) and JSON-RPC methods a body invokes, batch or not. */
+function invocations(value: unknown): { tools: string[]; methods: string[] } {
+  const tools: string[] = [];
+  const methods: string[] = [];
+  for (const call of Array.isArray(value) ? value : [value]) {
+    if (!isObject(call) || call.jsonrpc !== "2.0" || typeof call.method !== "string") continue;
+    const params = isObject(call.params) ? call.params : undefined;
+    if (call.method === "tools/call") {
+      if (typeof params?.name === "string") tools.push(params.name);
+    } else methods.push(call.method);
   }
-  if (!isObject(value) || value.jsonrpc !== "2.0" || typeof value.method !== "string") {
-    return { value };
-  }
-  const params = isObject(value.params) ? value.params : undefined;
-  if (value.method === "tools/call" && typeof params?.name === "string") {
-    return { value, method: value.method, tool: params.name };
-  }
-  return { value, method: value.method };
+  return { tools, methods };
 }
 
 /**
@@ -258,6 +283,7 @@ function hasAuthentication(config: Record<string, unknown>): boolean {
  * const jwk = await crypto.subtle.exportKey("jwk", pair.publicKey);
  * const signer = new RequestSigner({ key: pair.privateKey, keyid: "k1", alg: "ed25519" });
  * const verifier = new RequestVerifier({
+ *   revocation: null,
  *   keys: [{
  *     ...jwk,
  *     kid: "k1",
@@ -305,7 +331,12 @@ export class RequestVerifier {
    * import { throws } from "node:assert/strict";
    *
    * throws(
-   *   () => new RequestVerifier({ keys: [], capability: { covers_content_digest: "either" } }),
+   *   () =>
+   *     new RequestVerifier({
+   *       keys: [],
+   *       revocation: null,
+   *       capability: { covers_content_digest: "either" },
+   *     }),
    *   RangeError,
    * );
    * ```
@@ -317,7 +348,7 @@ export class RequestVerifier {
     const action = "create the request verifier";
     this.#keys = keyResolverOf(options.keys, action);
     this.#replay = options.replay ?? new InMemoryReplayStore();
-    this.#revocation = options.revocation;
+    this.#revocation = revocationOf(options.revocation, action);
     this.#now = clockOf(options.now, action);
     this.#body = bodyLimitsOf(options, action, DEFAULT_MAX_BODY_BYTES);
     const profile = options.profile ?? "3.2";
@@ -374,10 +405,11 @@ export class RequestVerifier {
     };
   }
 
-  #mode(operation: string | undefined, method: string | undefined): Mode {
+  /** The strictest mode any of the operations or methods is under. */
+  #mode(operations: readonly string[], methods: readonly string[]): Mode {
     for (const mode of ["required", "warn", "supported"] as const) {
-      if (operation !== undefined && this.#ops[mode].has(operation)) return mode;
-      if (method !== undefined && this.#methods[mode].has(method)) return mode;
+      if (operations.some((o) => this.#ops[mode].has(o))) return mode;
+      if (methods.some((m) => this.#methods[mode].has(m))) return mode;
     }
     return "none";
   }
@@ -399,6 +431,7 @@ export class RequestVerifier {
    * import { rejects, strictEqual } from "node:assert/strict";
    *
    * const verifier = new RequestVerifier({
+   *   revocation: null,
    *   keys: [],
    *   capability: { required_for: ["create_media_buy"] },
    * });
@@ -423,15 +456,13 @@ export class RequestVerifier {
     const inputField = message.headers.get("signature-input");
     const signatureField = message.headers.get("signature");
     const profile = this.#legacy ? REQUEST_PROFILE_3_1 : REQUEST_PROFILE_3_2;
-    const contentType = message.headers.get("content-type");
-    let facts: BodyFacts | undefined = options.operation === undefined ||
-        options.protocolMethod === undefined
-      ? bodyFacts(message.body, contentType)
-      : undefined;
+    const parsed = parseBody(message.body);
+    const found = invocations(parsed.ok ? parsed.value : undefined);
     // Cross-namespace rule: a JSON-RPC body's tool name counts only under tools/call.
-    const operation = options.operation ?? facts?.tool;
-    const protocolMethod = options.protocolMethod ??
-      (facts?.method !== undefined && facts.method !== "tools/call" ? facts.method : undefined);
+    const operations = options.operation !== undefined ? [options.operation] : found.tools;
+    const methods = options.protocolMethod !== undefined ? [options.protocolMethod] : found.methods;
+    const operation = operations[0];
+    const protocolMethod = methods[0];
     const base = {
       body: message.body,
       ...(operation === undefined ? {} : { operation }),
@@ -446,10 +477,18 @@ export class RequestVerifier {
         "Signature and Signature-Input must come together",
       );
     }
-    const mode = this.#mode(operation, protocolMethod);
+    const mode = this.#mode(operations, methods);
+    const authenticationBlock = parsed.ok && carriesWebhookAuthentication(parsed.value);
     if (inputField === null || signatureField === null) {
-      facts ??= bodyFacts(message.body, contentType);
-      if (carriesWebhookAuthentication(facts.value)) {
+      if (!parsed.ok) {
+        throw new SignatureVerificationError(
+          "request_body_malformed",
+          0,
+          "an unsigned body that does not parse strictly cannot be classified",
+          { cause: parsed.error },
+        );
+      }
+      if (authenticationBlock) {
         throw new SignatureVerificationError(
           "request_signature_required",
           0,
@@ -481,21 +520,30 @@ export class RequestVerifier {
         label: "sig1",
         signal: options.signal,
       });
-      const payload = message.body.length > 0 &&
-          isJsonContentType(message.headers.get("content-type"))
-        ? parseBodyStrict(profile, message.body)
-        : undefined;
+      // Step 14, never shadowed: the signature is valid, the body is ambiguous.
+      if (!parsed.ok) throw parseBodyError(profile, parsed.error);
       return {
         authentication: "signature",
         signer: { ...result, verifiedAt: now },
-        ...(payload === undefined ? {} : { payload }),
+        ...(message.body.length === 0 ? {} : { payload: parsed.value }),
         ...base,
       };
     } catch (error) {
+      // Shadow mode records well-formed verification failures, unless the body carries a webhook
+      // authentication block (which must be signed) or cannot be classified at all.
       if (
         mode === "warn" && error instanceof SignatureVerificationError &&
-        error.code !== "request_signature_header_malformed"
+        error.code !== "request_signature_header_malformed" &&
+        error.code !== "request_body_malformed" && parsed.ok
       ) {
+        if (authenticationBlock) {
+          throw new SignatureVerificationError(
+            "request_signature_required",
+            0,
+            "a webhook authentication block requires a verified signature",
+            { cause: error },
+          );
+        }
         return {
           authentication: unauthenticated,
           warning: error.code as RequestSignatureErrorCode,

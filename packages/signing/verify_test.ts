@@ -164,7 +164,7 @@ function makeVerifier(profile: ProfileName, env: Env = {}): RequestVerifier | We
     keys: env.keys ?? KEYS.map((k) => k.jwk),
     now: env.now ?? clock,
     ...(env.replay === undefined ? {} : { replay: env.replay }),
-    ...(env.revocation === undefined ? {} : { revocation: env.revocation }),
+    revocation: env.revocation ?? null,
     ...(env.maxBodyBytes === undefined ? {} : { maxBodyBytes: env.maxBodyBytes }),
     ...(env.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: env.bodyTimeoutMs }),
   };
@@ -1400,23 +1400,29 @@ Deno.test("no cross-namespace match: a tools/call named tasks/cancel is not it",
   strictEqual(other.protocolMethod, "create_media_buy");
 });
 
-Deno.test("a body that is not JSON-RPC, or not JSON, names no operation", async () => {
+Deno.test("non-JSON-RPC bodies name no operation; non-strict JSON is refused", async () => {
   for (
     const body of [
       '{"jsonrpc":"1.0","method":"tools/call","params":{"name":"create_media_buy"}}',
       '{"method":"tools/call","params":{"name":"create_media_buy"}}',
       '{"jsonrpc":"2.0","method":"tools/call","params":{"name":7}}',
-      "not json",
-      '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"create_media_buy","name":"x"}}',
     ]
   ) {
     const result = await verify("3.2", message("3.2", body), REQUIRED) as Verified;
     strictEqual(result.authentication, "none", body);
     strictEqual(result.operation, undefined, body);
   }
-  // The operation of a text/plain body is not read.
+  for (
+    const body of [
+      "not json",
+      '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"create_media_buy","name":"x"}}',
+    ]
+  ) {
+    await failsWith(verify("3.2", message("3.2", body), REQUIRED), "request_body_malformed", 0);
+  }
+  // The operation of a text/plain body is read all the same.
   const plain = { ...message("3.2"), headers: { "content-type": "text/plain" } };
-  strictEqual((await verify("3.2", plain, REQUIRED) as Verified).operation, undefined);
+  await failsWith(verify("3.2", plain, REQUIRED), "request_signature_required", 0);
 });
 
 Deno.test("an unsigned webhook authentication block is signature_required, always", async () => {
@@ -1742,49 +1748,59 @@ Deno.test("RequestVerifier refuses bad options with the option message", () => {
       `${a} 'options' must be an object: current value is null`,
     ],
     [
-      () => new RequestVerifier({ keys: "jwks" as never }),
+      () => new RequestVerifier({ revocation: null, keys: "jwks" as never }),
       TypeError,
       `${a} 'keys' must be a KeyResolver, a JWKS or an array of JWKs: current value is "jwks"`,
     ],
     [
-      () => new RequestVerifier({ keys: {} as never }),
+      () => new RequestVerifier({ revocation: null, keys: {} as never }),
       TypeError,
       `${a} 'keys' must be a KeyResolver, a JWKS or an array of JWKs: current value is an object`,
     ],
     [
-      () => new RequestVerifier({ keys, profile: "3.0" as never }),
+      () => new RequestVerifier({ revocation: null, keys, profile: "3.0" as never }),
       RangeError,
       `${a} 'profile' must be "3.2" or "3.1": current value is "3.0"`,
     ],
     [
-      () => new RequestVerifier({ keys, now: 5 as never }),
+      () => new RequestVerifier({ revocation: null, keys, now: 5 as never }),
       TypeError,
       `${a} 'now' must be a function: current value is 5`,
     ],
     [
-      () => new RequestVerifier({ keys, maxBodyBytes: 0 }),
+      () => new RequestVerifier({ revocation: null, keys, maxBodyBytes: 0 }),
       RangeError,
       `${a} 'maxBodyBytes' must be a positive safe integer: current value is 0`,
     ],
     [
-      () => new RequestVerifier({ keys, maxBodyBytes: "1" as never }),
+      () => new RequestVerifier({ revocation: null, keys, maxBodyBytes: "1" as never }),
       TypeError,
       `${a} 'maxBodyBytes' must be a positive safe integer: current value is "1"`,
     ],
     [
       // (null is read as "no capability", like undefined.)
-      () => new RequestVerifier({ keys, capability: "all" as never }),
+      () => new RequestVerifier({ revocation: null, keys, capability: "all" as never }),
       TypeError,
       `${a} 'capability' must be an object: current value is "all"`,
     ],
     [
-      () => new RequestVerifier({ keys, capability: { covers_content_digest: "either" } }),
+      () =>
+        new RequestVerifier({
+          revocation: null,
+          keys,
+          capability: { covers_content_digest: "either" },
+        }),
       RangeError,
       `${a} 'capability.covers_content_digest' must be "required" on a 3.2 endpoint (legacy ` +
       `postures need profile "3.1"): current value is "either"`,
     ],
     [
-      () => new RequestVerifier({ keys, capability: { covers_content_digest: "forbidden" } }),
+      () =>
+        new RequestVerifier({
+          revocation: null,
+          keys,
+          capability: { covers_content_digest: "forbidden" },
+        }),
       RangeError,
       `${a} 'capability.covers_content_digest' must be "required" on a 3.2 endpoint (legacy ` +
       `postures need profile "3.1"): current value is "forbidden"`,
@@ -1792,6 +1808,7 @@ Deno.test("RequestVerifier refuses bad options with the option message", () => {
     [
       () =>
         new RequestVerifier({
+          revocation: null,
           keys,
           profile: "3.1",
           capability: { covers_content_digest: "sometimes" as never },
@@ -1801,32 +1818,48 @@ Deno.test("RequestVerifier refuses bad options with the option message", () => {
       `current value is "sometimes"`,
     ],
     [
-      () => new RequestVerifier({ keys, capability: { required_for: ["tasks/cancel"] } }),
+      () =>
+        new RequestVerifier({
+          revocation: null,
+          keys,
+          capability: { required_for: ["tasks/cancel"] },
+        }),
       RangeError,
       `${a} 'capability.required_for' must be AdCP operation names (no '/'), not JSON-RPC ` +
       `methods: current value is an array`,
     ],
     [
-      () => new RequestVerifier({ keys, capability: { warn_for: ["a", "tasks/get"] } }),
+      () =>
+        new RequestVerifier({
+          revocation: null,
+          keys,
+          capability: { warn_for: ["a", "tasks/get"] },
+        }),
       RangeError,
       `${a} 'capability.warn_for' must be AdCP operation names (no '/'), not JSON-RPC ` +
       `methods: current value is an array`,
     ],
     [
       () =>
-        new RequestVerifier({ keys, capability: { supported_for: "create_media_buy" as never } }),
+        new RequestVerifier({
+          revocation: null,
+          keys,
+          capability: { supported_for: "create_media_buy" as never },
+        }),
       TypeError,
       `${a} 'capability.supported_for' must be an array of strings: current value is ` +
       `"create_media_buy"`,
     ],
     [
-      () => new RequestVerifier({ keys, capability: { required_for: [1] as never } }),
+      () =>
+        new RequestVerifier({ revocation: null, keys, capability: { required_for: [1] as never } }),
       TypeError,
       `${a} 'capability.required_for' must be an array of strings: current value is an array`,
     ],
     [
       () =>
         new RequestVerifier({
+          revocation: null,
           keys,
           capability: { protocol_methods_required_for: ["create_media_buy"] },
         }),
@@ -1835,7 +1868,12 @@ Deno.test("RequestVerifier refuses bad options with the option message", () => {
       `'/'), not AdCP operations: current value is an array`,
     ],
     [
-      () => new RequestVerifier({ keys, capability: { protocol_methods_warn_for: ["get"] } }),
+      () =>
+        new RequestVerifier({
+          revocation: null,
+          keys,
+          capability: { protocol_methods_warn_for: ["get"] },
+        }),
       RangeError,
       `${a} 'capability.protocol_methods_warn_for' must be JSON-RPC method names (with a '/'), ` +
       `not AdCP operations: current value is an array`,
@@ -1843,6 +1881,7 @@ Deno.test("RequestVerifier refuses bad options with the option message", () => {
     [
       () =>
         new RequestVerifier({
+          revocation: null,
           keys,
           capability: { protocol_methods_supported_for: [null] as never },
         }),
@@ -1853,9 +1892,14 @@ Deno.test("RequestVerifier refuses bad options with the option message", () => {
   ];
   for (const [fn, kind, text] of cases) throwsOption(fn, kind, text);
   // The valid shapes of `keys`.
-  new RequestVerifier({ keys: { keys } });
-  new RequestVerifier({ keys: { resolve: () => Promise.resolve(undefined) } });
-  new RequestVerifier({ keys, profile: "3.1", capability: { covers_content_digest: "forbidden" } });
+  new RequestVerifier({ revocation: null, keys: { keys } });
+  new RequestVerifier({ revocation: null, keys: { resolve: () => Promise.resolve(undefined) } });
+  new RequestVerifier({
+    revocation: null,
+    keys,
+    profile: "3.1",
+    capability: { covers_content_digest: "forbidden" },
+  });
 });
 
 Deno.test("WebhookVerifier refuses bad options with the option message", () => {
@@ -1867,17 +1911,17 @@ Deno.test("WebhookVerifier refuses bad options with the option message", () => {
     `${a} 'options' must be an object: current value is undefined`,
   );
   throwsOption(
-    () => new WebhookVerifier({ keys: null as never }),
+    () => new WebhookVerifier({ revocation: null, keys: null as never }),
     TypeError,
     `${a} 'keys' must be a KeyResolver, a JWKS or an array of JWKs: current value is null`,
   );
   throwsOption(
-    () => new WebhookVerifier({ keys, now: "now" as never }),
+    () => new WebhookVerifier({ revocation: null, keys, now: "now" as never }),
     TypeError,
     `${a} 'now' must be a function: current value is "now"`,
   );
   throwsOption(
-    () => new WebhookVerifier({ keys, maxBodyBytes: 1.5 }),
+    () => new WebhookVerifier({ revocation: null, keys, maxBodyBytes: 1.5 }),
     RangeError,
     `${a} 'maxBodyBytes' must be a positive safe integer: current value is 1.5`,
   );
@@ -2167,9 +2211,9 @@ Deno.test("verifiers stop a body that trickles past bodyTimeoutMs (BodyTimeoutEr
 });
 
 Deno.test("webhook bodies are capped at 1 MiB by default, request bodies at 4 MiB", async () => {
-  const big = "x".repeat(1_048_577);
+  const big = JSON.stringify("x".repeat(1_048_577));
   const hook = rejection(
-    new WebhookVerifier({ keys: [] }).verify({
+    new WebhookVerifier({ revocation: null, keys: [] }).verify({
       method: "POST",
       url: "https://b.example/h",
       body: big,
@@ -2177,10 +2221,113 @@ Deno.test("webhook bodies are capped at 1 MiB by default, request bodies at 4 Mi
   );
   ok((await hook) instanceof BodyTooLargeError);
   strictEqual(((await hook) as BodyTooLargeError).maxBytes, 1_048_576);
-  const request = await new RequestVerifier({ keys: [] }).verify({
+  const request = await new RequestVerifier({ revocation: null, keys: [] }).verify({
     method: "POST",
     url: "https://s.example/adcp",
     body: big,
   });
   strictEqual(request.authentication, "none");
+});
+
+// ---------------------------------------------------------------------------------------------
+// Found by the spec audit
+
+Deno.test("verifiers require `revocation`: null skips step 9 only when said", () => {
+  for (
+    const make of [
+      () => new RequestVerifier({ keys: [] } as never),
+      () => new WebhookVerifier({ keys: [] } as never),
+      () => new RequestVerifier({ keys: [], revocation: {} as never }),
+    ]
+  ) {
+    let message = "";
+    try {
+      make();
+    } catch (error) {
+      ok(error instanceof TypeError);
+      message = (error as Error).message;
+    }
+    ok(message.includes("'revocation' must be a RevocationSource, or null"), message);
+  }
+});
+
+const AUTH_TOOL_BODY = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: {
+    name: "create_media_buy",
+    arguments: {
+      plan_id: "p1",
+      push_notification_config: { url: "https://b.example/h", authentication: { x: 1 } },
+    },
+  },
+});
+
+Deno.test("warn_for: an authentication block injected into a signed request", async () => {
+  const signed = await sign("3.2"); // a valid signature over TOOL_BODY
+  const injected = { ...signed, body: AUTH_TOOL_BODY }; // the digest no longer matches
+  await failsWith(
+    verify("3.2", injected, { capability: { warn_for: ["create_media_buy"] } }, {
+      fallbackAuthenticated: true,
+    }),
+    "request_signature_required",
+    0,
+  );
+});
+
+Deno.test("unsigned bodies that do not parse strictly are refused", async () => {
+  const required = { capability: { required_for: ["create_media_buy"] } };
+  const duplicate = TOOL_BODY.replace('"id":1', '"id":1,"id":2');
+  const deep = `${"[".repeat(70)}${"]".repeat(70)}`;
+  for (const body of [duplicate, deep, "not json"]) {
+    await failsWith(
+      verify(
+        "3.2",
+        { ...message("3.2", body), headers: { "content-type": "text/plain" } },
+        required,
+      ),
+      "request_body_malformed",
+      0,
+    );
+  }
+  // A JSON-RPC batch is classified element by element: the strictest mode wins.
+  const batch = `[{"jsonrpc":"2.0","id":1,"method":"ping"},${TOOL_BODY}]`;
+  await failsWith(verify("3.2", message("3.2", batch), required), "request_signature_required", 0);
+});
+
+Deno.test("step 14 runs on every signed body, and is never shadowed", async () => {
+  const body = '{"budget":1,"budget":1000000}';
+  const plain = await sign("3.2", {
+    ...message("3.2", body),
+    headers: { "content-type": "text/plain" },
+  });
+  await failsWith(verify("3.2", plain), "request_body_malformed", 14);
+  const json = await sign("3.2", message("3.2", body));
+  await failsWith(
+    verify("3.2", json, { capability: { warn_for: ["create_media_buy"] } }, {
+      operation: "create_media_buy",
+      fallbackAuthenticated: true,
+    }),
+    "request_body_malformed",
+    14,
+  );
+});
+
+Deno.test("more than 32 covered components is malformed, before any key lookup", async () => {
+  const signed = await sign("3.2");
+  const headers = { ...signed.headers };
+  const list = Array.from({ length: 40 }, (_, i) => `"x-h${i}"`).join(" ");
+  headers["signature-input"] = headers["signature-input"]!.replace(
+    /^sig1=\([^)]*\)/,
+    `sig1=(${list})`,
+  );
+  let resolved = 0;
+  const keys = { resolve: () => (resolved++, Promise.resolve(undefined)) };
+  await failsWith(
+    verify("3.2", { ...signed, headers }, { keys }),
+    "request_signature_header_malformed",
+    1,
+  );
+  strictEqual(resolved, 0);
 });

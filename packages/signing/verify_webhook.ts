@@ -8,7 +8,7 @@ import {
   type HttpMessageParts,
   readMessage,
 } from "./_message.ts";
-import { clockOf, keyResolverOf, type KeysOption } from "./_options.ts";
+import { clockOf, keyResolverOf, type KeysOption, revocationOf } from "./_options.ts";
 import { WEBHOOK_PROFILE } from "./_profile.ts";
 import { parseBodyStrict, verifyCore } from "./_verify.ts";
 import { SignatureVerificationError } from "./errors.ts";
@@ -35,8 +35,13 @@ export interface WebhookVerifierOptions {
    * "Cross-endpoint scoping"). Default: in memory, 100,000 entries per keyid, 1,000,000 in all.
    */
   readonly replay?: ReplayStore;
-  /** The seller operator's revocation list (step 9). Without one, step 9 is skipped. */
-  readonly revocation?: RevocationSource;
+  /**
+   * The signers' revocation list (step 9): a {@link RevocationSource} such as `RevocationList`,
+   * which the verifier consults before any cryptography. Required: pass `null` only for keys that
+   * have no revocation list (pinned test keys), knowing that step 9 is then skipped; "verifiers
+   * accepting request-signed mutations MUST poll the revocation list".
+   */
+  readonly revocation: RevocationSource | null;
   /** The clock, in milliseconds since the epoch. Default `Date.now`. */
   readonly now?: () => number;
   /** Longest body read, in bytes. Default 1 MiB (webhooks.mdx, "Payload size limit"). */
@@ -83,6 +88,7 @@ export interface WebhookVerification {
  * const jwk = await crypto.subtle.exportKey("jwk", pair.publicKey);
  * const signer = new WebhookSigner({ key: pair.privateKey, keyid: "seller-1", alg: "ed25519" });
  * const verifier = new WebhookVerifier({
+ *   revocation: null,
  *   keys: [{
  *     ...jwk,
  *     kid: "seller-1",
@@ -120,7 +126,7 @@ export class WebhookVerifier {
    * import { WebhookVerifier } from "@adcp-wire/signing";
    * import { throws } from "node:assert/strict";
    *
-   * throws(() => new WebhookVerifier({ keys: "not keys" as never }), TypeError);
+   * throws(() => new WebhookVerifier({ revocation: null, keys: "not keys" as never }), TypeError);
    * ```
    */
   constructor(options: WebhookVerifierOptions) {
@@ -131,7 +137,7 @@ export class WebhookVerifier {
     this.#keys = keyResolverOf(options.keys, action);
     this.#replay = options.replay ??
       new InMemoryReplayStore({ maxEntriesPerKeyid: DEFAULT_WEBHOOK_REPLAY_CAP_PER_KEYID });
-    this.#revocation = options.revocation;
+    this.#revocation = revocationOf(options.revocation, action);
     this.#now = clockOf(options.now, action);
     this.#body = bodyLimitsOf(options, action, DEFAULT_WEBHOOK_MAX_BODY_BYTES);
   }
@@ -151,7 +157,7 @@ export class WebhookVerifier {
    * import { SignatureVerificationError, WebhookVerifier } from "@adcp-wire/signing";
    * import { rejects } from "node:assert/strict";
    *
-   * const verifier = new WebhookVerifier({ keys: [] });
+   * const verifier = new WebhookVerifier({ revocation: null, keys: [] });
    * await rejects(
    *   verifier.verify({ method: "POST", url: "https://buyer.example/hook", body: "{}" }),
    *   (e) =>

@@ -167,7 +167,7 @@ export async function answerRequestSigning(input: unknown): Promise<unknown> {
     ...(capability === undefined ? {} : { capability }),
     profile,
     replay,
-    ...(revocation === undefined ? {} : { revocation }),
+    revocation: revocation ?? null,
     now: () => now * 1000,
   });
   const operation = field(input, "operation");
@@ -196,7 +196,7 @@ export async function answerWebhookSigning(input: unknown): Promise<unknown> {
   const verifier = new WebhookVerifier({
     keys: new StaticKeyResolver(field(input, "jwks") as never),
     replay,
-    ...(revocation === undefined ? {} : { revocation }),
+    revocation: revocation ?? null,
     now: () => now * 1000,
   });
   const result = await verifier.verify(message);
@@ -259,6 +259,7 @@ export async function answerBodyIntegrity(input: unknown): Promise<unknown> {
     [list]: [name],
   };
   const verifier = new RequestVerifier({
+    revocation: null,
     keys: [{
       ...jwk,
       kid: "harness",

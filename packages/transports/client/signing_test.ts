@@ -50,6 +50,7 @@ function verifyingSeller(verifier: RequestVerifier, inner: FetchLike) {
 Deno.test("McpClient with a signer: every request verifies as signed, body bound", async () => {
   const { signer, jwk } = await keyPair("buyer-1");
   const verifier = new RequestVerifier({
+    revocation: null,
     keys: [jwk],
     capability: { required_for: ["create_media_buy"] },
   });
@@ -70,6 +71,7 @@ Deno.test("McpClient with a signer: every request verifies as signed, body bound
 Deno.test("McpClient without a signer is refused by a seller that requires signing", async () => {
   const { jwk } = await keyPair("buyer-1");
   const verifier = new RequestVerifier({
+    revocation: null,
     keys: [jwk],
     capability: { required_for: ["create_media_buy"] },
   });
@@ -84,7 +86,7 @@ Deno.test("McpClient without a signer is refused by a seller that requires signi
 
 Deno.test("A2AClient with a signer: the invocation verifies as signed", async () => {
   const { signer, jwk } = await keyPair("buyer-2");
-  const verifier = new RequestVerifier({ keys: [jwk] });
+  const verifier = new RequestVerifier({ revocation: null, keys: [jwk] });
   const agent = fakeA2AAgent({ skills: { get_products: (input) => ({ data: { echo: input } }) } });
   const seller = verifyingSeller(verifier, agent.fetch);
   const card = await fetchAgentCard(agent.cardUrl, { fetch: agent.fetch });
@@ -108,6 +110,7 @@ Deno.test("a signer option that is not a signer is a TypeError naming it", () =>
 Deno.test("over real HTTP: a seller behind Deno.serve verifies every signed request", async () => {
   const { signer, jwk } = await keyPair("buyer-3");
   const verifier = new RequestVerifier({
+    revocation: null,
     keys: [jwk],
     capability: { required_for: ["create_media_buy"] },
   });
