@@ -68,7 +68,23 @@ export interface BoundedBodyOptions {
    * @default {true}
    */
   readonly capWholeBody?: boolean;
+  /**
+   * Read a plain (not content-coded) byte-stream body with a BYOB reader into one buffer of the
+   * reader's own, sized from `Content-Length` within the caps and grown by doubling, instead of
+   * a runtime buffer per chunk (Deno allocates 64 KiB per read, the final empty one included).
+   * Only {@link BoundedBody.readAll} then reads the body. A byte source of the caller's own must
+   * answer BYOB requests (`controller.byobRequest.respond`, or `close()` then `respond(0)`): one
+   * that only enqueues leaves the read after its end pending until the deadline (Streams,
+   * ReadableByteStreamControllerClose). Runtime bodies (fetch) answer them.
+   * @default {false}
+   */
+  readonly wholeBody?: boolean;
+  /** The `Content-Length` the response declared, when it is a number within the caps. */
+  readonly declaredLength?: number | undefined;
 }
+
+/** First buffer of a whole-body read without a usable `Content-Length`: 16 KiB. */
+const FIRST_BUFFER = 16_384;
 
 /** The content codings of a `Content-Encoding` value, in the order they were applied. */
 export function parseContentCodings(value: string | null): string[] {
@@ -138,7 +154,9 @@ interface RawState {
  * deadline fires. Call `close()` when done reading (it does not cancel).
  */
 export class BoundedBody {
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader;
+  readonly #byob: ReadableStreamBYOBReader | undefined;
+  readonly #declared: number | undefined;
   readonly #rawReader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   readonly #rawState: RawState | undefined;
   readonly #deadline: Deadline;
@@ -157,7 +175,7 @@ export class BoundedBody {
   #cancelling: Promise<void> | undefined;
 
   private constructor(
-    reader: ReadableStreamDefaultReader<Uint8Array>,
+    reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader,
     rawReader: ReadableStreamDefaultReader<Uint8Array> | undefined,
     rawState: RawState | undefined,
     coding: string | undefined,
@@ -167,6 +185,8 @@ export class BoundedBody {
     options: BoundedBodyOptions,
   ) {
     this.#reader = reader;
+    this.#byob = reader instanceof ReadableStreamBYOBReader ? reader : undefined;
+    this.#declared = options.declaredLength;
     this.#rawReader = rawReader;
     this.#rawState = rawState;
     this.#coding = coding;
@@ -199,7 +219,7 @@ export class BoundedBody {
     if (codings.length === 0) {
       const rawLimit = cap ? limits.maxResponseBytes : Infinity;
       return new BoundedBody(
-        body.getReader(),
+        (options.wholeBody === true ? byobReader(body) : undefined) ?? body.getReader(),
         undefined,
         undefined,
         undefined,
@@ -305,7 +325,7 @@ export class BoundedBody {
   async read(): Promise<Uint8Array | undefined> {
     let result: ReadableStreamReadResult<Uint8Array>;
     try {
-      result = await this.#reader.read();
+      result = await (this.#reader as ReadableStreamDefaultReader<Uint8Array>).read();
     } catch (error) {
       throw await this.#fail(this.#mapReadError(error));
     }
@@ -323,6 +343,12 @@ export class BoundedBody {
     }
     const chunk = result.value;
     if (!(chunk instanceof Uint8Array)) throw await this.#fail(notBytes(chunk));
+    await this.#account(chunk);
+    return chunk;
+  }
+
+  /** The bounds of one chunk read: progress, the event sizer, the caps, the operation budget. */
+  async #account(chunk: Uint8Array): Promise<void> {
     const decoded = this.#decoded += chunk.length;
     this.#onProgress?.({
       rawBytes: this.rawBytes,
@@ -348,7 +374,63 @@ export class BoundedBody {
         throw await this.#fail(error);
       }
     }
-    return chunk;
+  }
+
+  /**
+   * The whole rest of the body as one array, under the same bounds as {@link BoundedBody.read}.
+   * With a BYOB reader (`wholeBody`), the bytes go straight into one buffer of ours: sized from
+   * `Content-Length` (plus one byte, to see a body longer than declared at once), else 16 KiB,
+   * doubled when full, never beyond the cap plus one byte.
+   */
+  async readAll(): Promise<Uint8Array> {
+    const reader = this.#byob;
+    if (reader === undefined) {
+      const chunks: Uint8Array[] = [];
+      let total = 0;
+      for (;;) {
+        const chunk = await this.read();
+        if (chunk === undefined) break;
+        chunks.push(chunk);
+        total += chunk.length;
+      }
+      return concatChunks(chunks, total);
+    }
+    const ceiling = Math.min(this.#rawLimit, this.#decodedLimit, MAX_BUFFER) + 1;
+    let buffer: Uint8Array = new Uint8Array(
+      Math.min(ceiling, (this.#declared ?? FIRST_BUFFER - 1) + 1),
+    );
+    let total = 0;
+    for (;;) {
+      if (total === buffer.length) {
+        const grown: Uint8Array = new Uint8Array(Math.min(ceiling, buffer.length * 2));
+        if (grown.length === buffer.length) {
+          // Full at the cap plus one byte: the cap check below has already failed the read.
+          throw await this.#fail(new ResponseTooLargeError(this.#rawLimit, total, "raw"));
+        }
+        grown.set(buffer);
+        buffer = grown;
+      }
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await reader.read(new Uint8Array(buffer.buffer, total, buffer.length - total));
+      } catch (error) {
+        throw await this.#fail(this.#mapReadError(error));
+      }
+      if (this.#deadline.checkClock()) {
+        await this.#cancelling;
+        throw this.#deadline.error;
+      }
+      const view = result.value;
+      if (view !== undefined) buffer = new Uint8Array(view.buffer, 0, view.buffer.byteLength);
+      if (result.done) {
+        this.#finished = true;
+        break;
+      }
+      const chunk = view!;
+      total += chunk.length;
+      await this.#account(chunk);
+    }
+    return total === buffer.length ? buffer : buffer.subarray(0, total);
   }
 
   /** Cancels the body with `reason` (for errors found by the caller) and returns `reason`. */
@@ -426,4 +508,28 @@ export function openResponseBody(
       throw error;
     });
   }
+}
+
+/** Largest buffer a whole-body read allocates at once: 1 GiB (far above any byte cap). */
+const MAX_BUFFER = 1_073_741_824;
+
+/** A BYOB reader of `body` when it is a byte stream (fetch bodies are), else `undefined`. */
+function byobReader(body: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | undefined {
+  try {
+    return body.getReader({ mode: "byob" });
+  } catch {
+    return undefined; // not a byte stream: the stream is not locked
+  }
+}
+
+/** One array of the `total` bytes of `chunks` (the chunk itself when there is one). */
+export function concatChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
 }

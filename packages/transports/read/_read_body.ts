@@ -1,6 +1,6 @@
 // Reads a whole Response body under bounds into one Uint8Array: the core of readTextResponse and
 // readJsonResponse (and of the benchmarks).
-import { ACTION, openResponseBody } from "./_body.ts";
+import { ACTION, concatChunks, declaredLength, openResponseBody } from "./_body.ts";
 import { Deadline } from "./_deadline.ts";
 import { resolveCallLimits } from "./_limits.ts";
 import type { ResolvedLimits, ResponseLimits } from "./_limits.ts";
@@ -92,17 +92,12 @@ export async function readBody(
       contentDecoding: settings.contentDecoding,
       onProgress: settings.onProgress,
       charge: budget === undefined ? undefined : (bytes) => budget.charge(bytes),
+      wholeBody: true,
+      declaredLength: declaredLength(response.headers),
     }, budget?.used);
     try {
-      const chunks: Uint8Array[] = [];
-      let total = 0;
-      for (;;) {
-        const chunk = await reader.read();
-        if (chunk === undefined) break;
-        chunks.push(chunk);
-        total += chunk.length;
-      }
-      return concat(chunks, total);
+      const bytes = await reader.readAll();
+      return bytes.length === 0 ? EMPTY : bytes;
     } finally {
       const cancelling = reader.close();
       if (cancelling !== undefined) await cancelling;
@@ -114,13 +109,5 @@ export async function readBody(
 
 /** Joins chunks into one array (no copy for a single chunk). */
 export function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  if (chunks.length === 0) return EMPTY;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return chunks.length === 0 ? EMPTY : concatChunks(chunks, total);
 }
