@@ -124,7 +124,8 @@ export async function fetchWithin(
   call: Call,
 ): Promise<Response> {
   call.deadline.throwIfExpired();
-  const headers = new Headers(init.headers);
+  // The callers build a fresh Headers per request: set on it rather than copy it again.
+  const headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
   const identity = !headers.has("accept-encoding");
   if (identity) headers.set("accept-encoding", "identity");
   let response: Response;
@@ -197,6 +198,7 @@ export async function readJsonWithin(response: Response, call: Call): Promise<un
       },
       call.startedAt,
       call.budget,
+      call.deadline,
     );
   } catch (error) {
     throw networkFailure(error, call);

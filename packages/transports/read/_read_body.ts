@@ -70,7 +70,9 @@ export function assertReadable(response: unknown): asserts response is Response 
 
 /**
  * Reads the whole body of `response` under `settings`. The deadline runs from `startedAt` (a
- * `performance.now()` value; now when omitted), so a caller can make it cover the request too.
+ * `performance.now()` value; now when omitted), so a caller can make it cover the request too; or
+ * it is `callDeadline`, the caller's own (started at `startedAt` with the same limits), which is
+ * then left running.
  *
  * @throws {ResponseTooLargeError | DeadlineExceededError | ContentEncodingError}
  */
@@ -79,11 +81,13 @@ export async function readBody(
   settings: ReaderSettings,
   startedAt?: number,
   budget?: { readonly used: number; charge(bytes: number): void },
+  callDeadline?: Deadline,
 ): Promise<Uint8Array> {
   const { limits } = settings;
   const body = response.body;
   if (body === null) return EMPTY;
-  const deadline = new Deadline(limits.timeoutMs, limits.signal, startedAt);
+  // A client call hands its own deadline (same limits, same start): one timer per call, not two.
+  const deadline = callDeadline ?? new Deadline(limits.timeoutMs, limits.signal, startedAt);
   try {
     const reader = await openResponseBody(response, body, {
       limits,
@@ -103,7 +107,7 @@ export async function readBody(
       if (cancelling !== undefined) await cancelling;
     }
   } finally {
-    deadline.dispose();
+    if (callDeadline === undefined) deadline.dispose();
   }
 }
 
