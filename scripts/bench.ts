@@ -185,8 +185,17 @@ const ALLOCATOR_ENV = {
   MALLOC_TRIM_THRESHOLD_: String(1_024 * 1_048_576),
 };
 
-/** The permissions of a group's process: what the bench files need. */
-const GROUP_PERMISSIONS = ["--allow-read", "--allow-net", "--allow-env"];
+/**
+ * The permissions of a group's process: what the bench files need. Running the Deno executable
+ * itself lets a bench file start the agent it measures against in a process of its own
+ * (packages/transports/client_bench.ts), so that the agent's CPU is not counted as the client's.
+ */
+const GROUP_PERMISSIONS = [
+  "--allow-read",
+  "--allow-net",
+  "--allow-env",
+  `--allow-run=${Deno.execPath()}`,
+];
 
 const ROOT = new URL("../", import.meta.url);
 const RUNNER = new URL("./_bench/run_group.ts", import.meta.url);
