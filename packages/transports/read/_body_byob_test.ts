@@ -4,60 +4,10 @@ import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import fc from "fast-check";
 import { DeadlineExceededError, ResponseTooLargeError } from "../errors.ts";
 import { readBody, readerSettings } from "./_read_body.ts";
-
-/** A byte stream that answers BYOB requests as a runtime body does, or stalls after `stallAt`. */
-function byteStream(chunks: readonly Uint8Array[], stallAt = Infinity) {
-  let index = 0;
-  let offset = 0;
-  let pulls = 0;
-  let cancelled = false;
-  const stream = new ReadableStream({
-    type: "bytes",
-    pull(controller) {
-      if (pulls++ >= stallAt) return new Promise<void>(() => {});
-      while (chunks[index]?.length === 0) index++; // nothing to answer with
-      const chunk = chunks[index];
-      const request = controller.byobRequest;
-      if (chunk === undefined) {
-        controller.close();
-        request?.respond(0);
-        return;
-      }
-      if (request?.view) {
-        const view = new Uint8Array(
-          request.view.buffer,
-          request.view.byteOffset,
-          request.view.byteLength,
-        );
-        const n = Math.min(view.length, chunk.length - offset);
-        view.set(chunk.subarray(offset, offset + n));
-        offset += n;
-        request.respond(n);
-      } else {
-        controller.enqueue(chunk.slice(offset));
-        offset = chunk.length;
-      }
-      if (offset === chunk.length) {
-        index++;
-        offset = 0;
-      }
-    },
-    cancel() {
-      cancelled = true;
-    },
-  });
-  return { stream, cancelled: () => cancelled };
-}
+import { byteStream, responseOf } from "./_test_byte_stream.ts";
 
 function bytes(length: number, seed = 1): Uint8Array {
   return Uint8Array.from({ length }, (_, i) => (i * 31 + seed) & 0xff);
-}
-
-function responseOf(stream: ReadableStream, length?: number): Response {
-  return new Response(
-    stream,
-    length === undefined ? {} : { headers: { "content-length": String(length) } },
-  );
 }
 
 Deno.test("property: byte-stream bodies read whole, in any chunking and length", async () => {

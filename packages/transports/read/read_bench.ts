@@ -13,6 +13,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import { readBody, readerSettings } from "./_read_body.ts";
+import { byteStream, responseOf as byteStreamResponse } from "./_test_byte_stream.ts";
 import { readJsonResponse, readTextResponse } from "./read_response.ts";
 import { createSseBudget, readSseEventBatches, readSseEvents } from "./sse.ts";
 
@@ -80,47 +81,9 @@ Deno.bench("bounded read of 4 MiB in 64 KiB chunks", { group: "bytes", ...RUNS }
   await readBody(responseOf(rawChunks), settings);
 });
 
-/**
- * A fresh Response over a byte stream (`type: "bytes"`, as fetch bodies are) that answers BYOB
- * requests as a runtime body does (copying into the reader's view) and enqueues a copy for a
- * default reader: each reader pays one copy per byte.
- */
+/** A fresh Response over a byte stream of `chunks` that answers BYOB requests. */
 function byteResponseOf(chunks: readonly Uint8Array[], length?: number): Response {
-  let index = 0;
-  let offset = 0;
-  return new Response(
-    new ReadableStream({
-      type: "bytes",
-      pull(controller) {
-        const chunk = chunks[index];
-        const request = controller.byobRequest;
-        if (chunk === undefined) {
-          controller.close();
-          request?.respond(0);
-          return;
-        }
-        if (request?.view) {
-          const view = new Uint8Array(
-            request.view.buffer,
-            request.view.byteOffset,
-            request.view.byteLength,
-          );
-          const n = Math.min(view.length, chunk.length - offset);
-          view.set(chunk.subarray(offset, offset + n));
-          offset += n;
-          request.respond(n);
-        } else {
-          controller.enqueue(chunk.slice(offset));
-          offset = chunk.length;
-        }
-        if (offset === chunk.length) {
-          index++;
-          offset = 0;
-        }
-      },
-    }),
-    length === undefined ? {} : { headers: { "content-length": String(length) } },
-  );
+  return byteStreamResponse(byteStream(chunks).stream, length);
 }
 
 const smallChunks = [new TextEncoder().encode(JSON.stringify({ products: products.slice(0, 12) }))];
