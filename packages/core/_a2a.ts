@@ -9,7 +9,14 @@ import {
   ownElement,
   ownObject,
 } from "@adcp-wire/internal";
-import { carriesAdcpError } from "./_json.ts";
+import {
+  adcpErrorOf,
+  carriesAdcpError,
+  fastOwnElement,
+  isOwnValue,
+  onlyKeyIs,
+  PROTO,
+} from "./_json.ts";
 import { type A2ATaskState, isFinalA2ATaskState, knownA2ATaskState } from "./a2a_task_state.ts";
 import { UnexpectedPartCountError } from "./errors.ts";
 
@@ -18,14 +25,13 @@ export const DATA_PART_BYTES_DEFAULT = 1_048_576;
 
 /** The known, normalized `status.state` of an (unwrapped) task, or `null`. */
 export function taskStateOf(task: JsonRecord): A2ATaskState | null {
-  const status = ownObject(task, "status");
-  return status === undefined ? null : knownA2ATaskState(own(status, "state"));
+  const status = task.status;
+  if (!isJsonObject(status) || !isOwnValue(task, "status", PROTO.status)) return null;
+  const state = status.state;
+  return typeof state === "string" && isOwnValue(status, "state", PROTO.state)
+    ? knownA2ATaskState(state)
+    : null;
 }
-
-/**
- * The other content fields of a Part: A2A 1.0 `text`, `raw`, `url`; v0.3 `text`, `file`.
- */
-const OTHER_CONTENT_FIELDS = ["text", "raw", "url", "file"] as const;
 
 /**
  * The DataPart's `data` when `part` is a DataPart, else `undefined`.
@@ -41,20 +47,27 @@ const OTHER_CONTENT_FIELDS = ["text", "raw", "url", "file"] as const;
  */
 export function dataOf(part: unknown): JsonRecord | undefined {
   if (!isJsonObject(part)) return undefined;
-  const data = ownObject(part, "data");
-  if (data === undefined) return undefined;
-  for (const field of OTHER_CONTENT_FIELDS) {
-    if (own(part, field) != null) return undefined;
-  }
+  const data = part.data;
+  if (!isJsonObject(data) || !isOwnValue(part, "data", PROTO.data)) return undefined;
+  // The other content fields of a Part (A2A 1.0 `text`, `raw`, `url`; v0.3 `text`, `file`), each
+  // read once at its own inline cache.
+  const { text, raw, url, file } = part;
+  if (text != null && isOwnValue(part, "text", PROTO.text)) return undefined;
+  if (raw != null && isOwnValue(part, "raw", PROTO.raw)) return undefined;
+  if (url != null && isOwnValue(part, "url", PROTO.url)) return undefined;
+  if (file != null && isOwnValue(part, "file", PROTO.file)) return undefined;
   return data;
 }
 
 /** The own `parts` array of `artifacts[0]`, or `undefined`. */
 export function firstArtifactParts(task: JsonRecord): readonly unknown[] | undefined {
-  const artifacts = ownArray(task, "artifacts");
-  if (artifacts === undefined || artifacts.length === 0) return undefined;
-  const first = ownElement(artifacts, 0);
-  return isJsonObject(first) ? ownArray(first, "parts") : undefined;
+  const artifacts = task.artifacts;
+  if (!Array.isArray(artifacts) || artifacts.length === 0) return undefined;
+  if (!isOwnValue(task, "artifacts", PROTO.artifacts)) return undefined;
+  const first = fastOwnElement(artifacts, 0);
+  if (!isJsonObject(first)) return undefined;
+  const parts = first.parts;
+  return Array.isArray(parts) && isOwnValue(first, "parts", PROTO.parts) ? parts : undefined;
 }
 
 /** The own `parts` array of every `artifacts[]` entry, in order. */
@@ -83,7 +96,7 @@ export function firstStatusMessageData(task: JsonRecord): JsonRecord | null {
   const parts = statusMessageParts(task);
   if (parts === undefined) return null;
   for (let index = 0; index < parts.length; index++) {
-    const data = dataOf(ownElement(parts, index));
+    const data = dataOf(fastOwnElement(parts, index));
     if (data !== undefined) return data;
   }
   return null;
@@ -94,8 +107,8 @@ export function firstStatusMessageData(task: JsonRecord): JsonRecord | null {
  * non-null, non-array object (A2A Response Extraction, "Wrapper Rejection").
  */
 export function isWrapper(data: JsonRecord): boolean {
-  const keys = Object.keys(data);
-  return keys.length === 1 && keys[0] === "response" && isJsonObject(data["response"]);
+  // `in`, answered by the inline cache, spares listing the keys of every payload.
+  return "response" in data && onlyKeyIs(data, "response") && isJsonObject(data["response"]);
 }
 
 /** The `text` of every TextPart (own string `text`, with or without `kind`) in `parts`. */
@@ -123,7 +136,7 @@ export interface A2AErrorCandidate {
 function firstErrorIn(parts: readonly unknown[]): { value: unknown } | undefined {
   for (let index = 0; index < parts.length; index++) {
     const data = dataOf(ownElement(parts, index));
-    if (data !== undefined && carriesAdcpError(data)) return { value: own(data, "adcp_error") };
+    if (data !== undefined && carriesAdcpError(data)) return { value: adcpErrorOf(data) };
   }
   return undefined;
 }
@@ -143,6 +156,18 @@ export function a2aErrorCandidate(task: JsonRecord): A2AErrorCandidate | undefin
   return found === undefined ? undefined : { value: found.value, path: "status_message" };
 }
 
+/** Validated A2A extraction options. */
+export interface ResolvedA2AExtractOptions {
+  readonly maxDataPartBytes: number;
+  readonly expectedDataParts: number | undefined;
+}
+
+/** The options when none are given: one shared, frozen object. */
+const DEFAULT_A2A_OPTIONS: ResolvedA2AExtractOptions = Object.freeze({
+  maxDataPartBytes: DATA_PART_BYTES_DEFAULT,
+  expectedDataParts: undefined,
+});
+
 /** What the option errors of the A2A extractors say could not be done. */
 const A2A_ACTION = "extract from an A2A response";
 
@@ -152,10 +177,8 @@ export function resolveA2AExtractOptions(
     readonly maxDataPartBytes?: number | undefined;
     readonly expectedDataParts?: number | undefined;
   } | undefined,
-): { maxDataPartBytes: number; expectedDataParts: number | undefined } {
-  if (options === undefined) {
-    return { maxDataPartBytes: DATA_PART_BYTES_DEFAULT, expectedDataParts: undefined };
-  }
+): ResolvedA2AExtractOptions {
+  if (options === undefined) return DEFAULT_A2A_OPTIONS;
   if (typeof options !== "object" || options === null) {
     throw optionError(TypeError, A2A_ACTION, "options", "an object or undefined", options);
   }

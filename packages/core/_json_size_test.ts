@@ -1,6 +1,6 @@
 import { strictEqual } from "node:assert/strict";
 import fc from "fast-check";
-import { jsonSizeOver } from "./_json_size.ts";
+import { jsonSizeOver, MAX_NUMBER_LENGTH, plainJsonFits } from "./_json_size.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
@@ -39,4 +39,78 @@ Deno.test("jsonSizeOver() stops early on a cyclic or huge value", () => {
   const hugeOver = jsonSizeOver(huge, 100);
   strictEqual(hugeOver !== undefined && hugeOver > 100, true);
   strictEqual(performance.now() - started < 100, true);
+});
+
+Deno.test("plainJsonFits() never says fits when JSON.stringify writes more or throws", () => {
+  fc.assert(
+    fc.property(fc.jsonValue(), fc.nat({ max: 600 }), (value, limit) => {
+      const size = utf8(JSON.stringify(value));
+      if (plainJsonFits(value, limit)) strictEqual(size <= limit, true);
+      // Plain data within a sixth of the limit is always proved (6 bytes per unit at most).
+      if (typeof value === "object" && value !== null && 6 * size + 8 <= limit) {
+        strictEqual(plainJsonFits(value, limit), true);
+      }
+    }),
+    { numRuns: 3_000 },
+  );
+});
+
+Deno.test("plainJsonFits() leaves what JSON.stringify treats apart to the exact reading", () => {
+  class Box {
+    constructor(readonly v: number) {}
+    toJSON(): string {
+      return "x".repeat(10_000);
+    }
+  }
+  const getter = Object.defineProperty({}, "a", {
+    enumerable: true,
+    get() {
+      throw new Error("getter");
+    },
+  });
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic.self = cyclic;
+  const deep: unknown[] = [];
+  let inner = deep;
+  for (let level = 0; level < 100; level++) inner.push(inner = []);
+  const notPlain: unknown[] = [
+    { a: new Date(0) },
+    { a: new Box(1) },
+    { toJSON: () => "x".repeat(10_000) },
+    Object.assign(Object.create({ toJSON: () => "x" }), { a: 1 }),
+    { a: 1n },
+    { a: () => 1 },
+    { a: Symbol("s") },
+    { a: undefined },
+    [1, , 3], // a hole: JSON.stringify writes null
+    [undefined],
+    new Number(5),
+    new Boolean(false),
+    Object(1n),
+    new String("abc"),
+    new Map([[1, 2]]),
+    getter,
+    cyclic,
+    deep,
+    new Proxy({}, {
+      ownKeys() {
+        throw new Error("trap");
+      },
+    }),
+  ];
+  for (const value of notPlain) strictEqual(plainJsonFits(value, 4096), false);
+  // Plain data, null prototypes and raw JSON included, is proved.
+  strictEqual(plainJsonFits(Object.assign(Object.create(null), { a: [1, "x"] }), 4096), true);
+  strictEqual(plainJsonFits(JSON.parse('{"__proto__":{"a":1},"constructor":"x"}'), 4096), true);
+  const rawJSON = (JSON as { rawJSON?: (text: string) => object }).rawJSON;
+  if (rawJSON !== undefined) strictEqual(plainJsonFits({ n: rawJSON("1e400") }, 4096), true);
+  strictEqual(plainJsonFits("a string", 4096), false); // only containers are asked
+});
+
+Deno.test("jsonSizeOver() counts the longest number JSON.stringify writes", () => {
+  const longest = -0.0000012345678901234567;
+  strictEqual(JSON.stringify(longest).length, MAX_NUMBER_LENGTH);
+  const size = utf8(JSON.stringify([longest]));
+  strictEqual(jsonSizeOver([longest], size), undefined);
+  strictEqual(jsonSizeOver([longest], size - 1), size);
 });

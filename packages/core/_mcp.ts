@@ -7,10 +7,9 @@ import {
   own,
   ownArray,
   ownElement,
-  ownObject,
   utf8LengthExceeds,
 } from "@adcp-wire/internal";
-import { carriesAdcpError, isAdcpErrorOnly } from "./_json.ts";
+import { adcpErrorOf, fastOwnElement, isAdcpErrorOnly, isOwnValue } from "./_json.ts";
 
 /** Options for the MCP extractors that read `content[].text`. */
 export interface McpExtractOptions {
@@ -26,6 +25,24 @@ export interface McpExtractOptions {
    * @default {4194304}
    */
   readonly maxResponseBytes?: number | undefined;
+  /**
+   * The UTF-8 size, as `TextEncoder` would encode it, of the JSON text the tool result was parsed
+   * from (unchanged since), or an upper bound of it, for a caller that has already held that text
+   * to a limit: a client that read the whole JSON-RPC body under its size limit. The value of a
+   * JSON string never encodes to more UTF-8 bytes than its literal took in that text (an escape is
+   * never shorter than what it stands for), so when this is at most `maxResponseBytes` no
+   * `content[].text` item can be over the limit, and the items are not measured again; and no
+   * value serializes to more than 21/4 times it (`1e20` is written `100000000000000000000`), so a
+   * text of at most 780 bytes needs no measuring of the 4096-byte bound on an `adcp_error`. A
+   * non-negative safe integer. It is the caller's word: pass it only when it holds (text decoded
+   * with replacement characters, U+FFFD, may encode to more bytes than were read).
+   *
+   * MCP Response Extraction, "Security Considerations" > "Size Limits": where the whole message was
+   * checked against the limit, the text item, part of it, is within it.
+   *
+   * @default {undefined} (every parsed text item, and every error, is measured)
+   */
+  readonly sourceTextBytes?: number | undefined;
 }
 
 /**
@@ -38,31 +55,75 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 4_194_304;
 /** What the option errors of the MCP extractors say could not be done. */
 const MCP_ACTION = "extract from an MCP tool result";
 
-/** Validates `options` and returns the effective `maxResponseBytes`. */
+/**
+ * Validates `options` and returns the limit to hold `content[].text` items to: `maxResponseBytes`,
+ * or `Infinity` when `sourceTextBytes` already bounds every item within it.
+ */
 export function resolveMaxResponseBytes(options: McpExtractOptions | undefined): number {
-  if (options === undefined) return DEFAULT_MAX_RESPONSE_BYTES;
+  return options === undefined ? DEFAULT_MAX_RESPONSE_BYTES : resolveGiven(options);
+}
+
+/** {@link resolveMaxResponseBytes} of given options: apart, so that the common case inlines. */
+function resolveGiven(options: McpExtractOptions): number {
   if (typeof options !== "object" || options === null) {
     throw optionError(TypeError, MCP_ACTION, "options", "an object or undefined", options);
   }
   const value: unknown = options.maxResponseBytes;
-  if (value === undefined) return DEFAULT_MAX_RESPONSE_BYTES;
-  if (typeof value !== "number") {
-    throw optionError(TypeError, MCP_ACTION, "maxResponseBytes", "a number", value);
+  let limit = DEFAULT_MAX_RESPONSE_BYTES;
+  if (value !== undefined) {
+    if (typeof value !== "number") {
+      throw optionError(TypeError, MCP_ACTION, "maxResponseBytes", "a number", value);
+    }
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw optionError(
+        RangeError,
+        MCP_ACTION,
+        "maxResponseBytes",
+        "a positive safe integer",
+        value,
+      );
+    }
+    limit = value;
   }
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw optionError(RangeError, MCP_ACTION, "maxResponseBytes", "a positive safe integer", value);
+  const source: unknown = options.sourceTextBytes;
+  if (source === undefined) return limit;
+  if (typeof source !== "number") {
+    throw optionError(TypeError, MCP_ACTION, "sourceTextBytes", "a number", source);
   }
-  return value;
+  if (!Number.isSafeInteger(source) || source < 0) {
+    throw optionError(
+      RangeError,
+      MCP_ACTION,
+      "sourceTextBytes",
+      "a non-negative safe integer",
+      source,
+    );
+  }
+  return source <= limit ? Infinity : limit;
 }
+
+/**
+ * The `sourceTextBytes` of options that {@link resolveMaxResponseBytes} validated, `Infinity` when
+ * unset.
+ */
+export function sourceBytesOf(options: McpExtractOptions | undefined): number {
+  return options?.sourceTextBytes ?? Infinity;
+}
+
+/** `Object.prototype`, read at the call sites of `isOwnValue` (see _json.ts). */
+const PROTO: Readonly<Record<string, unknown>> = Object.prototype as Record<string, unknown>;
 
 /** Whether the tool result's own `isError` is truthy (MCP Response Extraction, step 1). */
 export function isErrorResult(result: JsonRecord): boolean {
-  return Boolean(own(result, "isError"));
+  return Boolean(result.isError) && isOwnValue(result, "isError", PROTO.isError);
 }
 
 /** The own `structuredContent` when it is a JSON object. */
 export function structuredContentOf(result: JsonRecord): JsonRecord | undefined {
-  return ownObject(result, "structuredContent");
+  const value = result.structuredContent;
+  return isJsonObject(value) && isOwnValue(result, "structuredContent", PROTO.structuredContent)
+    ? value
+    : undefined;
 }
 
 /**
@@ -80,6 +141,23 @@ export function* textItems(result: JsonRecord): Generator<string, void, undefine
   }
 }
 
+/** The own `content` when it is an array. */
+function contentOf(result: JsonRecord): readonly unknown[] | undefined {
+  const value = result.content;
+  return Array.isArray(value) && isOwnValue(result, "content", PROTO.content) ? value : undefined;
+}
+
+/** The `text` of a `content[]` item whose `type` is `"text"`, when it is a non-empty string. */
+function itemText(item: unknown): string | undefined {
+  if (!isJsonObject(item) || item.type !== "text" || !isOwnValue(item, "type", PROTO.type)) {
+    return undefined;
+  }
+  const text = item.text;
+  return typeof text === "string" && text.length > 0 && isOwnValue(item, "text", PROTO.text)
+    ? text
+    : undefined;
+}
+
 /**
  * Most `content[].text` items of one result that may fail `JSON.parse`: each failure costs an
  * exception, so a seller sending thousands of broken items could otherwise buy seconds of CPU.
@@ -88,27 +166,31 @@ export function* textItems(result: JsonRecord): Generator<string, void, undefine
 export const MAX_TEXT_PARSE_FAILURES = 64;
 
 /**
- * The objects that `content[].text` items parse to, in order: an item is parsed when it opens with
- * `{` and closes with `}` (JSON whitespace aside) and is at most `maxBytes` UTF-8 bytes (checked
- * before parsing, never truncated); items that are not JSON, or parse to anything but an object,
- * are skipped. Parsing stops after {@link MAX_TEXT_PARSE_FAILURES} failures.
+ * What {@link parseTextItem} says of an item that `JSON.parse` refused (not JSON, or nested too
+ * deeply).
  */
-export function* textObjects(
-  result: JsonRecord,
-  maxBytes: number,
-): Generator<JsonRecord, void, undefined> {
-  let failures = 0;
-  for (const text of textItems(result)) {
-    if (!bracedObject(text) || utf8LengthExceeds(text, maxBytes)) continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      if (++failures >= MAX_TEXT_PARSE_FAILURES) return; // not JSON, or nested too deeply
-      continue;
-    }
-    if (isJsonObject(parsed)) yield parsed;
+const PARSE_FAILED = null;
+
+/**
+ * The object that a `content[]` item's text parses to: an item is parsed when it is a text item
+ * whose text opens with `{` and closes with `}` (JSON whitespace aside) and is at most `maxBytes`
+ * UTF-8 bytes (checked before parsing, never truncated). `undefined` when the item is skipped or
+ * parses to anything but an object; {@link PARSE_FAILED} when `JSON.parse` threw. Callers stop
+ * after {@link MAX_TEXT_PARSE_FAILURES} failures.
+ */
+function parseTextItem(item: unknown, maxBytes: number): JsonRecord | undefined | null {
+  const text = itemText(item);
+  // At most 3 UTF-8 bytes per UTF-16 unit: within a third of the limit, nothing to count (the
+  // common case, without a call).
+  if (text === undefined || !bracedObject(text)) return undefined;
+  if (3 * text.length > maxBytes && utf8LengthExceeds(text, maxBytes)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return PARSE_FAILED;
   }
+  return isJsonObject(parsed) ? parsed : undefined;
 }
 
 /**
@@ -116,6 +198,14 @@ export function* textObjects(
  * an object.
  */
 function bracedObject(text: string): boolean {
+  const last = text.length - 1;
+  return text.charCodeAt(0) === 0x7b && text.charCodeAt(last) === 0x7d
+    ? last > 0
+    : bracedAfterWhitespace(text);
+}
+
+/** {@link bracedObject} of text that has JSON whitespace around its braces, or is no object. */
+function bracedAfterWhitespace(text: string): boolean {
   let end = text.length - 1;
   while (end >= 0 && isJsonWhitespace(text.charCodeAt(end))) end--;
   return end > 0 && text.charCodeAt(end) === 0x7d && opensObject(text);
@@ -143,6 +233,11 @@ export interface McpSuccessLookup {
   readonly sawAdcpErrorOnly: boolean;
 }
 
+/** A lookup that found nothing, and saw no `adcp_error`-only object. */
+const NOTHING: McpSuccessLookup = Object.freeze({ data: null, sawAdcpErrorOnly: false });
+/** A lookup that found nothing but an `adcp_error`-only object. */
+const ONLY_ERRORS: McpSuccessLookup = Object.freeze({ data: null, sawAdcpErrorOnly: true });
+
 /**
  * MCP Response Extraction, "Extraction Algorithm" steps 2 to 4, without the `isError` guard of
  * step 1 (callers apply it).
@@ -151,18 +246,42 @@ export function findMcpSuccess(result: JsonRecord, maxBytes: number): McpSuccess
   const structured = structuredContentOf(result);
   if (structured !== undefined) {
     return isAdcpErrorOnly(structured)
-      ? { data: null, sawAdcpErrorOnly: true }
+      ? ONLY_ERRORS
       : { data: structured, sawAdcpErrorOnly: false };
   }
+  const content = contentOf(result);
+  if (content === undefined) return NOTHING;
   let sawAdcpErrorOnly = false;
-  for (const parsed of textObjects(result, maxBytes)) {
-    if (isAdcpErrorOnly(parsed)) {
+  let failures = 0;
+  for (let index = 0; index < content.length; index++) {
+    const parsed = parseTextItem(fastOwnElement(content, index), maxBytes);
+    if (parsed === PARSE_FAILED) {
+      if (++failures >= MAX_TEXT_PARSE_FAILURES) break;
+    } else if (parsed !== undefined) {
+      if (!isAdcpErrorOnly(parsed)) return { data: parsed, sawAdcpErrorOnly };
       sawAdcpErrorOnly = true;
-      continue;
     }
-    return { data: parsed, sawAdcpErrorOnly };
   }
-  return { data: null, sawAdcpErrorOnly };
+  return sawAdcpErrorOnly ? ONLY_ERRORS : NOTHING;
+}
+
+/**
+ * The text-fallback data of {@link findMcpSuccess} alone (step 3), `null` when there is none: what
+ * `extractAdcpResponseFromMcp` returns for a result without a `structuredContent` object.
+ */
+export function findMcpTextData(result: JsonRecord, maxBytes: number): JsonRecord | null {
+  const content = contentOf(result);
+  if (content === undefined) return null;
+  let failures = 0;
+  for (let index = 0; index < content.length; index++) {
+    const parsed = parseTextItem(fastOwnElement(content, index), maxBytes);
+    if (parsed === PARSE_FAILED) {
+      if (++failures >= MAX_TEXT_PARSE_FAILURES) break;
+    } else if (parsed !== undefined && !isAdcpErrorOnly(parsed)) {
+      return parsed;
+    }
+  }
+  return null;
 }
 
 /** Where an MCP tool result carries an `adcp_error`, before validation. */
@@ -171,32 +290,68 @@ export interface McpErrorCandidate {
   readonly value: unknown;
   /** The path it was found on. */
   readonly path: "structured_content" | "text_fallback";
+  /**
+   * An upper bound of the UTF-8 size of the JSON text `value` was parsed from, `Infinity` when
+   * unknown: what `checkAdcpError` of _adcp_error.ts takes.
+   */
+  readonly sourceBytes: number;
 }
 
 /**
  * The `adcp_error` of `structuredContent` when the result's `isError` is truthy (Transport Error
- * Mapping, "Client Detection Order" step 1).
+ * Mapping, "Client Detection Order" step 1); `sourceBytes` is the caller's `sourceTextBytes`.
  */
-export function structuredErrorCandidate(result: JsonRecord): McpErrorCandidate | undefined {
+export function structuredErrorCandidate(
+  result: JsonRecord,
+  sourceBytes: number,
+): McpErrorCandidate | undefined {
   if (!isErrorResult(result)) return undefined;
+  const value = structuredErrorOf(result);
+  return value === undefined ? undefined : { value, path: "structured_content", sourceBytes };
+}
+
+/**
+ * The truthy own `structuredContent.adcp_error`, or `undefined`; callers check `isError` first.
+ */
+export function structuredErrorOf(result: JsonRecord): unknown {
   const structured = structuredContentOf(result);
-  if (structured === undefined || !carriesAdcpError(structured)) return undefined;
-  return { value: own(structured, "adcp_error"), path: "structured_content" };
+  if (structured === undefined) return undefined;
+  const value = structured.adcp_error;
+  return value && isOwnValue(structured, "adcp_error", PROTO.adcp_error) ? value : undefined;
 }
 
 /**
  * The `adcp_error` of the first `content[].text` item that JSON-parses to an object carrying one,
  * only when the result's `isError` is truthy (Transport Error Mapping, "Client Detection Order"
- * step 5).
+ * step 5). Its `sourceBytes` is three per UTF-16 unit of the item's text.
  */
 export function textErrorCandidate(
   result: JsonRecord,
   maxBytes: number,
 ): McpErrorCandidate | undefined {
-  if (!isErrorResult(result)) return undefined;
-  for (const parsed of textObjects(result, maxBytes)) {
-    if (carriesAdcpError(parsed)) {
-      return { value: own(parsed, "adcp_error"), path: "text_fallback" };
+  return isErrorResult(result) ? textErrorOf(result, maxBytes) : undefined;
+}
+
+/**
+ * {@link textErrorCandidate} without the `isError` check (callers make it): the first text item
+ * that parses to an object carrying an `adcp_error`.
+ */
+export function textErrorOf(result: JsonRecord, maxBytes: number): McpErrorCandidate | undefined {
+  const content = contentOf(result);
+  if (content === undefined) return undefined;
+  let failures = 0;
+  for (let index = 0; index < content.length; index++) {
+    const item = fastOwnElement(content, index);
+    const parsed = parseTextItem(item, maxBytes);
+    if (parsed === PARSE_FAILED) {
+      if (++failures >= MAX_TEXT_PARSE_FAILURES) break;
+    } else if (parsed !== undefined) {
+      const value = adcpErrorOf(parsed);
+      if (value) {
+        // The item parsed, so it is a text item with a string text.
+        const sourceBytes = 3 * (item as { text: string }).text.length;
+        return { value, path: "text_fallback", sourceBytes };
+      }
     }
   }
   return undefined;

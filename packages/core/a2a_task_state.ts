@@ -39,6 +39,30 @@ const MAX_STATE_UNITS = 64;
 /** Longest known state, `input-required`: normalization keeps the length, so longer is unknown. */
 const LONGEST_KNOWN_STATE = 14;
 
+/**
+ * The spellings senders use, each mapped to its state by the normalization itself (so the table
+ * can only agree with it): the v0.3 token (`input-required`), the A2A 1.0 ProtoJSON name
+ * (`TASK_STATE_INPUT_REQUIRED`), and the token in upper case or with `_` for `-`. A string found
+ * here skips the unit-by-unit normalization; every other string still goes through it, so every
+ * spelling it accepts and every one it refuses stays as it was.
+ */
+const CANONICAL_SPELLINGS: ReadonlyMap<string, A2ATaskState> = (() => {
+  const table = new Map<string, A2ATaskState>();
+  for (const known of KNOWN_STATES) {
+    const state = known as A2ATaskState;
+    const upper = state.toUpperCase();
+    const underscored = state.replaceAll("-", "_");
+    const upperUnderscored = upper.replaceAll("-", "_");
+    for (const spelling of [state, underscored, upper, upperUnderscored]) {
+      for (const prefixed of [spelling, STATE_PREFIX + spelling]) {
+        const normalized = normalizeSlowly(prefixed);
+        if (normalized === state) table.set(prefixed, state);
+      }
+    }
+  }
+  return table;
+})();
+
 /** Units `start` to `end` of `raw` with ASCII `A`-`Z` lowercased and `_` turned into `-`. */
 function normalizeUnits(raw: string, start: number, end: number): string {
   let normalized = "";
@@ -75,6 +99,11 @@ function normalizeUnits(raw: string, start: number, end: number): string {
  */
 export function normalizeA2ATaskState(raw: unknown): string | null {
   if (typeof raw !== "string") return null;
+  return CANONICAL_SPELLINGS.get(raw) ?? normalizeSlowly(raw);
+}
+
+/** {@link normalizeA2ATaskState} of a string, unit by unit. */
+function normalizeSlowly(raw: string): string {
   const start = raw.startsWith(STATE_PREFIX) ? STATE_PREFIX.length : 0;
   return normalizeUnits(raw, start, Math.min(raw.length, start + MAX_STATE_UNITS));
 }
@@ -102,6 +131,8 @@ export function normalizeA2ATaskState(raw: unknown): string | null {
  */
 export function knownA2ATaskState(raw: unknown): A2ATaskState | null {
   if (typeof raw !== "string") return null;
+  const canonical = CANONICAL_SPELLINGS.get(raw);
+  if (canonical !== undefined) return canonical;
   const start = raw.startsWith(STATE_PREFIX) ? STATE_PREFIX.length : 0;
   if (raw.length - start > LONGEST_KNOWN_STATE) return null; // cheap on a seller's huge string
   const normalized = normalizeUnits(raw, start, raw.length);

@@ -130,3 +130,62 @@ Deno.test("isFinalA2ATaskState() and isInterruptedA2ATaskState() split the known
     strictEqual(isInterruptedA2ATaskState(raw), false, raw);
   }
 });
+
+/** The normalization as the spec's prose states it, unit by unit, for the differential tests. */
+function referenceNormalize(raw: string): string {
+  const body = raw.startsWith("TASK_STATE_") ? raw.slice("TASK_STATE_".length) : raw;
+  let out = "";
+  for (let index = 0; index < Math.min(body.length, 64); index++) {
+    const unit = body.charCodeAt(index);
+    out += unit >= 0x41 && unit <= 0x5a
+      ? String.fromCharCode(unit + 0x20)
+      : unit === 0x5f
+      ? "-"
+      : body[index];
+  }
+  return out;
+}
+
+/** Every spelling of a known state the table of a2a_task_state.ts may hold, and near misses. */
+const spellings = fc.constantFrom(...KNOWN).chain((state) => {
+  const upper = state.toUpperCase();
+  const forms = [state, upper, state.replaceAll("-", "_"), upper.replaceAll("-", "_")];
+  return fc.tuple(
+    fc.constantFrom(...forms),
+    fc.constantFrom("", "TASK_STATE_", "TASK_STATE_TASK_STATE_", "task_state_", " "),
+    fc.constantFrom("", " ", "\n", "_", "-", "\u0000", "s"),
+    fc.nat({ max: 20 }),
+    fc.constantFrom(null, "K", "\u212A", "\u0130", "_", "-", "a", "A"),
+  ).map(([form, prefix, suffix, at, swap]) => {
+    const spelled = prefix + form + suffix;
+    if (swap === null || at >= spelled.length) return spelled;
+    return spelled.slice(0, at) + swap + spelled.slice(at + 1);
+  });
+});
+
+Deno.test("knownA2ATaskState() and normalizeA2ATaskState() agree with the reference", () => {
+  fc.assert(
+    fc.property(
+      fc.oneof(spellings, fc.string(), fc.string({ unit: "binary", maxLength: 80 })),
+      (raw) => {
+        const normalized = referenceNormalize(raw);
+        strictEqual(normalizeA2ATaskState(raw), normalized, JSON.stringify(raw));
+        const known = (KNOWN as readonly string[]).includes(normalized) ? normalized : null;
+        strictEqual(knownA2ATaskState(raw), known, JSON.stringify(raw));
+      },
+    ),
+    { numRuns: 5_000 },
+  );
+});
+
+Deno.test("knownA2ATaskState() answers the canonical spellings of A2A 1.0 and v0.3", () => {
+  for (const state of KNOWN) {
+    const proto = `TASK_STATE_${state.toUpperCase().replaceAll("-", "_")}`;
+    strictEqual(knownA2ATaskState(state), state);
+    strictEqual(knownA2ATaskState(proto), state);
+    strictEqual(normalizeA2ATaskState(proto), state);
+    strictEqual(knownA2ATaskState(` ${proto}`), null);
+    strictEqual(knownA2ATaskState(`${state}\u0000`), null);
+    strictEqual(knownA2ATaskState(new String(state)), null); // a String object is not a string
+  }
+});

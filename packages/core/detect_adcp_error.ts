@@ -7,17 +7,19 @@ import {
   ownObject,
 } from "@adcp-wire/internal";
 import { a2aErrorCandidate } from "./_a2a.ts";
+import { checkAdcpError } from "./_adcp_error.ts";
 import { jsonRpcErrorCandidate } from "./_jsonrpc.ts";
 import {
   findMcpSuccess,
   resolveMaxResponseBytes,
+  sourceBytesOf,
   structuredErrorCandidate,
   textErrorCandidate,
 } from "./_mcp.ts";
 import { extractAdcpResponseFromA2A } from "./extract_adcp_response_from_a2a.ts";
 import type { McpExtractOptions } from "./extract_adcp_response_from_mcp.ts";
 import { unwrapA2AStreamEnvelope } from "./unwrap_a2a_stream_envelope.ts";
-import { type ExtractedAdcpError, validateAdcpError } from "./validate_adcp_error.ts";
+import type { ExtractedAdcpError } from "./validate_adcp_error.ts";
 
 /**
  * Where {@link detectAdcpError} found the error, one value per step of Transport Error
@@ -50,6 +52,8 @@ export interface AdcpErrorDetection {
 interface Candidate {
   readonly value: unknown;
   readonly path: DetectionPath;
+  /** Bound of the UTF-8 size of the JSON text `value` came from (MCP paths); else unknown. */
+  readonly sourceBytes?: number;
 }
 
 /**
@@ -65,8 +69,9 @@ interface Candidate {
  * @param options Size limit for the MCP text items parsed in steps 5 and 6.
  * @returns The error and its path, or `null` when there is no valid structured error.
  * @throws {TypeError} When `options` is neither an object nor `undefined`, or
- * `options.maxResponseBytes` is not a number.
- * @throws {RangeError} When `options.maxResponseBytes` is not a positive safe integer.
+ * `options.maxResponseBytes` or `options.sourceTextBytes` is not a number.
+ * @throws {RangeError} When `options.maxResponseBytes` is not a positive safe integer, or
+ * `options.sourceTextBytes` not a non-negative safe integer.
  *
  * @example One function for every transport
  * ```ts
@@ -102,19 +107,23 @@ export function detectAdcpError(
   const maxBytes = resolveMaxResponseBytes(options);
   if (!isJsonObject(response)) return null;
   // One JSON-RPC envelope at most: a `result` that is itself an envelope is not unwrapped again.
-  return detectIn(jsonRpcResultOf(response) ?? response, maxBytes);
+  return detectIn(jsonRpcResultOf(response) ?? response, maxBytes, sourceBytesOf(options));
 }
 
-function detectIn(response: JsonRecord, maxBytes: number): AdcpErrorDetection | null {
+function detectIn(
+  response: JsonRecord,
+  maxBytes: number,
+  sourceBytes: number,
+): AdcpErrorDetection | null {
   const task = unwrapA2AStreamEnvelope(response);
-  const candidate: Candidate | undefined = structuredErrorCandidate(response) ??
+  const candidate: Candidate | undefined = structuredErrorCandidate(response, sourceBytes) ??
     (isJsonObject(task) ? a2aErrorCandidate(task) : undefined) ??
     jsonRpcCandidate(response) ??
     textErrorCandidate(response, maxBytes) ??
     payloadErrorCandidate(response, maxBytes);
   if (candidate === undefined) return null;
-  const error = validateAdcpError(candidate.value);
-  return error === null ? null : { error, path: candidate.path };
+  const error = checkAdcpError(candidate.value, candidate.sourceBytes ?? Infinity);
+  return error === null ? null : { error: error as ExtractedAdcpError, path: candidate.path };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonRecord, ownElement } from "@adcp-wire/internal";
+import { isJsonObject, type JsonRecord } from "@adcp-wire/internal";
 import {
   checkDataPartCount,
   DATA_PART_BYTES_DEFAULT,
@@ -9,6 +9,7 @@ import {
   resolveA2AExtractOptions,
   taskStateOf,
 } from "./_a2a.ts";
+import { fastOwnElement } from "./_json.ts";
 import { jsonSizeOver } from "./_json_size.ts";
 import { isFinalA2ATaskState } from "./a2a_task_state.ts";
 import { DataPartTooLargeError, WrapperDetectedError } from "./errors.ts";
@@ -97,7 +98,7 @@ export function extractAdcpResponseFromA2A(
     const parts = firstArtifactParts(task);
     if (parts !== undefined) {
       for (let index = parts.length - 1; index >= 0; index--) {
-        const data = dataOf(ownElement(parts, index));
+        const data = dataOf(fastOwnElement(parts, index));
         if (data === undefined) continue;
         if (isWrapper(data)) throw new WrapperDetectedError(index);
         return bounded(data, maxDataPartBytes);

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { anyResponse, json, mcpResultText, runPure } from "./_test_utils.ts";
 import { extractAdcpResponseFromMcp } from "./extract_adcp_response_from_mcp.ts";
+import { detectAdcpError, extractAdcpErrorFromMcp, handleMcpResponse } from "./mod.ts";
 
 const text = (t: unknown) => ({ type: "text", text: t });
 
@@ -258,3 +259,46 @@ function isDeepEqualJson(text: string, value: unknown): boolean {
     return false;
   }
 }
+
+Deno.test(
+  "every MCP extractor answers the same when told the true size of the result's source text",
+  () => {
+    const utf8 = (t: string) => new TextEncoder().encode(t).length;
+    fc.assert(
+      fc.property(mcpResultText, fc.integer({ min: 1, max: 400 }), (source, maxResponseBytes) => {
+        const result = JSON.parse(source);
+        const told = { maxResponseBytes, sourceTextBytes: utf8(source) };
+        const plain = { maxResponseBytes };
+        deepStrictEqual(
+          extractAdcpResponseFromMcp(result, told),
+          extractAdcpResponseFromMcp(result, plain),
+        );
+        deepStrictEqual(
+          extractAdcpErrorFromMcp(result, told),
+          extractAdcpErrorFromMcp(result, plain),
+        );
+        deepStrictEqual(handleMcpResponse(result, told), handleMcpResponse(result, plain));
+        deepStrictEqual(detectAdcpError(result, told), detectAdcpError(result, plain));
+      }),
+      { numRuns: 3_000 },
+    );
+  },
+);
+
+Deno.test("extractAdcpResponseFromMcp() measures text unless sourceTextBytes bounds it", () => {
+  const item = '{"status":"completed"}'; // 22 bytes
+  const result = { content: [text(item)] };
+  // A source larger than the limit bounds nothing: the item is measured, and skipped.
+  strictEqual(
+    extractAdcpResponseFromMcp(result, { maxResponseBytes: 8, sourceTextBytes: 9 }),
+    null,
+  );
+  strictEqual(extractAdcpResponseFromMcp(result, { maxResponseBytes: 21 }), null);
+  deepStrictEqual(extractAdcpResponseFromMcp(result, { maxResponseBytes: 22 }), {
+    status: "completed",
+  });
+  // Within the limit, the caller's word stands for the measure (here it is not true).
+  deepStrictEqual(extractAdcpResponseFromMcp(result, { maxResponseBytes: 8, sourceTextBytes: 8 }), {
+    status: "completed",
+  });
+});

@@ -1,79 +1,140 @@
-// Text-fallback extraction against a plain JSON.parse of the same text, in the same run.
-// Target: extraction within 1.10x of JSON.parse. Run: `deno task bench` (ratios with targets) or
-// `deno bench packages/core`.
+// Text fallback (JSON in a `content[].text` item) against a plain JSON.parse of the same text, in
+// the same run, at every size and in every script (issue 18): target 1.05x. Run:
+// `deno task bench --filter=extract` (ratios with targets) or `deno bench packages/core`.
 //
-// At 1 MiB the cheap size bound decides (3 bytes per UTF-16 unit fit in 4 MiB): extraction is a
-// JSON.parse plus about 4 µs of checks, so its ratio is 1.00 up to noise. At 4 MiB, the default
-// limit itself, the bounds are inconclusive and the bytes are counted exactly, by the runtime's
-// native counter when it has one (see `@adcp-wire/internal` `utf8.ts`); V8 stores text
-// differently by content, so 4 MiB is measured with ASCII-only text, with Latin-1 letters, and
-// with a character above U+00FF.
+// V8 stores text differently by content (one byte per unit up to U+00FF, two otherwise), hence
+// ASCII, Latin-1 (é), other BMP (—) and CJK text. Extraction is JSON.parse plus the checks: the
+// item's shape, its braces, and its UTF-8 size against the 4 MiB limit before parsing. Up to a
+// third of the limit in UTF-16 units the cheap bound (3 bytes per unit) decides; the 4 MiB items
+// are counted exactly, by the runtime's native counter when it has one (`@adcp-wire/internal`
+// `utf8.ts`), about 0.2 ms on one-byte text and 0.8 ms on other text, against 10-20 ms for the
+// parse. A client that read the whole body under its limit passes `sourceTextBytes`, and the item
+// is not counted again: the second candidate of the 4 MiB groups (with the limit raised to the
+// body's size, the 4 MiB item's body being larger than 4 MiB).
 //
-// The 1.49x and 1.57x that `deno bench` once printed for the 1 MiB row were the method, not the
-// code: `deno bench` times all iterations of the baseline, then all of the candidate, by the wall
-// clock, so load on the two shared cores during one of them skews the ratio. With three other
-// busy processes, three `deno bench` runs of this file read 0.54x, 0.98x and 1.30x for the 1 MiB
-// row; `deno task bench` (CPU time, interleaved rounds) read 1.00x and 1.02x under the same load.
-// A second artefact showed up at 4 MiB: with one iteration per batch and the rounds in a fixed
-// order, the garbage collector's period locked onto the schedule and charged one side every time
-// (1.35-1.85x); `deno task bench` now shuffles the round order and batches at least 2 iterations.
-// Deno 2.9.6, 2 shared cores, `deno task bench`: every case within 1.06x of JSON.parse.
+// Each group builds its text on its first call, so that a group's process holds and has run
+// nothing of the others (the runner isolates groups in processes for that reason): the 4 MiB
+// payloads of every group in every process, and type feedback from all of them, weighed on the
+// small rows. Every benchmark stores its result in a module variable (both sides alike).
+//
+// Deno 2.9.6, 2 shared cores, two runs of `deno task bench --filter=extract`: small 1.02-1.03x,
+// 1 MiB 0.99-1.01x, 4 MiB 1.04-1.06x (ASCII, é) and 1.04-1.08x (—, CJK: the exact count, about
+// 0.8 ms of two-byte text) for direct callers, 0.99-1.01x with `sourceTextBytes`; a small error in
+// text 1.11-1.12x (the extra checks of an error, some 40 ns, against a 380 ns parse).
+//
+// Earlier notes on the method: the 1.49x and 1.57x that `deno bench` once printed for the 1 MiB row
+// were its wall-clock, one-side-after-the-other timing on two shared cores, and the 1.35-1.85x at
+// 4 MiB a garbage collector locked onto a fixed round order; `deno task bench` (CPU time,
+// interleaved rounds in shuffled order, batches of at least 2) fixed both.
 
+import { productsResponse, smallResponse } from "./_test_payloads.ts";
+import { extractAdcpErrorFromMcp } from "./extract_adcp_error_from_mcp.ts";
 import { extractAdcpResponseFromMcp } from "./extract_adcp_response_from_mcp.ts";
 
 const encoder = new TextEncoder();
 
-/** A get_products-like response of exactly `bytes` UTF-8 bytes, `mark` in some product names. */
-function productsResponse(bytes: number, mark: string): string {
-  const products: unknown[] = [];
-  const build = (pad: string) => JSON.stringify({ status: "completed", products, pad });
-  let size = encoder.encode(build("")).length;
-  for (let index = 0; size < bytes - 1024; index++) {
-    const product = {
-      product_id: `prod_${index}`,
-      name: index % 7 === 0 ? `Sports Premium ${index} ${mark} CTV` : `Run of Site ${index}`,
-      cpm: Math.round(index * 37) / 100,
-      formats: ["video_30s", "display_300x250"],
-      delivery_type: index % 2 === 0 ? "guaranteed" : "non_guaranteed",
-      is_fixed_price: index % 3 === 0,
-    };
-    products.push(product);
-    size += encoder.encode(JSON.stringify(product)).length + 1;
-  }
-  products.pop();
-  const text = build("x".repeat(bytes - encoder.encode(build("")).length));
-  if (encoder.encode(text).length !== bytes) throw new Error("Cannot size the bench payload");
-  return text;
-}
+/** Where every benchmark leaves its result. */
+export let sink: unknown;
 
 /** What `deno task bench` (scripts/bench.ts) holds each benchmark to, against its baseline. */
 export const BENCH_TARGETS: Record<string, string> = {};
 
-const cases = [
-  ["1 MiB", 1_048_576, "—"],
-  ["4 MiB, ASCII", 4_194_304, "-"],
-  ["4 MiB, with é", 4_194_304, "é"],
-  ["4 MiB, with —", 4_194_304, "—"],
-] as const;
+/** One group's inputs, built and checked on first use. */
+interface Inputs {
+  readonly text: string;
+  readonly result: Record<string, unknown>;
+  /**
+   * What a client passes that read the result's whole JSON body (`sourceTextBytes`) under a limit
+   * no smaller: here the limit is the body's size, since the body of a 4 MiB text item is larger
+   * than 4 MiB (its quotes are escaped in the body).
+   */
+  readonly bounded: { readonly maxResponseBytes: number; readonly sourceTextBytes: number };
+}
 
-for (const [label, bytes, mark] of cases) {
-  const text = productsResponse(bytes, mark);
-  const result = { content: [{ type: "text", text }] };
-  if (extractAdcpResponseFromMcp(result) === null) throw new Error(`No data from ${label}`);
+/** Builds `text` once, as an MCP tool result, and checks that extraction finds data in it. */
+function lazyInputs(build: () => string, label: string, isError = false): () => Inputs {
+  let inputs: Inputs | undefined;
+  return () => {
+    if (inputs !== undefined) return inputs;
+    const text = build();
+    const result = isError
+      ? { isError: true, content: [{ type: "text", text }] }
+      : { content: [{ type: "text", text }] };
+    const found = isError ? extractAdcpErrorFromMcp(result) : extractAdcpResponseFromMcp(result);
+    if (found === null) throw new Error(`Nothing extracted from the ${label} text`);
+    const sourceTextBytes = encoder.encode(JSON.stringify(result)).length;
+    const bounded = { maxResponseBytes: sourceTextBytes, sourceTextBytes };
+    return inputs = { text, result, bounded };
+  };
+}
+
+const scripts = [["ASCII", "-"], ["é", "é"], ["—", "—"], ["CJK", "広告枠"]] as const;
+const sizes = [["small", 0], ["1 MiB", 1_048_576], ["4 MiB", 4_194_304]] as const;
+for (const [size, bytes] of sizes) {
+  for (const [script, mark] of scripts) {
+    const label = `${size}, ${script}`;
+    const inputs = lazyInputs(
+      () => bytes === 0 ? smallResponse(mark) : productsResponse(bytes, mark),
+      label,
+    );
+    const group = `text fallback ${label}`;
+    Deno.bench({
+      name: `JSON.parse (${label})`,
+      group,
+      baseline: true,
+      fn() {
+        sink = JSON.parse(inputs().text);
+      },
+    });
+    const name = `extractAdcpResponseFromMcp (${label})`;
+    Deno.bench({
+      name,
+      group,
+      fn() {
+        sink = extractAdcpResponseFromMcp(inputs().result);
+      },
+    });
+    BENCH_TARGETS[name] = "time <= 1.05x";
+    if (bytes === 4_194_304) {
+      const told = `extractAdcpResponseFromMcp, sourceTextBytes (${label})`;
+      Deno.bench({
+        name: told,
+        group,
+        fn() {
+          const { result, bounded } = inputs();
+          sink = extractAdcpResponseFromMcp(result, bounded);
+        },
+      });
+      BENCH_TARGETS[told] = "time <= 1.05x";
+    }
+  }
+}
+
+// A small error in a text item, the legacy shape, against JSON.parse of its text.
+{
+  const adcpError = {
+    code: "RATE_LIMITED",
+    message: "Rate limited: retry in 5 seconds",
+    recovery: "transient",
+    retry_after: 5,
+  };
+  const inputs = lazyInputs(() => JSON.stringify({ adcp_error: adcpError }), "error", true);
+  const group = "text fallback, small error";
   Deno.bench({
-    name: `JSON.parse (${label})`,
-    group: `text fallback ${label}`,
+    name: "JSON.parse (small error)",
+    group,
     baseline: true,
     fn() {
-      JSON.parse(text);
+      sink = JSON.parse(inputs().text);
     },
   });
+  const name = "extractAdcpErrorFromMcp (small error in text)";
   Deno.bench({
-    name: `extractAdcpResponseFromMcp (${label})`,
-    group: `text fallback ${label}`,
+    name,
+    group,
     fn() {
-      extractAdcpResponseFromMcp(result);
+      sink = extractAdcpErrorFromMcp(inputs().result);
     },
   });
-  BENCH_TARGETS[`extractAdcpResponseFromMcp (${label})`] = "time <= 1.10x";
+  BENCH_TARGETS[name] = "time <= 1.05x";
 }

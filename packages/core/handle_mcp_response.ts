@@ -1,14 +1,16 @@
 import { isJsonObject } from "@adcp-wire/internal";
+import { checkAdcpError } from "./_adcp_error.ts";
 import {
   findMcpSuccess,
   isErrorResult,
   mcpText,
   resolveMaxResponseBytes,
+  sourceBytesOf,
   structuredErrorCandidate,
   textErrorCandidate,
 } from "./_mcp.ts";
 import type { McpExtractOptions } from "./extract_adcp_response_from_mcp.ts";
-import { type ExtractedAdcpError, validateAdcpError } from "./validate_adcp_error.ts";
+import type { ExtractedAdcpError } from "./validate_adcp_error.ts";
 
 /**
  * What an MCP tool result means, as {@link handleMcpResponse} classifies it:
@@ -48,12 +50,14 @@ export type McpResponseOutcome =
  * [docs/core.md](../../docs/core.md#classifying-an-mcp-tool-result)).
  *
  * @param result The MCP tool result: any JSON value, or `undefined`.
- * @param options Text-fallback size limit, for both extractors.
+ * @param options Text-fallback size limit, for both extractors (and what the caller already
+ * bounded).
  * @returns The classified outcome; never throws on a JSON value `result` (objects with throwing
  * getters or revoked proxies are not JSON and may throw).
  * @throws {TypeError} When `options` is neither an object nor `undefined`, or
- * `options.maxResponseBytes` is not a number.
- * @throws {RangeError} When `options.maxResponseBytes` is not a positive safe integer.
+ * `options.maxResponseBytes` or `options.sourceTextBytes` is not a number.
+ * @throws {RangeError} When `options.maxResponseBytes` is not a positive safe integer, or
+ * `options.sourceTextBytes` not a non-negative safe integer.
  *
  * @example Dispatching on the outcome
  * ```ts
@@ -88,9 +92,12 @@ export function handleMcpResponse(
 ): McpResponseOutcome {
   const maxBytes = resolveMaxResponseBytes(options);
   if (!isJsonObject(result)) return { kind: "text", text: "", isError: true };
-  const candidate = structuredErrorCandidate(result) ?? textErrorCandidate(result, maxBytes);
+  const candidate = structuredErrorCandidate(result, sourceBytesOf(options)) ??
+    textErrorCandidate(result, maxBytes);
   if (candidate !== undefined) {
-    const error = validateAdcpError(candidate.value);
+    const error = checkAdcpError(candidate.value, candidate.sourceBytes) as
+      | ExtractedAdcpError
+      | null;
     if (error !== null) return { kind: "error", error, path: candidate.path };
   }
   if (isErrorResult(result)) return { kind: "text", text: mcpText(result), isError: true };

@@ -229,3 +229,34 @@ Deno.test("every extractor shows any bad byte limit as describe() renders it", (
     { numRuns: 200 },
   );
 });
+
+Deno.test("every MCP extractor reports a bad sourceTextBytes in the one option-error style", () => {
+  const runs: [string, McpFunction][] = [
+    ["detectAdcpError", detectAdcpError],
+    ["extractAdcpErrorFromMcp", extractAdcpErrorFromMcp],
+    ["extractAdcpResponseFromMcp", extractAdcpResponseFromMcp],
+    ["handleMcpResponse", handleMcpResponse],
+  ];
+  for (const [name, run] of runs) {
+    for (const bad of [-1, 1.5, NaN, Infinity, 2 ** 53]) {
+      throws(() => run(TOOL_RESULT, { sourceTextBytes: bad }), {
+        name: "RangeError",
+        message: `${MCP}'sourceTextBytes' must be a non-negative safe integer: ` +
+          `current value is ${bad}`,
+      }, name);
+    }
+    for (const [bad, shown] of [["10", '"10"'], [null, "null"], [10n, "10n"]] as const) {
+      throws(() => run(TOOL_RESULT, { sourceTextBytes: bad as never }), {
+        name: "TypeError",
+        message: `${MCP}'sourceTextBytes' must be a number: current value is ${shown}`,
+      }, name);
+    }
+    // maxResponseBytes is checked first, and both before the input is looked at.
+    throws(() => run(null, { maxResponseBytes: 0, sourceTextBytes: -1 }), {
+      name: "RangeError",
+      message: `${MCP}'maxResponseBytes' must be a positive safe integer: current value is 0`,
+    }, name);
+    doesNotThrow(() => run(TOOL_RESULT, { sourceTextBytes: 0 }), name);
+    doesNotThrow(() => run(TOOL_RESULT, { sourceTextBytes: undefined }), name);
+  }
+});

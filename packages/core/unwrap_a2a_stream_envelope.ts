@@ -8,6 +8,13 @@ const ENVELOPE_KEYS: readonly string[] = ["task", "message", "statusUpdate", "ar
 /** The single own key of an envelope, or `undefined` when `value` is none. */
 function envelopeKeyOf(value: unknown): string | undefined {
   if (!isJsonObject(value)) return undefined;
+  // `in` (answered by the inline cache) proves that a bare task is no envelope without listing its
+  // keys; the keys are listed only when one of the four may be an own key.
+  if (
+    !("task" in value || "message" in value || "statusUpdate" in value || "artifactUpdate" in value)
+  ) {
+    return undefined;
+  }
   const keys = Object.keys(value);
   return keys.length === 1 && ENVELOPE_KEYS.includes(keys[0]!) ? keys[0] : undefined;
 }

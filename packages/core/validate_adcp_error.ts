@@ -1,5 +1,5 @@
 import type { AdcpError } from "@adcp-wire/schemas";
-import { isJsonObject, own, utf8LengthExceeds } from "@adcp-wire/internal";
+import { checkAdcpError } from "./_adcp_error.ts";
 
 /**
  * An AdCP structured error as extracted from a transport envelope: the shape
@@ -49,18 +49,6 @@ export type AdcpErrorFieldName = keyof {
 };
 
 /**
- * Longest accepted `code`, in UTF-16 code units (Transport Error Mapping, "Client Library
- * Requirements" 3).
- */
-const MAX_CODE_LENGTH = 64;
-
-/**
- * Largest accepted `JSON.stringify(error)`, in UTF-8 bytes (Transport Error Mapping, "Client
- * Library Requirements" 3).
- */
-const MAX_SERIALIZED_BYTES = 4096;
-
-/**
  * Checks an extracted `adcp_error` as every client must before treating it as a structured error:
  * a non-array object with an own string `code` of 1 to 64 UTF-16 code units, at most 4096 UTF-8
  * bytes as JSON. Returns the very value, or `null` ("no structured error"); never throws.
@@ -86,17 +74,5 @@ const MAX_SERIALIZED_BYTES = 4096;
  * ```
  */
 export function validateAdcpError(value: unknown): ExtractedAdcpError | null {
-  if (!isJsonObject(value)) return null;
-  const code = own(value, "code");
-  if (typeof code !== "string" || code.length === 0 || code.length > MAX_CODE_LENGTH) return null;
-  let serialized: string | undefined;
-  try {
-    serialized = JSON.stringify(value);
-  } catch {
-    return null; // BigInt, cycle, or stack exhaustion: not a JSON error object
-  }
-  if (typeof serialized !== "string" || utf8LengthExceeds(serialized, MAX_SERIALIZED_BYTES)) {
-    return null;
-  }
-  return value as ExtractedAdcpError;
+  return checkAdcpError(value, Infinity) as ExtractedAdcpError | null;
 }
