@@ -2,6 +2,7 @@
 // read, the strict parse and the shape check. Spec: security.mdx, "Webhook URL validation (SSRF)"
 // steps 1-6, "Key discovery (JWKS)", and the budgets of the `brand_json_url` quickstart
 // (`MAX_JWKS_BYTES`, 10 s total deadline, strict JSON, no redirects).
+import { untilAborted } from "./_abort.ts";
 import { concatChunks } from "./_bytes.ts";
 import {
   DuplicateKeyError,
@@ -243,25 +244,8 @@ class Deadline {
 
   /** Settles as `promise`, or rejects with the deadline's error when it fires first. */
   race<T>(promise: Promise<T>): Promise<T> {
-    if (this.#expired) {
-      promise.then(undefined, () => {});
-      return Promise.reject(this.#error);
-    }
-    const signal = this.#controller.signal;
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = (): void => reject(this.#error);
-      signal.addEventListener("abort", onAbort, { once: true });
-      promise.then(
-        (value) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      );
-    });
+    // The controller aborts with the deadline's error as its reason.
+    return untilAborted(promise, this.#controller.signal);
   }
 
   dispose(): void {
