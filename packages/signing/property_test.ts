@@ -8,48 +8,20 @@
 // Every check uses a fresh verifier, so a fresh replay store (a verified nonce is burned).
 import { ok, strictEqual } from "node:assert/strict";
 import fc from "fast-check";
-import type { AdcpJwk } from "./keys.ts";
 import { canonicalizeTargetUri } from "./canonicalize_target_uri.ts";
 import { SignatureVerificationError, TargetUriMalformedError } from "./errors.ts";
 import { RequestSigner, type SignatureFields, WebhookSigner } from "./sign.ts";
 import { RequestVerifier } from "./verify_request.ts";
 import { WebhookVerifier } from "./verify_webhook.ts";
+import { makeKey, type TestAlg, type TestKey } from "./_test_keys.ts";
 
 const NOW = 1_776_520_800;
 const clock = () => NOW * 1000;
 const RUNS = 250;
 
-type Alg = "ed25519" | "ecdsa-p256-sha256";
+type Alg = TestAlg;
 type ProfileName = "3.2" | "3.1" | "webhook";
 const PROFILES: readonly ProfileName[] = ["3.2", "3.1", "webhook"];
-
-interface TestKey {
-  readonly kid: string;
-  readonly alg: Alg;
-  readonly privateKey: CryptoKey;
-  readonly jwk: AdcpJwk;
-}
-
-async function makeKey(kid: string, alg: Alg): Promise<TestKey> {
-  const params = alg === "ed25519"
-    ? { name: "Ed25519" }
-    : { name: "ECDSA", namedCurve: "P-256" } as EcKeyGenParams;
-  const pair = await crypto.subtle.generateKey(params, true, ["sign", "verify"]) as CryptoKeyPair;
-  const exported = await crypto.subtle.exportKey("jwk", pair.publicKey);
-  return {
-    kid,
-    alg,
-    privateKey: pair.privateKey,
-    jwk: {
-      ...exported,
-      kid,
-      alg: alg === "ed25519" ? "EdDSA" : "ES256",
-      use: "sig",
-      key_ops: ["verify"],
-      adcp_use: "request-signing",
-    },
-  };
-}
 
 const KEYS = [
   await makeKey("prop-ed25519", "ed25519"),

@@ -33,6 +33,7 @@ import {
   type VerifyRequestOptions,
 } from "./verify_request.ts";
 import { WebhookVerifier, type WebhookVerifierOptions } from "./verify_webhook.ts";
+import { makeKey, type TestAlg, type TestKey } from "./_test_keys.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Keys, messages and helpers
@@ -41,31 +42,7 @@ import { WebhookVerifier, type WebhookVerifierOptions } from "./verify_webhook.t
 const NOW = 1_776_520_800;
 const clock = () => NOW * 1000;
 
-type Alg = "ed25519" | "ecdsa-p256-sha256";
-
-interface TestKey {
-  readonly kid: string;
-  readonly alg: Alg;
-  readonly privateKey: CryptoKey;
-  readonly jwk: AdcpJwk;
-}
-
-async function makeKey(kid: string, alg: Alg): Promise<TestKey> {
-  const params = alg === "ed25519"
-    ? { name: "Ed25519" }
-    : { name: "ECDSA", namedCurve: "P-256" } as EcKeyGenParams;
-  const pair = await crypto.subtle.generateKey(params, true, ["sign", "verify"]) as CryptoKeyPair;
-  const exported = await crypto.subtle.exportKey("jwk", pair.publicKey);
-  const jwk: AdcpJwk = {
-    ...exported,
-    kid,
-    alg: alg === "ed25519" ? "EdDSA" : "ES256",
-    use: "sig",
-    key_ops: ["verify"],
-    adcp_use: "request-signing",
-  };
-  return { kid, alg, privateKey: pair.privateKey, jwk };
-}
+type Alg = TestAlg;
 
 const ED = await makeKey("test-ed25519", "ed25519");
 const P256 = await makeKey("test-p256", "ecdsa-p256-sha256");
