@@ -160,12 +160,15 @@ export function a2aErrorCandidate(task: JsonRecord): A2AErrorCandidate | undefin
 export interface ResolvedA2AExtractOptions {
   readonly maxDataPartBytes: number;
   readonly expectedDataParts: number | undefined;
+  /** Whether the selected DataPart must be measured: `sourceJsonBytes` did not bound it. */
+  readonly measure: boolean;
 }
 
 /** The options when none are given: one shared, frozen object. */
 const DEFAULT_A2A_OPTIONS: ResolvedA2AExtractOptions = Object.freeze({
   maxDataPartBytes: DATA_PART_BYTES_DEFAULT,
   expectedDataParts: undefined,
+  measure: true,
 });
 
 /** What the option errors of the A2A extractors say could not be done. */
@@ -176,6 +179,7 @@ export function resolveA2AExtractOptions(
   options: {
     readonly maxDataPartBytes?: number | undefined;
     readonly expectedDataParts?: number | undefined;
+    readonly sourceJsonBytes?: number | undefined;
   } | undefined,
 ): ResolvedA2AExtractOptions {
   if (options === undefined) return DEFAULT_A2A_OPTIONS;
@@ -189,7 +193,11 @@ export function resolveA2AExtractOptions(
   const expectedDataParts = options.expectedDataParts === undefined
     ? undefined
     : checkCount("expectedDataParts", options.expectedDataParts, 0);
-  return { maxDataPartBytes, expectedDataParts };
+  const sourceJsonBytes = options.sourceJsonBytes === undefined
+    ? undefined
+    : checkCount("sourceJsonBytes", options.sourceJsonBytes, 0);
+  const measure = sourceJsonBytes === undefined || sourceJsonBytes > maxDataPartBytes;
+  return { maxDataPartBytes, expectedDataParts, measure };
 }
 
 /**

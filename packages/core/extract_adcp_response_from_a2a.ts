@@ -40,6 +40,15 @@ export interface A2AExtractOptions {
    * @default {undefined}
    */
   readonly expectedDataParts?: number | undefined;
+  /**
+   * An upper bound the caller already holds of the serialized size (UTF-8 bytes of
+   * `JSON.stringify`) of every value inside the input, such as what {@link jsonSerializedBound}
+   * returns for the JSON text the input was parsed from. When it is within `maxDataPartBytes`, the
+   * selected DataPart cannot be larger and is not measured again; otherwise it is. A non-negative
+   * safe integer; a wrong bound lets an oversized DataPart through, so give only a proved one.
+   * @default {undefined} (the selected DataPart is measured)
+   */
+  readonly sourceJsonBytes?: number | undefined;
 }
 
 /**
@@ -88,7 +97,8 @@ export function extractAdcpResponseFromA2A(
   input: unknown,
   options?: A2AExtractOptions,
 ): Record<string, unknown> | null {
-  const { maxDataPartBytes, expectedDataParts } = resolveA2AExtractOptions(options);
+  const { maxDataPartBytes, expectedDataParts, measure } = resolveA2AExtractOptions(options);
+  const limit = measure ? maxDataPartBytes : Infinity;
   const task = unwrapA2AStreamEnvelope(input);
   if (!isJsonObject(task)) return null;
   const state = taskStateOf(task);
@@ -101,16 +111,17 @@ export function extractAdcpResponseFromA2A(
         const data = dataOf(fastOwnElement(parts, index));
         if (data === undefined) continue;
         if (isWrapper(data)) throw new WrapperDetectedError(index);
-        return bounded(data, maxDataPartBytes);
+        return bounded(data, limit);
       }
     }
   }
   const data = firstStatusMessageData(task);
-  return data === null ? null : bounded(data, maxDataPartBytes);
+  return data === null ? null : bounded(data, limit);
 }
 
 /** `data` when it fits `limit`. @throws {DataPartTooLargeError} */
 function bounded(data: JsonRecord, limit: number): JsonRecord {
+  if (limit === Infinity) return data; // proved by the caller's sourceJsonBytes
   const over = jsonSizeOver(data, limit);
   if (over !== undefined) throw new DataPartTooLargeError(limit, over);
   return data;

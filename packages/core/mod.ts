@@ -55,5 +55,6 @@ export * from "./extract_adcp_response_from_mcp.ts";
 export * from "./extract_adcp_response_from_webhook.ts";
 export * from "./handle_a2a_response.ts";
 export * from "./handle_mcp_response.ts";
+export * from "./json_serialized_bound.ts";
 export * from "./unwrap_a2a_stream_envelope.ts";
 export * from "./validate_adcp_error.ts";

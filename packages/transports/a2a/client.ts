@@ -350,10 +350,8 @@ export class A2AClient {
     return await this.#retrying(limits, async () => {
       const call = new Call(limits);
       try {
-        const result = this.#sendResult(
-          await this.#post(request, call),
-          extractOptions(limits, options),
-        );
+        const rpc = await this.#post(request, call);
+        const result = this.#sendResult(rpc, extractOptions(limits, options, call));
         call.checkDeadline();
         return result;
       } finally {
@@ -404,7 +402,7 @@ export class A2AClient {
         const extract = extractOptions(limits, options);
         const result = response instanceof Response
           ? await readTaskStream(response, request.id, call, onEvent, extract, this.#streamContext)
-          : this.#sendResult(response, extract);
+          : this.#sendResult(response, extractOptions(limits, options, call));
         call.checkDeadline();
         return result;
       } finally {
@@ -443,7 +441,8 @@ export class A2AClient {
           ? readFrame(rpc.result, this.protocolVersion, true)
           : { type: "task" as const, value: rpc.result };
         if (frame.type !== "task") throw invalid("a task", `a ${frame.type}`);
-        const result = classifyTask(frame.value, extractOptions(limits, options), this.authHosts);
+        const extract = extractOptions(limits, options, call);
+        const result = classifyTask(frame.value, extract, this.authHosts);
         call.checkDeadline();
         return result;
       } finally {
@@ -557,7 +556,7 @@ export class A2AClient {
         response.status,
       );
     }
-    const value = await readJsonWithin(response, call);
+    const value = await readJsonWithin(response, call, true);
     const rpc = asRpcResponse(value);
     if (rpc === undefined || (rpc.ok && rpc.id !== id)) {
       throw invalid(`a JSON-RPC response with id ${id}`, "none");
@@ -570,15 +569,23 @@ function checkMessage(message: unknown): void {
   if (!isObject(message)) throw optionError(TypeError, SEND, "message", "an object", message);
 }
 
-/** The extraction bounds of one call: its DataPart size limit and expected DataPart count. */
+/**
+ * The extraction bounds of one call: its DataPart size limit and expected DataPart count, and,
+ * after a JSON body, the bound of its serialized values (so that a DataPart of a body already
+ * within the limit is not measured again).
+ */
 function extractOptions(
   limits: ResolvedClientLimits,
   options: A2ACallOptions | undefined,
+  call?: Call,
 ): A2AExtractOptions {
   const expectedDataParts = options?.expectedDataParts;
-  return expectedDataParts === undefined
-    ? { maxDataPartBytes: limits.maxDataPartBytes }
-    : { maxDataPartBytes: limits.maxDataPartBytes, expectedDataParts };
+  const sourceJsonBytes = call?.sourceJsonBytes;
+  return {
+    maxDataPartBytes: limits.maxDataPartBytes,
+    ...(expectedDataParts === undefined ? {} : { expectedDataParts }),
+    ...(sourceJsonBytes === undefined ? {} : { sourceJsonBytes }),
+  };
 }
 
 /** The `messageId`s given to messages that had none, per message object. */

@@ -3,7 +3,7 @@
 // strict checks of the JSON-RPC responses an agent sends back.
 import { AdcpWireError, isJsonObject, type JsonRecord, own } from "@adcp-wire/internal";
 import { sanitizeSellerString } from "@adcp-wire/security";
-import { extractAdcpErrorFromJsonRpcError } from "@adcp-wire/core";
+import { extractAdcpErrorFromJsonRpcError, jsonSerializedBound } from "@adcp-wire/core";
 import { normalizeRetryAfter } from "@adcp-wire/recovery";
 import type { ResolvedClientLimits } from "./limits.ts";
 import {
@@ -50,6 +50,11 @@ export class Call {
   readonly startedAt: number;
   /** Server-to-client requests this call has answered. */
   answered = 0;
+  /**
+   * `jsonSerializedBound` of the last JSON body read with `bound` set: what every value parsed
+   * from it serializes to at most (`sourceJsonBytes` of the A2A extraction options).
+   */
+  sourceJsonBytes: number | undefined;
   readonly #counts: Counts;
 
   constructor(limits: ResolvedClientLimits, operation?: Call) {
@@ -184,9 +189,13 @@ export function bodyKind(response: Response): "json" | "sse" | "other" {
 
 /**
  * Reads a JSON body under the call's limits and deadline, charging its bytes to the operation's
- * budget.
+ * budget. With `bound`, also records `call.sourceJsonBytes` (one regular-expression scan).
  */
-export async function readJsonWithin(response: Response, call: Call): Promise<unknown> {
+export async function readJsonWithin(
+  response: Response,
+  call: Call,
+  bound = false,
+): Promise<unknown> {
   let bytes: Uint8Array;
   try {
     bytes = await readBody(
@@ -203,7 +212,10 @@ export async function readJsonWithin(response: Response, call: Call): Promise<un
   } catch (error) {
     throw networkFailure(error, call);
   }
-  return parseJsonWithin(decodeUtf8(bytes), call.limits.maxJsonDepth, call.limits.maxJsonNodes);
+  const text = decodeUtf8(bytes);
+  const value = parseJsonWithin(text, call.limits.maxJsonDepth, call.limits.maxJsonNodes);
+  if (bound) call.sourceJsonBytes = jsonSerializedBound(text, bytes.byteLength);
+  return value;
 }
 
 /** Parses one SSE event's data under the call's JSON bounds. */

@@ -1,5 +1,5 @@
 // The JSON step shared by every reader: depth pre-scan, parse, node bound.
-import { checkJsonBounds, scanJsonDepth } from "@adcp-wire/security";
+import { checkJsonBounds, checkJsonDepth } from "@adcp-wire/security";
 import { MalformedJsonError } from "../errors.ts";
 
 /**
@@ -9,8 +9,9 @@ import { MalformedJsonError } from "../errors.ts";
  * `@adcp-wire/security`)
  */
 export function parseJsonWithin(text: string, maxDepth: number, maxNodes: number): unknown {
-  const scan = scanJsonDepth(text, maxDepth);
-  if (!scan.valid) throw scan.error;
+  // The verdict only (a few native searches for a text with few brackets), before the parser.
+  const depth = checkJsonDepth(text, maxDepth);
+  if (!depth.valid) throw depth.error;
   let value: unknown;
   try {
     value = JSON.parse(text);
