@@ -98,7 +98,6 @@ export function extractAdcpResponseFromA2A(
   options?: A2AExtractOptions,
 ): Record<string, unknown> | null {
   const { maxDataPartBytes, expectedDataParts, measure } = resolveA2AExtractOptions(options);
-  const limit = measure ? maxDataPartBytes : Infinity;
   const task = unwrapA2AStreamEnvelope(input);
   if (!isJsonObject(task)) return null;
   const state = taskStateOf(task);
@@ -111,17 +110,17 @@ export function extractAdcpResponseFromA2A(
         const data = dataOf(fastOwnElement(parts, index));
         if (data === undefined) continue;
         if (isWrapper(data)) throw new WrapperDetectedError(index);
-        return bounded(data, limit);
+        return measure ? bounded(data, maxDataPartBytes) : data;
       }
     }
   }
   const data = firstStatusMessageData(task);
-  return data === null ? null : bounded(data, limit);
+  if (data === null) return null;
+  return measure ? bounded(data, maxDataPartBytes) : data; // else proved by sourceJsonBytes
 }
 
 /** `data` when it fits `limit`. @throws {DataPartTooLargeError} */
 function bounded(data: JsonRecord, limit: number): JsonRecord {
-  if (limit === Infinity) return data; // proved by the caller's sourceJsonBytes
   const over = jsonSizeOver(data, limit);
   if (over !== undefined) throw new DataPartTooLargeError(limit, over);
   return data;

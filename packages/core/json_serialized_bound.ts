@@ -58,7 +58,6 @@ export function jsonSerializedBound(text: string, utf8Bytes: number): number {
   EXPONENT.lastIndex = 0;
   if (!EXPONENT.test(text)) return utf8Bytes;
   let exponents = 1;
-  while (EXPONENT.test(text)) exponents++;
-  EXPONENT.lastIndex = 0;
+  while (EXPONENT.test(text)) exponents++; // the failing test leaves lastIndex at 0
   return utf8Bytes + EXPONENT_GROWTH_BYTES * exponents;
 }

@@ -22,7 +22,7 @@ import {
   discard,
   errorStatusResponse,
   fetchWithin,
-  readJsonWithin,
+  readSourcedJsonWithin,
   type RpcResponse,
 } from "../client/_rpc.ts";
 import { agentCardAuthHosts } from "../client/auth_challenge.ts";
@@ -56,6 +56,15 @@ import { validateSellerUrl } from "@adcp-wire/security";
 const CREATE = "create an A2AClient";
 const SEND = "send the message";
 const GET_TASK = "get the task";
+
+/**
+ * A checked JSON-RPC answer, with the bound of what every value in it serializes to
+ * (`undefined` for the error of a non-2xx answer, which carries no DataPart to extract).
+ */
+interface RpcAnswer {
+  readonly rpc: RpcResponse;
+  readonly sourceJsonBytes: number | undefined;
+}
 
 /** One serialized JSON-RPC request: sent as `body`, byte for byte, on every attempt. */
 interface RpcRequest {
@@ -350,8 +359,8 @@ export class A2AClient {
     return await this.#retrying(limits, async () => {
       const call = new Call(limits);
       try {
-        const rpc = await this.#post(request, call);
-        const result = this.#sendResult(rpc, extractOptions(limits, options, call));
+        const answer = await this.#post(request, call);
+        const result = this.#sendResult(answer.rpc, extractOptions(limits, options, answer));
         call.checkDeadline();
         return result;
       } finally {
@@ -399,10 +408,16 @@ export class A2AClient {
       const call = new Call(limits);
       try {
         const response = await this.#open(request, call, true);
-        const extract = extractOptions(limits, options);
         const result = response instanceof Response
-          ? await readTaskStream(response, request.id, call, onEvent, extract, this.#streamContext)
-          : this.#sendResult(response, extractOptions(limits, options, call));
+          ? await readTaskStream(
+            response,
+            request.id,
+            call,
+            onEvent,
+            extractOptions(limits, options),
+            this.#streamContext,
+          )
+          : this.#sendResult(response.rpc, extractOptions(limits, options, response));
         call.checkDeadline();
         return result;
       } finally {
@@ -434,14 +449,15 @@ export class A2AClient {
     return await this.#retrying(limits, async () => {
       const call = new Call(limits);
       try {
-        const rpc = await this.#post(request, call);
+        const answer = await this.#post(request, call);
+        const rpc = answer.rpc;
         if (!rpc.ok) return classifyRpcError(rpc.error);
         if (!isObject(rpc.result)) throw invalid("a task object", describe(rpc.result));
         const frame = this.protocolVersion === "1.0" && isA2AStreamEnvelope(rpc.result)
           ? readFrame(rpc.result, this.protocolVersion, true)
           : { type: "task" as const, value: rpc.result };
         if (frame.type !== "task") throw invalid("a task", `a ${frame.type}`);
-        const extract = extractOptions(limits, options, call);
+        const extract = extractOptions(limits, options, answer);
         const result = classifyTask(frame.value, extract, this.authHosts);
         call.checkDeadline();
         return result;
@@ -524,7 +540,7 @@ export class A2AClient {
   }
 
   /** POSTs a request and reads a JSON answer. */
-  async #post(request: RpcRequest, call: Call): Promise<RpcResponse> {
+  async #post(request: RpcRequest, call: Call): Promise<RpcAnswer> {
     const response = await this.#open(request, call, false);
     if (!(response instanceof Response)) return response;
     await discard(response);
@@ -532,7 +548,7 @@ export class A2AClient {
   }
 
   /** POSTs a request; returns the JSON answer, or the SSE response to read. */
-  async #open(request: RpcRequest, call: Call, stream: boolean): Promise<RpcResponse | Response> {
+  async #open(request: RpcRequest, call: Call, stream: boolean): Promise<RpcAnswer | Response> {
     const id = request.id;
     const headers = new Headers(this.#headers);
     headers.set("content-type", "application/json");
@@ -543,7 +559,7 @@ export class A2AClient {
       body: request.body,
     }, call);
     if (response.status < 200 || response.status > 299) {
-      return await errorStatusResponse(response, call);
+      return { rpc: await errorStatusResponse(response, call), sourceJsonBytes: undefined };
     }
     const kind = bodyKind(response);
     if (kind === "sse" && stream) return response;
@@ -556,12 +572,12 @@ export class A2AClient {
         response.status,
       );
     }
-    const value = await readJsonWithin(response, call, true);
+    const { value, sourceJsonBytes } = await readSourcedJsonWithin(response, call);
     const rpc = asRpcResponse(value);
     if (rpc === undefined || (rpc.ok && rpc.id !== id)) {
       throw invalid(`a JSON-RPC response with id ${id}`, "none");
     }
-    return rpc;
+    return { rpc, sourceJsonBytes };
   }
 }
 
@@ -577,10 +593,10 @@ function checkMessage(message: unknown): void {
 function extractOptions(
   limits: ResolvedClientLimits,
   options: A2ACallOptions | undefined,
-  call?: Call,
+  answer?: RpcAnswer,
 ): A2AExtractOptions {
   const expectedDataParts = options?.expectedDataParts;
-  const sourceJsonBytes = call?.sourceJsonBytes;
+  const sourceJsonBytes = answer?.sourceJsonBytes;
   return {
     maxDataPartBytes: limits.maxDataPartBytes,
     ...(expectedDataParts === undefined ? {} : { expectedDataParts }),

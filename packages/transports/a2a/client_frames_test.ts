@@ -126,6 +126,43 @@ Deno.test(
 );
 
 Deno.test(
+  "A2AClient measures a DataPart whose exponent numbers serialize past the limit",
+  async () => {
+    // 600 numbers written 1e20: a body of about 3 KB whose DataPart serializes to 13,211 bytes.
+    const data = `{"n":[${Array(600).fill("1e20").join(",")}]}`;
+    const fetch = (_input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const { id } = JSON.parse(String(init?.body ?? "{}"));
+      const task = '{"id":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"},' +
+        `"artifacts":[{"artifactId":"r","parts":[{"data":${data}}]}]}`;
+      return Promise.resolve(
+        new Response(`{"jsonrpc":"2.0","id":${id},"result":{"task":${task}}}`, {
+          headers: { "content-type": "application/json" },
+        }),
+      );
+    };
+    const client = new A2AClient(CARD, { fetch, cardUrl: "http://127.0.0.1:1/" });
+    const limits = { maxDataPartBytes: 8_192 };
+    const message = client.invocation("get_products", {});
+    for (
+      const call of [
+        () => client.sendMessage(message, { limits }),
+        () => client.sendStreamingMessage(message, { limits }),
+        () => client.getTask("t", { limits }),
+      ]
+    ) {
+      const error = await rejection(call());
+      ok(error instanceof ResponseTooLargeError, String(error));
+      strictEqual(error.phase, "data-part");
+      strictEqual(error.observed, JSON.stringify(JSON.parse(data)).length);
+    }
+    const fits = await client.sendMessage(client.invocation("get_products", {}), {
+      limits: { maxDataPartBytes: 13_211 },
+    });
+    strictEqual(fits.kind, "success");
+  },
+);
+
+Deno.test(
   "A2AClient reports an injected extra DataPart as malformed when expectedDataParts is set",
   async () => {
     const injected = {

@@ -50,11 +50,6 @@ export class Call {
   readonly startedAt: number;
   /** Server-to-client requests this call has answered. */
   answered = 0;
-  /**
-   * `jsonSerializedBound` of the last JSON body read with `bound` set: what every value parsed
-   * from it serializes to at most (`sourceJsonBytes` of the A2A extraction options).
-   */
-  sourceJsonBytes: number | undefined;
   readonly #counts: Counts;
 
   constructor(limits: ResolvedClientLimits, operation?: Call) {
@@ -189,13 +184,32 @@ export function bodyKind(response: Response): "json" | "sse" | "other" {
 
 /**
  * Reads a JSON body under the call's limits and deadline, charging its bytes to the operation's
- * budget. With `bound`, also records `call.sourceJsonBytes` (one regular-expression scan).
+ * budget.
  */
-export async function readJsonWithin(
+export async function readJsonWithin(response: Response, call: Call): Promise<unknown> {
+  const { text } = await readJsonText(response, call);
+  return parseJsonWithin(text, call.limits.maxJsonDepth, call.limits.maxJsonNodes);
+}
+
+/** A parsed JSON body and what every value parsed from it serializes to at most. */
+export interface SourcedJson {
+  readonly value: unknown;
+  /** `jsonSerializedBound` of the body (`sourceJsonBytes` of the A2A extraction options). */
+  readonly sourceJsonBytes: number;
+}
+
+/** {@link readJsonWithin}, with the bound of the body's serialized values (one regex scan). */
+export async function readSourcedJsonWithin(response: Response, call: Call): Promise<SourcedJson> {
+  const { text, byteLength } = await readJsonText(response, call);
+  const value = parseJsonWithin(text, call.limits.maxJsonDepth, call.limits.maxJsonNodes);
+  return { value, sourceJsonBytes: jsonSerializedBound(text, byteLength) };
+}
+
+/** Reads and decodes a JSON body under the call's limits, deadline and budget. */
+async function readJsonText(
   response: Response,
   call: Call,
-  bound = false,
-): Promise<unknown> {
+): Promise<{ readonly text: string; readonly byteLength: number }> {
   let bytes: Uint8Array;
   try {
     bytes = await readBody(
@@ -212,10 +226,7 @@ export async function readJsonWithin(
   } catch (error) {
     throw networkFailure(error, call);
   }
-  const text = decodeUtf8(bytes);
-  const value = parseJsonWithin(text, call.limits.maxJsonDepth, call.limits.maxJsonNodes);
-  if (bound) call.sourceJsonBytes = jsonSerializedBound(text, bytes.byteLength);
-  return value;
+  return { text: decodeUtf8(bytes), byteLength: bytes.byteLength };
 }
 
 /** Parses one SSE event's data under the call's JSON bounds. */
