@@ -22,6 +22,8 @@ import {
   discard,
   errorStatusResponse,
   fetchWithin,
+  type HeaderRecord,
+  headerRecord,
   readSourcedJsonWithin,
   type RpcResponse,
 } from "../client/_rpc.ts";
@@ -125,6 +127,9 @@ export class A2AClient {
    */
   readonly adcpProfile: boolean;
   readonly #headers: Headers;
+  /** The request headers of a JSON answer and of a streamed one, copied per request. */
+  readonly #jsonHeaders: HeaderRecord;
+  readonly #streamHeaders: HeaderRecord;
   readonly #defaults: ClientLimits | undefined;
   readonly #agent: ClientLimits | undefined;
   readonly #fetch: FetchLike | undefined;
@@ -248,6 +253,12 @@ export class A2AClient {
         extensions.join(","),
       );
     }
+    const sent = new Headers(this.#headers);
+    sent.set("content-type", "application/json");
+    sent.set("accept", "application/json");
+    this.#jsonHeaders = headerRecord(sent);
+    sent.set("accept", "text/event-stream, application/json");
+    this.#streamHeaders = headerRecord(sent);
     this.#defaults = defaultLimits;
     this.#agent = agentLimits;
     this.adcpProfile = this.protocolVersion === "1.0" && extensions.includes(ADCP_A2A_PROFILE);
@@ -550,9 +561,7 @@ export class A2AClient {
   /** POSTs a request; returns the JSON answer, or the SSE response to read. */
   async #open(request: RpcRequest, call: Call, stream: boolean): Promise<RpcAnswer | Response> {
     const id = request.id;
-    const headers = new Headers(this.#headers);
-    headers.set("content-type", "application/json");
-    headers.set("accept", stream ? "text/event-stream, application/json" : "application/json");
+    const headers = { ...(stream ? this.#streamHeaders : this.#jsonHeaders) };
     const response = await fetchWithin(this.#fetch, this.endpoint, {
       method: "POST",
       headers,

@@ -11,6 +11,8 @@ import {
   discard,
   errorStatusResponse,
   fetchWithin,
+  type HeaderRecord,
+  headerRecord,
   httpStatusError,
   jsonRpcError,
   parseEventData,
@@ -58,7 +60,8 @@ export interface McpSessionOptions {
 /** One MCP session's wire state and exchanges. */
 export class McpSession {
   readonly #url: string;
-  readonly #headers: Headers;
+  /** The client's own headers, copied into every request's. */
+  readonly #headers: HeaderRecord;
   readonly #fetch: FetchLike | undefined;
   readonly #maxReconnects: number;
   readonly #onNotification: ((notification: McpNotification) => void) | undefined;
@@ -69,7 +72,7 @@ export class McpSession {
 
   constructor(options: McpSessionOptions) {
     this.#url = options.url;
-    this.#headers = options.headers;
+    this.#headers = headerRecord(options.headers);
     this.#fetch = options.fetch;
     this.#maxReconnects = options.maxReconnects;
     this.#onNotification = options.onNotification;
@@ -102,7 +105,7 @@ export class McpSession {
   }
 
   /** The URL and headers of a request in this session (for `close()`'s DELETE). */
-  requestHeaders(accept: string): Headers {
+  requestHeaders(accept: string): HeaderRecord {
     return this.#requestHeaders(accept);
   }
 
@@ -142,7 +145,7 @@ export class McpSession {
   async exchange(exchange: Exchange, call: Call): Promise<RpcResponse | undefined> {
     const sentSession = this.#sessionId;
     const headers = this.#requestHeaders("application/json, text/event-stream");
-    headers.set("content-type", "application/json");
+    headers["content-type"] = "application/json";
     const response = await fetchWithin(this.#fetch, this.#url, {
       method: "POST",
       headers,
@@ -191,12 +194,13 @@ export class McpSession {
     );
   }
 
-  #requestHeaders(accept: string): Headers {
-    const headers = new Headers(this.#headers);
-    headers.set("accept", accept);
-    if (this.#sessionId !== undefined) headers.set("mcp-session-id", this.#sessionId);
+  /** A fresh record of the request headers (see {@link HeaderRecord}). */
+  #requestHeaders(accept: string): HeaderRecord {
+    const headers = { ...this.#headers };
+    headers.accept = accept;
+    if (this.#sessionId !== undefined) headers["mcp-session-id"] = this.#sessionId;
     if (this.#protocolVersion !== undefined) {
-      headers.set("mcp-protocol-version", this.#protocolVersion);
+      headers["mcp-protocol-version"] = this.#protocolVersion;
     }
     return headers;
   }
@@ -264,7 +268,7 @@ export class McpSession {
       }
       await sleepWithin(call.budget.retryMs ?? DEFAULT_RECONNECT_DELAY_MS, call);
       const headers = this.#requestHeaders("text/event-stream");
-      headers.set("last-event-id", lastEventId);
+      headers["last-event-id"] = lastEventId;
       response = await fetchWithin(this.#fetch, this.#url, { method: "GET", headers }, call);
       if (response.status < 200 || response.status > 299) {
         await discard(response);
@@ -307,7 +311,7 @@ export class McpSession {
         error: { code: -32601, message: "Method not supported by this client" },
       };
     const headers = this.#requestHeaders("application/json, text/event-stream");
-    headers.set("content-type", "application/json");
+    headers["content-type"] = "application/json";
     await discard(
       await fetchWithin(this.#fetch, this.#url, {
         method: "POST",

@@ -586,7 +586,7 @@ export class McpClient {
     try {
       const session = this.#session;
       const headers = session.requestHeaders("application/json, text/event-stream");
-      headers.set("mcp-session-id", sessionId);
+      headers["mcp-session-id"] = sessionId;
       await discard(
         await fetchWithin(session.fetch, session.url, { method: "DELETE", headers }, call),
       );

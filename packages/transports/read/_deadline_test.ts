@@ -1,7 +1,7 @@
-import { ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { streamOf, within } from "../_test_utils.ts";
 import { DeadlineExceededError } from "../errors.ts";
-import { Deadline } from "./_deadline.ts";
+import { AlarmClock, Deadline } from "./_deadline.ts";
 import { readTextResponse } from "./read_response.ts";
 
 /** Spins for `ms` milliseconds without yielding: the deadline's timer cannot fire meanwhile. */
@@ -80,3 +80,109 @@ Deno.test(
     strictEqual(state.cancelled, true);
   },
 );
+
+Deno.test("AlarmClock rings alarms in the order they are due, not in the order set", async () => {
+  const clock = new AlarmClock();
+  const rung: number[] = [];
+  const start = performance.now();
+  const delays = [40, 5, 25, 5, 60, 15, 0, 35];
+  const alarms = delays.map((delay, index) => clock.add(start + delay, () => rung.push(index)));
+  clock.remove(alarms[2]!); // taken back: never rings
+  clock.remove(alarms[2]!); // a second time: a no-op
+  strictEqual(clock.size, 7);
+  await within(2_000, new Promise((resolve) => setTimeout(resolve, 90)));
+  strictEqual(clock.size, 0);
+  // In the order of their delays (the two of 5 ms in either order); index 2 missing.
+  deepStrictEqual(rung.map((index) => delays[index]), [0, 5, 5, 15, 35, 40, 60]);
+  deepStrictEqual([...rung].sort(), [0, 1, 3, 4, 5, 6, 7]);
+});
+
+Deno.test("AlarmClock keeps ringing the other alarms when one throws", async () => {
+  const clock = new AlarmClock();
+  const rung: string[] = [];
+  const now = performance.now();
+  clock.add(now + 5, () => rung.push("first"));
+  clock.add(now + 5, () => {
+    rung.push("thrower");
+    throw new Error("listener failed");
+  });
+  clock.add(now + 5, () => rung.push("third"));
+  clock.add(now + 30, () => rung.push("later"));
+  const uncaught = new Promise<unknown>((resolve) => {
+    const onError = (event: ErrorEvent) => {
+      event.preventDefault();
+      globalThis.removeEventListener("error", onError);
+      resolve(event.error);
+    };
+    globalThis.addEventListener("error", onError);
+  });
+  const error = await within(2_000, uncaught);
+  ok(error instanceof Error && error.message === "listener failed");
+  await within(2_000, new Promise((resolve) => setTimeout(resolve, 50)));
+  deepStrictEqual(rung, ["first", "thrower", "third", "later"]);
+});
+
+Deno.test("Deadline: 1,000 deadlines of random timeouts fire once, none early", async () => {
+  const deadlines: { deadline: Deadline; end: number; firedAt?: number }[] = [];
+  const random = mulberry32(7);
+  for (let index = 0; index < 1_000; index++) {
+    const timeoutMs = 1 + Math.floor(random() * 60);
+    const deadline = new Deadline(timeoutMs, undefined);
+    const entry: { deadline: Deadline; end: number; firedAt?: number } = {
+      deadline,
+      end: performance.now() + timeoutMs,
+    };
+    deadline.onExpire(() => {
+      ok(entry.firedAt === undefined, "fired twice");
+      entry.firedAt = performance.now();
+    });
+    deadlines.push(entry);
+  }
+  // A third are disposed before they end: they never fire.
+  for (let index = 0; index < deadlines.length; index += 3) deadlines[index]!.deadline.dispose();
+  await within(5_000, new Promise((resolve) => setTimeout(resolve, 120)));
+  for (const [index, entry] of deadlines.entries()) {
+    if (index % 3 === 0) {
+      strictEqual(entry.firedAt, undefined);
+      strictEqual(entry.deadline.expired, false);
+    } else {
+      ok(entry.firedAt !== undefined, `deadline ${index} never fired`);
+      // A timer may fire up to a millisecond before performance.now() reaches its end.
+      ok(entry.firedAt >= entry.end - 1, `deadline ${index} fired early`);
+      ok(entry.deadline.error instanceof DeadlineExceededError);
+    }
+    entry.deadline.dispose();
+  }
+});
+
+Deno.test("Deadline: a disposed deadline keeps no process alive", async () => {
+  // The clock's one timer stays set for the next deadline, unref'd: a process whose last deadline
+  // was disposed exits at once, not when the 60 s timeout would have ended.
+  const code = [
+    `import { Deadline } from ${JSON.stringify(new URL("./_deadline.ts", import.meta.url).href)};`,
+    "new Deadline(60_000, undefined).dispose();",
+    "const kept = new Deadline(60_000, undefined);",
+    "new Deadline(50, undefined).onExpire(() => { kept.dispose(); console.log('expired'); });",
+  ].join("\n");
+  const start = performance.now();
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-lock", code],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const elapsed = performance.now() - start;
+  strictEqual(new TextDecoder().decode(output.stderr), "");
+  strictEqual(new TextDecoder().decode(output.stdout), "expired\n");
+  strictEqual(output.code, 0);
+  ok(elapsed < 30_000, `the process ran ${elapsed} ms`);
+});
+
+/** A small seeded generator, so that a failure can be replayed. */
+function mulberry32(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
