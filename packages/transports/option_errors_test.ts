@@ -1401,3 +1401,40 @@ Deno.test("a refused client URL never shows its userinfo, query or fragment", ()
       'current value is "(24 characters, not shown)"',
   });
 });
+
+// ---- limit layers are read once ----
+
+Deno.test("limit layers are read once: changing the objects later changes no call", async () => {
+  const mcpAgent = fakeMcpAgent({
+    tools: { get_products: () => adcpSuccessResult({ products: ["p1"] }) },
+  });
+  const a2aAgent = fakeA2AAgent({
+    skills: { get_products: () => ({ data: { products: ["p1"] } }) },
+  });
+  const defaultLimits = { maxResponseBytes: 100_000 };
+  const agentLimits = { maxJsonDepth: 64 };
+  const mcp = new McpClient(MCP_URL, { fetch: mcpAgent, defaultLimits, agentLimits });
+  const a2a = new A2AClient(a2aAgent.card, {
+    cardUrl: a2aAgent.cardUrl,
+    fetch: a2aAgent.fetch,
+    defaultLimits,
+    agentLimits,
+  });
+  // Tightened after construction: a body of 10 bytes or a depth of 1 would refuse every answer.
+  defaultLimits.maxResponseBytes = 10;
+  agentLimits.maxJsonDepth = 1;
+  for (const options of [undefined, { limits: { timeoutMs: 5_000 } }]) {
+    const called = await mcp.callTool("get_products", {}, options);
+    strictEqual(called.kind, "success", JSON.stringify(called).slice(0, 300));
+    const sent = await a2a.sendMessage(a2a.invocation("get_products", {}), options);
+    strictEqual(sent.kind, "success", JSON.stringify(sent).slice(0, 300));
+  }
+  // A call's own limits still apply on top of the layers read at construction.
+  await rejects(mcp.callTool("get_products", {}, { limits: { maxResponseBytes: 10 } }), {
+    code: "RESPONSE_TOO_LARGE",
+  });
+  await rejects(
+    a2a.sendMessage(a2a.invocation("get_products", {}), { limits: { maxJsonDepth: 1 } }),
+    { code: "JSON_DEPTH_LIMIT" },
+  );
+});

@@ -132,6 +132,8 @@ export class A2AClient {
   readonly #streamHeaders: HeaderRecord;
   readonly #defaults: ClientLimits | undefined;
   readonly #agent: ClientLimits | undefined;
+  /** The limits of a call given no limits of its own: both layers, resolved once. */
+  readonly #base: ResolvedClientLimits;
   readonly #fetch: FetchLike | undefined;
   readonly #retry: RetryOption | undefined;
   readonly #streamContext: StreamContext;
@@ -189,7 +191,7 @@ export class A2AClient {
       ),
     };
     const { defaultLimits, agentLimits } = limitLayers(CREATE, options);
-    callLimits(defaultLimits, agentLimits, undefined, CREATE);
+    const base = callLimits(defaultLimits, agentLimits, undefined, CREATE);
     const prefer = options.protocolVersion;
     if (prefer !== undefined && prefer !== "1.0" && prefer !== "0.3") {
       throw optionError(
@@ -259,8 +261,10 @@ export class A2AClient {
     this.#jsonHeaders = headerRecord(sent);
     sent.set("accept", "text/event-stream, application/json");
     this.#streamHeaders = headerRecord(sent);
-    this.#defaults = defaultLimits;
-    this.#agent = agentLimits;
+    // Read once: a layer object the caller changes later changes no call.
+    this.#defaults = defaultLimits === undefined ? undefined : { ...defaultLimits };
+    this.#agent = agentLimits === undefined ? undefined : { ...agentLimits };
+    this.#base = base;
     this.adcpProfile = this.protocolVersion === "1.0" && extensions.includes(ADCP_A2A_PROFILE);
     this.#streamContext = {
       version: this.protocolVersion,
@@ -502,7 +506,9 @@ export class A2AClient {
     objectOption("options", options);
     objectOption("options.limits", options?.limits);
     countOption("options.expectedDataParts", options?.expectedDataParts, 0);
-    return callLimits(this.#defaults, this.#agent, options?.limits, action);
+    const limits = options?.limits;
+    if (limits === undefined) return this.#base;
+    return callLimits(this.#defaults, this.#agent, limits, action);
   }
 
   #method(operation: "send" | "stream" | "get"): string {
@@ -521,7 +527,7 @@ export class A2AClient {
    */
   #checkInvocation(message: JsonRecord): JsonRecord {
     if (!this.adcpProfile) return message;
-    const checked = checkAdcpProfileInvocation({ headers: this.#headers, message });
+    const checked = checkAdcpProfileInvocation({ headers: PROFILE_HEADERS, message });
     if (checked.valid) return message;
     throw optionError(
       TypeError,
@@ -589,6 +595,13 @@ export class A2AClient {
     return { rpc, sourceJsonBytes };
   }
 }
+
+/**
+ * The headers of a client with the profile active, as far as the invocation check reads them:
+ * `adcpProfile` is set only when this client's own headers activate it, so the check is of the
+ * message alone (and does not read a Headers object on every call).
+ */
+const PROFILE_HEADERS = Object.freeze({ "a2a-version": "1.0", "a2a-extensions": ADCP_A2A_PROFILE });
 
 function checkMessage(message: unknown): void {
   if (!isObject(message)) throw optionError(TypeError, SEND, "message", "an object", message);

@@ -2,7 +2,7 @@
 // one client operation.
 import { optionError } from "@adcp-wire/internal";
 import type { ResolvedLimits, ResponseLimits } from "../read/_limits.ts";
-import { assertCount, resolveLayers } from "../read/_limits.ts";
+import { assertCount, markResolved, resolveLayers } from "../read/_limits.ts";
 
 /**
  * The limits of a client ({@link McpClient}, {@link A2AClient}): the response limits, which
@@ -119,7 +119,7 @@ export function resolveClientLayers(
       }
     }
   }
-  return { ...base, maxTools, maxEvents, maxArtifacts, maxParts, maxDataPartBytes };
+  return markResolved({ ...base, maxTools, maxEvents, maxArtifacts, maxParts, maxDataPartBytes });
 }
 
 function assertCap(name: string, value: unknown, action: string): number {

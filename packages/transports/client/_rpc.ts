@@ -210,7 +210,11 @@ export async function discard(response: Response): Promise<void> {
 
 /** What a response body is, from its `Content-Type`. */
 export function bodyKind(response: Response): "json" | "sse" | "other" {
-  const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const value = response.headers.get("content-type") ?? "";
+  // The common spellings first, without splitting.
+  if (value === "application/json") return "json";
+  if (value === "text/event-stream") return "sse";
+  const type = value.split(";")[0]!.trim().toLowerCase();
   if (type === "application/json" || type === "application/a2a+json") return "json";
   if (type === "text/event-stream") return "sse";
   return "other";

@@ -72,6 +72,8 @@ const CALL_TOOL = "call the tool";
 export class McpClient {
   readonly #defaults: ClientLimits | undefined;
   readonly #agent: ClientLimits | undefined;
+  /** The limits of a call given no limits of its own: both layers, resolved once. */
+  readonly #base: ResolvedClientLimits;
   readonly #requestedVersion: string;
   readonly #clientInfo: { readonly name: string; readonly version: string };
   readonly #maxPages: number;
@@ -92,9 +94,11 @@ export class McpClient {
     const href = httpUrl(url, CREATE, "url");
     objectOption("options", options);
     const { defaultLimits, agentLimits } = limitLayers(CREATE, options);
-    callLimits(defaultLimits, agentLimits, undefined, CREATE); // validates both layers now
-    this.#defaults = defaultLimits;
-    this.#agent = agentLimits;
+    // Validates both layers now, and reads them once: a layer object the caller changes later
+    // changes no call.
+    this.#base = callLimits(defaultLimits, agentLimits, undefined, CREATE);
+    this.#defaults = defaultLimits === undefined ? undefined : { ...defaultLimits };
+    this.#agent = agentLimits === undefined ? undefined : { ...agentLimits };
     const fetch = signingFetch(
       options.signer,
       functionOption("options.fetch", options.fetch),
@@ -599,7 +603,9 @@ export class McpClient {
   #limits(options: McpCallOptions | undefined, action: string): ResolvedClientLimits {
     objectOption("options", options);
     objectOption("options.limits", options?.limits);
-    return callLimits(this.#defaults, this.#agent, options?.limits, action);
+    const limits = options?.limits;
+    if (limits === undefined) return this.#base;
+    return callLimits(this.#defaults, this.#agent, limits, action);
   }
 
   async #initialize(call: Call): Promise<McpInitializeResult> {

@@ -104,6 +104,7 @@ export function parseContentCodings(value: string | null): string[] {
 export function declaredLength(headers: Headers): number | undefined {
   const value = headers.get("content-length");
   if (value === null) return undefined;
+  if (/^[0-9]{1,15}$/.test(value)) return Number(value); // one value: the common case
   let largest: number | undefined;
   for (const part of value.split(",")) {
     const token = part.trim();

@@ -148,7 +148,7 @@ export function resolveLayers(
     }
   }
   const resolvedBytes = maxResponseBytes ?? BUILTIN.maxResponseBytes;
-  return {
+  return markResolved({
     maxResponseBytes: resolvedBytes,
     maxDecodedBytes: maxDecodedBytes ?? resolvedBytes,
     timeoutMs: timeoutMs ?? BUILTIN.timeoutMs,
@@ -159,7 +159,24 @@ export function resolveLayers(
       : anySignal(signals),
     maxJsonDepth: maxJsonDepth ?? BUILTIN.maxJsonDepth,
     maxJsonNodes: maxJsonNodes ?? BUILTIN.maxJsonNodes,
-  };
+  });
+}
+
+/** The limits objects this module resolved (and nothing else made): checked already. */
+const resolved = new WeakSet<object>();
+
+/**
+ * Marks `limits` as resolved and checked (by {@link resolveLayers}, or built from its result), so
+ * that a reader given it does not check it again; returns it.
+ */
+export function markResolved<T extends ResolvedLimits>(limits: T): T {
+  resolved.add(limits);
+  return limits;
+}
+
+/** Whether `limits` is an object {@link markResolved} marked (a caller's own object never is). */
+export function isResolved(limits: unknown): limits is ResolvedLimits {
+  return typeof limits === "object" && limits !== null && resolved.has(limits);
 }
 
 /** Resolves the limits a reader was given directly (one call-level layer named `name`). */

@@ -1,7 +1,7 @@
 import { ResponseTooLargeError } from "../errors.ts";
 import { ACTION, type BoundedBody, openResponseBody } from "./_body.ts";
 import { Deadline } from "./_deadline.ts";
-import { resolveCallLimits } from "./_limits.ts";
+import { isResolved, resolveCallLimits } from "./_limits.ts";
 import { assertReadable, readerSettings } from "./_read_body.ts";
 import { SseParser } from "./_sse_parser.ts";
 import { SseEventSizer } from "./_sse_sizer.ts";
@@ -62,7 +62,8 @@ export class SseBudget {
    * @throws {RangeError} When a limit is out of range.
    */
   constructor(limits?: ResponseLimits) {
-    this.limits = resolveCallLimits(limits, "limits");
+    // Limits resolved already (a client call's) are not checked again.
+    this.limits = isResolved(limits) ? limits : resolveCallLimits(limits, "limits");
     this.startedAt = performance.now();
   }
 
