@@ -15,6 +15,8 @@ import { McpClient } from "../mcp/mod.ts";
 import { Call } from "../client/_rpc.ts";
 import { callLimits } from "../client/_limits.ts";
 import { readBody } from "./_read_body.ts";
+import type { ClientLimits } from "../client/limits.ts";
+import type { FetchLike } from "./bounded_fetch.ts";
 
 const BOUND_MS = 20_000;
 
@@ -108,15 +110,22 @@ function a2aAnswer(id: number): string {
   });
 }
 
-/** An A2A client of `base`, without the AdCP profile (the raw answers do not follow it). */
-function a2aClient(base: string, timeoutMs = 5_000): A2AClient {
+/**
+ * An A2A client of the agent at `base`, without the AdCP profile (the raw answers do not follow
+ * it), with `defaultLimits` and, when given, a `fetch` of its own.
+ */
+function a2aClient(
+  base: string,
+  defaultLimits: ClientLimits = { timeoutMs: 5_000 },
+  fetch?: FetchLike,
+): A2AClient {
   return new A2AClient({
     supportedInterfaces: [{
       url: `${base}/a2a`,
       protocolBinding: "JSONRPC",
       protocolVersion: "1.0",
     }],
-  }, { cardUrl: `${base}/a2a`, defaultLimits: { timeoutMs } });
+  }, { cardUrl: `${base}/a2a`, defaultLimits, ...(fetch === undefined ? {} : { fetch }) });
 }
 
 /**
@@ -156,17 +165,11 @@ netTest(
     const lying = new Response("x".repeat(200_000), {
       headers: { "content-type": "application/json", "content-length": "10" },
     });
-    const client = new A2AClient({
-      supportedInterfaces: [{
-        url: "https://seller.example/a2a",
-        protocolBinding: "JSONRPC",
-        protocolVersion: "1.0",
-      }],
-    }, {
-      cardUrl: "https://seller.example/a2a",
-      fetch: () => Promise.resolve(lying),
-      defaultLimits: { maxResponseBytes: 100_000 },
-    });
+    const client = a2aClient(
+      "https://seller.example",
+      { maxResponseBytes: 100_000 },
+      () => Promise.resolve(lying),
+    );
     const native = await countingNativeReads(async () => {
       const error = await within(BOUND_MS, rejection(client.sendMessage(message())));
       ok(error instanceof ResponseTooLargeError, String(error));
@@ -186,13 +189,7 @@ netTest(
       await write(conn, head([`Content-Length: ${encoder.encode(body).length}`]) + body);
       await write(conn, "y".repeat(3_000_000)).catch(() => {});
     }, async (base) => {
-      const client = new A2AClient({
-        supportedInterfaces: [{
-          url: `${base}/a2a`,
-          protocolBinding: "JSONRPC",
-          protocolVersion: "1.0",
-        }],
-      }, { cardUrl: `${base}/a2a`, defaultLimits: { maxResponseBytes: 1_000_000 } });
+      const client = a2aClient(base, { maxResponseBytes: 1_000_000 });
       const result = await within(BOUND_MS, client.sendMessage(message()));
       strictEqual(result.kind, "success");
     });
@@ -209,7 +206,10 @@ netTest(
       await stalled;
     }, async (base) => {
       const start = performance.now();
-      const error = await within(BOUND_MS, rejection(a2aClient(base, 300).sendMessage(message())));
+      const error = await within(
+        BOUND_MS,
+        rejection(a2aClient(base, { timeoutMs: 300 }).sendMessage(message())),
+      );
       const elapsed = performance.now() - start;
       release();
       ok(error instanceof DeadlineExceededError, String(error));
