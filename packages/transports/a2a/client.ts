@@ -126,7 +126,6 @@ export class A2AClient {
    * profile").
    */
   readonly adcpProfile: boolean;
-  readonly #headers: Headers;
   /** The request headers of a JSON answer and of a streamed one, copied per request. */
   readonly #jsonHeaders: HeaderRecord;
   readonly #streamHeaders: HeaderRecord;
@@ -247,20 +246,19 @@ export class A2AClient {
       }
     });
     this.authHosts = Object.freeze([...new Set([...agentCardAuthHosts(card), ...authHosts])]);
-    this.#headers = headersOption(CREATE, options.headers);
-    this.#headers.set("a2a-version", this.protocolVersion);
+    const headers = headersOption(CREATE, options.headers);
+    headers.set("a2a-version", this.protocolVersion);
     if (extensions.length > 0) {
-      this.#headers.set(
+      headers.set(
         this.protocolVersion === "1.0" ? "a2a-extensions" : "x-a2a-extensions",
         extensions.join(","),
       );
     }
-    const sent = new Headers(this.#headers);
-    sent.set("content-type", "application/json");
-    sent.set("accept", "application/json");
-    this.#jsonHeaders = headerRecord(sent);
-    sent.set("accept", "text/event-stream, application/json");
-    this.#streamHeaders = headerRecord(sent);
+    headers.set("content-type", "application/json");
+    headers.set("accept", "application/json");
+    this.#jsonHeaders = headerRecord(headers);
+    headers.set("accept", "text/event-stream, application/json");
+    this.#streamHeaders = headerRecord(headers);
     // Read once: a layer object the caller changes later changes no call.
     this.#defaults = defaultLimits === undefined ? undefined : { ...defaultLimits };
     this.#agent = agentLimits === undefined ? undefined : { ...agentLimits };

@@ -132,6 +132,19 @@ export function contentLengthError(
   const length = declaredLength(response.headers);
   if (length === undefined) return undefined;
   const coded = parseContentCodings(response.headers.get("content-encoding")).length > 0;
+  return declaredLengthError(length, coded, limits, budgetUsed);
+}
+
+/**
+ * {@link contentLengthError} of a declared `length` already read, `coded` when the body has a
+ * content coding.
+ */
+export function declaredLengthError(
+  length: number,
+  coded: boolean,
+  limits: ResolvedLimits,
+  budgetUsed?: number,
+): ResponseTooLargeError | undefined {
   const limit = coded
     ? limits.maxResponseBytes
     : Math.min(limits.maxResponseBytes, limits.maxDecodedBytes);

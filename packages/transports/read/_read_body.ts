@@ -3,8 +3,8 @@
 import {
   ACTION,
   concatChunks,
-  contentLengthError,
   declaredLength,
+  declaredLengthError,
   openResponseBody,
   parseContentCodings,
 } from "./_body.ts";
@@ -156,7 +156,9 @@ function nativeLength(
   const declared = declaredLength(headers);
   if (declared === undefined) return undefined;
   // Over a cap: the bounded reader refuses it before reading, with its usual error.
-  if (contentLengthError(response, settings.limits, budgetUsed) !== undefined) return undefined;
+  if (declaredLengthError(declared, false, settings.limits, budgetUsed) !== undefined) {
+    return undefined;
+  }
   return declared;
 }
 
