@@ -3,6 +3,7 @@
  *
  * | Subpath | What it holds |
  * | --- | --- |
+ * | `@adcp-wire/transports/agent` | `connectAgent`, `AdcpAgent`: one call shape for MCP and A2A |
  * | `@adcp-wire/transports/mcp` | `McpClient`, the MCP Streamable HTTP client |
  * | `@adcp-wire/transports/a2a` | `A2AClient` and `fetchAgentCard`, the A2A JSON-RPC client |
  * | `@adcp-wire/transports/read` | Bounded reads: HTTP bodies, SSE, stdio, `boundedFetch`, limits |
@@ -42,6 +43,7 @@
  */
 
 export * from "./a2a/mod.ts";
+export * from "./agent/mod.ts";
 export * from "./external_types.ts";
 export * from "./mcp/mod.ts";
 export * from "./read/mod.ts";

@@ -18,7 +18,8 @@ import { retryOption, runWithRetry } from "../client/_retry.ts";
 import {
   asRpcResponse,
   bodyKind,
-  Call,
+  type Call,
+  callFor,
   discard,
   errorStatusResponse,
   fetchWithin,
@@ -370,7 +371,7 @@ export class A2AClient {
     // Serialized once: every retry resends these exact bytes (Security, "Request safety").
     const request = this.#request(this.#method("send"), { message: sent });
     return await this.#retrying(limits, async () => {
-      const call = new Call(limits);
+      const call = callFor(limits, options);
       try {
         const answer = await this.#post(request, call);
         const result = this.#sendResult(answer.rpc, extractOptions(limits, options, answer));
@@ -418,7 +419,7 @@ export class A2AClient {
     const sent = this.#checkInvocation(withId(message));
     const request = this.#request(this.#method("stream"), { message: sent });
     return await this.#retrying(limits, async () => {
-      const call = new Call(limits);
+      const call = callFor(limits, options);
       try {
         const response = await this.#open(request, call, true);
         const result = response instanceof Response
@@ -460,7 +461,7 @@ export class A2AClient {
     const limits = this.#limits(options, GET_TASK);
     const request = this.#request(this.#method("get"), { id: taskId });
     return await this.#retrying(limits, async () => {
-      const call = new Call(limits);
+      const call = callFor(limits, options);
       try {
         const answer = await this.#post(request, call);
         const rpc = answer.rpc;

@@ -71,9 +71,18 @@ const TIMED_OUT: ExtractedAdcpError = {
 function retryableError(thrown: unknown): ExtractedAdcpError | null {
   if (thrown instanceof FailedAttempt) return thrown.adcpError;
   if (isCallerError(thrown)) return null; // the caller's own callback threw: never resend for it
-  if (thrown instanceof JsonRpcError || thrown instanceof HttpStatusError) return thrown.adcpError;
-  if (thrown instanceof NetworkError) return thrown.adcpError;
-  if (thrown instanceof DeadlineExceededError && thrown.timeoutMs !== undefined) return TIMED_OUT;
+  return thrown instanceof AdcpTransportError ? transportAdcpError(thrown) : null;
+}
+
+/**
+ * The AdCP error a transport failure stands for, or `null`: the `adcpError` of a JSON-RPC error, an
+ * HTTP status (429, 408, 5xx) or a network failure, and a transient `SERVICE_UNAVAILABLE` for a
+ * deadline of ours (not for a caller's timeout signal).
+ */
+export function transportAdcpError(error: AdcpTransportError): ExtractedAdcpError | null {
+  if (error instanceof JsonRpcError || error instanceof HttpStatusError) return error.adcpError;
+  if (error instanceof NetworkError) return error.adcpError;
+  if (error instanceof DeadlineExceededError && error.timeoutMs !== undefined) return TIMED_OUT;
   return null;
 }
 

@@ -431,6 +431,38 @@ export function parseRetryAfter(
   return normalizeRetryAfter(seconds);
 }
 
+/**
+ * The operations some option objects run within: an option object registered here makes every
+ * request of the call it is given to (each attempt of a retried call included) one more request of
+ * that operation, sharing its byte budget and item counts and ending by its deadline. The unified
+ * agent (`agent/`) registers the per-call options it hands to McpClient and A2AClient, so that a
+ * call and the polls that follow it are bounded as one (a bound per request is not a bound per
+ * operation). Not public: nothing outside this package can reach the map.
+ */
+const operations = new WeakMap<object, Call>();
+
+/** Makes every call given `options` a request of `operation` (see {@link callFor}). */
+export function joinOperation(options: object, operation: Call): void {
+  operations.set(options, operation);
+}
+
+/**
+ * A new call with `limits`: on its own, or, when `options` joined an operation, as a request of
+ * it, its deadline the earlier of its own and the operation's.
+ *
+ * @throws {DeadlineExceededError} When the operation's time is up already.
+ */
+export function callFor(limits: ResolvedClientLimits, options: object | undefined): Call {
+  const operation = options === undefined ? undefined : operations.get(options);
+  if (operation === undefined) return new Call(limits);
+  operation.checkDeadline();
+  const remaining = Math.max(1, Math.ceil(operation.remainingMs));
+  return new Call(
+    remaining < limits.timeoutMs ? { ...limits, timeoutMs: remaining } : limits,
+    operation,
+  );
+}
+
 /** Sleeps `ms` milliseconds, or until the call's deadline fires (then throws its error). */
 export function sleepWithin(ms: number, call: Call): Promise<void> {
   call.deadline.throwIfExpired();

@@ -11,7 +11,7 @@ import { keyedArgs } from "../client/_idempotency.ts";
 import { callLimits } from "../client/_limits.ts";
 import { headersOption, httpUrl, limitLayers } from "../client/_options.ts";
 import { retryOption, runWithRetry } from "../client/_retry.ts";
-import { Call, discard, fetchWithin, sleepWithin } from "../client/_rpc.ts";
+import { Call, callFor, discard, fetchWithin, sleepWithin } from "../client/_rpc.ts";
 import type { ClientLimits, ResolvedClientLimits } from "../client/limits.ts";
 import type { RetryOption } from "../client/options.ts";
 import { AgentProtocolError, DeadlineExceededError, ItemLimitError } from "../errors.ts";
@@ -184,6 +184,23 @@ export class McpClient {
   }
 
   /**
+   * The MCP endpoint, as the constructor normalized it.
+   *
+   * @returns The URL requests go to.
+   *
+   * @example The endpoint
+   * ```ts
+   * import { McpClient } from "@adcp-wire/transports/mcp";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(new McpClient("https://agent.example/mcp").url, "https://agent.example/mcp");
+   * ```
+   */
+  get url(): string {
+    return this.#session.url;
+  }
+
+  /**
    * Runs the `initialize` handshake, once: sends `initialize`, checks the negotiated version,
    * keeps the session id, and sends `notifications/initialized`. Later calls return the same
    * result; after a failure the next call tries again. Other methods call it when needed.
@@ -345,7 +362,7 @@ export class McpClient {
     });
     return await runWithRetry(
       async () => {
-        const call = new Call(limits);
+        const call = callFor(limits, options);
         try {
           await this.#connectWithin(call);
           const result = classifyToolResult(

@@ -1,0 +1,252 @@
+// The mapping of both protocol clients' results to the one AgentCallResult union: the task
+// lifecycle read from A2A task states and from the AdCP payload's own `status`, JSON-RPC errors and
+// malformed answers as failures, and `get_task_status` answers.
+import { normalizeA2ATaskState, validateAdcpError } from "@adcp-wire/core";
+import { isJsonObject, type JsonRecord, own } from "@adcp-wire/internal";
+import { decideRecovery, type RecoveryDecision } from "@adcp-wire/recovery";
+import type { A2ACallResult } from "../a2a/types.ts";
+import { transportAdcpError } from "../client/_retry.ts";
+import { AdcpTransportError, AgentProtocolError, JsonRpcError } from "../errors.ts";
+import type { McpCallResult } from "../mcp/types.ts";
+import type {
+  AgentCallResult,
+  AgentFailed,
+  AgentProtocol,
+  AgentTask,
+  AgentTaskVia,
+} from "./types.ts";
+
+/** AdCP payload states that say the operation runs on. */
+const RUNNING = new Set(["submitted", "working"]);
+
+/** The string at `key` of `value`, own and non-empty. */
+function ownText(value: JsonRecord, key: string): string | undefined {
+  const text = own(value, key);
+  return typeof text === "string" && text !== "" ? text : undefined;
+}
+
+/** The AdCP task state of a payload's `status`, normalized, or `null`. */
+function payloadState(data: JsonRecord): string | null {
+  return normalizeA2ATaskState(own(data, "status"));
+}
+
+/** A task handle. */
+function handle(
+  protocol: AgentProtocol,
+  task: string,
+  via: AgentTaskVia,
+  taskId: string | undefined,
+  contextId: string | undefined,
+  state: string,
+): AgentTask {
+  return Object.freeze({ protocol, task, via, taskId, contextId, state });
+}
+
+/**
+ * A success payload read for its AdCP lifecycle: `status` `submitted` or `working` is a pending
+ * AdCP operation (polled by its `task_id`), `input-required` a question; anything else, the
+ * terminal states included (a schema-valid business outcome such as a rejection with `errors[]` is
+ * a completed task, A2A Profile Extension v3, "Response mapping"), is the task's response.
+ */
+export function payloadResult(
+  protocol: AgentProtocol,
+  task: string,
+  data: JsonRecord,
+  contextId: string | undefined,
+  raw: McpCallResult | A2ACallResult | undefined,
+): AgentCallResult {
+  const state = payloadState(data);
+  const context = ownText(data, "context_id") ?? contextId;
+  if (state !== null && (RUNNING.has(state) || state === "input-required")) {
+    const ref = handle(protocol, task, "adcp_task", ownText(data, "task_id"), context, state);
+    const text = ownText(data, "message") ?? "";
+    return state === "input-required"
+      ? { kind: "input_required", protocol, contextId: context, raw, task: ref, data, text }
+      : { kind: "pending", protocol, contextId: context, raw, task: ref, data, text };
+  }
+  return { kind: "success", protocol, contextId: context, raw, data };
+}
+
+/** McpClient's result of calling `task`, as the union. */
+export function fromMcp(
+  task: string,
+  result: McpCallResult,
+  contextId: string | undefined,
+): AgentCallResult {
+  const protocol = "mcp";
+  switch (result.kind) {
+    case "success":
+      return payloadResult(protocol, task, result.data, contextId, result);
+    case "error":
+      return {
+        kind: "error",
+        protocol,
+        contextId,
+        raw: result,
+        error: result.error,
+        decision: result.decision,
+        source: result.path,
+      };
+    case "text":
+      return {
+        kind: "text",
+        protocol,
+        contextId,
+        raw: result,
+        text: result.text,
+        isError: result.isError === true,
+      };
+    case "jsonrpc_error":
+      return failedResult(
+        protocol,
+        new JsonRpcError(result.rpcCode, result.rpcMessage, result.data, null),
+      );
+  }
+}
+
+/** A2AClient's result of calling `task`, as the union. */
+export function fromA2A(task: string, result: A2ACallResult): AgentCallResult {
+  const protocol = "a2a";
+  const contextId = result.contextId;
+  const state = result.state;
+  const ref = (): AgentTask =>
+    handle(protocol, task, "a2a_task", result.taskId, contextId, state ?? "unknown");
+  switch (result.kind) {
+    case "error":
+      return {
+        kind: "error",
+        protocol,
+        contextId,
+        raw: result,
+        error: result.error,
+        decision: result.decision,
+        source: result.path,
+      };
+    case "jsonrpc_error":
+      return failedResult(
+        protocol,
+        new JsonRpcError(result.rpcCode, result.rpcMessage, result.data, null),
+      );
+    case "malformed":
+      return failedResult(
+        protocol,
+        new AgentProtocolError("invalid_message", "one authoritative DataPart", result.error.name),
+      );
+    case "auth_required":
+      return {
+        kind: "auth_required",
+        protocol,
+        contextId,
+        raw: result,
+        task: ref(),
+        challenge: result.challenge,
+        data: result.data,
+      };
+    case "message":
+      return { kind: "text", protocol, contextId, raw: result, text: result.text, isError: false };
+    case "text":
+    case "success": {
+      const data = result.kind === "success" ? result.data : null;
+      const text = result.kind === "text" ? result.text : "";
+      if (state !== null && RUNNING.has(state) && result.taskId !== undefined) {
+        return { kind: "pending", protocol, contextId, raw: result, task: ref(), data, text };
+      }
+      if (state === "input-required" && result.taskId !== undefined) {
+        return {
+          kind: "input_required",
+          protocol,
+          contextId,
+          raw: result,
+          task: ref(),
+          data,
+          text,
+        };
+      }
+      if (data !== null) return payloadResult(protocol, task, data, contextId, result);
+      return {
+        kind: "text",
+        protocol,
+        contextId,
+        raw: result,
+        text,
+        isError: result.kind === "text" && result.isError === true,
+      };
+    }
+  }
+}
+
+/**
+ * The answer of a `get_task_status` poll of `task` (`protocol/get-task-status-response.json`),
+ * as the union: running and input-required states keep the handle (with the state seen), a
+ * completed task is its `result` (or the status payload itself when the seller gave no result), a
+ * failed one its `error` when that is a valid AdCP error, else its `result`; a canceled task, or a
+ * failed one with neither, is an error text.
+ */
+export function fromTaskStatus(task: AgentTask, polled: AgentCallResult): AgentCallResult {
+  if (polled.kind !== "success" && polled.kind !== "pending" && polled.kind !== "input_required") {
+    return polled;
+  }
+  const data = polled.data;
+  if (data === null) return polled;
+  const { protocol, raw } = polled;
+  const state = payloadState(data);
+  const context = ownText(data, "context_id") ?? task.contextId;
+  if (state !== null && (RUNNING.has(state) || state === "input-required")) {
+    const ref = handle(protocol, task.task, task.via, task.taskId, context, state);
+    const text = ownText(data, "message") ?? "";
+    return state === "input-required"
+      ? { kind: "input_required", protocol, contextId: context, raw, task: ref, data, text }
+      : { kind: "pending", protocol, contextId: context, raw, task: ref, data, text };
+  }
+  const result = own(data, "result");
+  if (state === "completed") {
+    return {
+      kind: "success",
+      protocol,
+      contextId: context,
+      raw,
+      data: isJsonObject(result) ? result : data,
+    };
+  }
+  if (state === "failed" || state === "rejected") {
+    const error = validateAdcpError(own(data, "error"));
+    if (error !== null) {
+      return {
+        kind: "error",
+        protocol,
+        contextId: context,
+        raw,
+        error,
+        decision: decideRecovery(error),
+        source: "task_status",
+      };
+    }
+    if (isJsonObject(result)) {
+      return { kind: "success", protocol, contextId: context, raw, data: result };
+    }
+  }
+  if (state === "failed" || state === "rejected" || state === "canceled") {
+    const text = ownText(data, "message") ?? `The task is ${state}`;
+    return { kind: "text", protocol, contextId: context, raw, text, isError: true };
+  }
+  return failedResult(
+    protocol,
+    new AgentProtocolError(
+      "invalid_message",
+      "a get_task_status answer with a known status",
+      state === null ? "none" : "another status",
+    ),
+  );
+}
+
+/** A transport failure as a result member, with the recovery decision it stands for. */
+export function failedResult(protocol: AgentProtocol, error: AdcpTransportError): AgentFailed {
+  const adcpError = transportAdcpError(error);
+  const decision: RecoveryDecision | null = adcpError === null ? null : decideRecovery(adcpError);
+  return { kind: "failed", protocol, contextId: undefined, raw: undefined, error, decision };
+}
+
+/** Whether `thrown` is a transport failure to return as `failed` (anything else is rethrown). */
+export function isTransportFailure(thrown: unknown): thrown is AdcpTransportError {
+  return thrown instanceof AdcpTransportError;
+}

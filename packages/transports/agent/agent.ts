@@ -1,0 +1,517 @@
+// AdcpAgent: one call shape and one result union over McpClient and A2AClient, with the async task
+// lifecycle (poll, wait within one operation's budget, status callbacks, continuation).
+import { isJsonObject as isObject, type JsonRecord, optionError } from "@adcp-wire/internal";
+import type { PushNotificationConfig } from "@adcp-wire/schemas";
+import { functionOption, objectOption } from "../_options.ts";
+import { A2AClient } from "../a2a/client.ts";
+import type { A2ACallOptions } from "../a2a/types.ts";
+import { callLimits } from "../client/_limits.ts";
+import { Call, joinOperation, sleepWithin } from "../client/_rpc.ts";
+import type { ClientLimits } from "../client/limits.ts";
+import { DeadlineExceededError } from "../errors.ts";
+import { McpClient } from "../mcp/client.ts";
+import type { McpCallOptions } from "../mcp/types.ts";
+import { failedResult, fromA2A, fromMcp, fromTaskStatus, isTransportFailure } from "./_results.ts";
+import {
+  type AgentCallOptions,
+  type AgentCallResult,
+  type AgentProtocol,
+  type AgentStatusEvent,
+  type AgentTask,
+  DEFAULT_AGENT_POLL_MS,
+  DEFAULT_AGENT_WAIT_MS,
+  MAX_AGENT_POLL_MS,
+  MAX_AGENT_WAIT_MS,
+  MIN_AGENT_POLL_MS,
+} from "./types.ts";
+
+const CALL = "call the task";
+const WAIT = "wait for the task";
+const CONTINUE = "continue the task";
+
+/** The limit layers an agent resolves its operations' limits from. */
+export interface AdcpAgentOptions {
+  /** The client's `defaultLimits`, when it was given some. */
+  readonly defaultLimits?: ClientLimits | undefined;
+  /** The client's `agentLimits`, when it was given some. */
+  readonly agentLimits?: ClientLimits | undefined;
+}
+
+/** A call's options, checked. */
+interface CheckedCall {
+  readonly limits: ClientLimits | undefined;
+  readonly idempotencyKey: boolean | string | undefined;
+  readonly waitMs: number | undefined;
+  readonly pollMs: number;
+  readonly onStatus: ((event: AgentStatusEvent) => void) | undefined;
+  readonly push: PushNotificationConfig | undefined;
+  readonly contextId: string | undefined;
+}
+
+/** The per-request options of one operation: the call's own, and the polls'. */
+interface Requests {
+  readonly call: McpCallOptions & A2ACallOptions;
+  readonly poll: McpCallOptions & A2ACallOptions;
+  /** The operation, when the call waits. */
+  readonly operation: Call | undefined;
+}
+
+/**
+ * An AdCP agent over either transport, with one call shape: `call(task, input, options)` returns
+ * an {@link AgentCallResult}, the same union for MCP and A2A, transport failures included (as
+ * `failed`). Create one with {@link connectAgent}, which finds the protocol, or around a client of
+ * your own; {@link AdcpAgent.mcp} and {@link AdcpAgent.a2a} give the protocol client for anything
+ * protocol-specific. The client's limits, retry, signing and hardening apply to every request.
+ *
+ * Only programmer errors throw: a task name, input or option of the wrong type or out of range
+ * (`TypeError`, `RangeError`), before anything is sent. A caller's own `signal` aborting rejects
+ * with its reason, and an exception thrown by `onStatus` rejects with that exception.
+ *
+ * @example One call shape for both transports
+ * ```ts
+ * import { AdcpAgent, A2AClient, fetchAgentCard, McpClient } from "@adcp-wire/transports";
+ * import { adcpSuccessResult } from "@adcp-wire/transports/seller";
+ * import { fakeA2AAgent, fakeMcpAgent } from "@adcp-wire/transports/testing";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const products = { products: [{ product_id: "p1" }] };
+ * const mcpFetch = fakeMcpAgent({ tools: { get_products: () => adcpSuccessResult(products) } });
+ * const a2aFake = fakeA2AAgent({ skills: { get_products: () => ({ data: products }) } });
+ * const agents = [
+ *   new AdcpAgent(new McpClient("https://mcp.example/mcp", { fetch: mcpFetch })),
+ *   new AdcpAgent(
+ *     new A2AClient(await fetchAgentCard(a2aFake.cardUrl, { fetch: a2aFake.fetch }), {
+ *       fetch: a2aFake.fetch,
+ *     }),
+ *   ),
+ * ];
+ * for (const agent of agents) {
+ *   const result = await agent.call("get_products", { brief: "CTV" });
+ *   deepStrictEqual(result.kind === "success" && result.data, products);
+ * }
+ * ```
+ */
+export class AdcpAgent {
+  /** The transport in use. */
+  readonly protocol: AgentProtocol;
+  /** The endpoint requests go to (the MCP URL, or the A2A interface the card selected). */
+  readonly endpoint: string;
+  /** The MCP client, when the agent speaks MCP. */
+  readonly mcp: McpClient | undefined;
+  /** The A2A client, when the agent speaks A2A. */
+  readonly a2a: A2AClient | undefined;
+  readonly #defaults: ClientLimits | undefined;
+  readonly #agent: ClientLimits | undefined;
+
+  /**
+   * Wraps a protocol client. Nothing is sent yet.
+   *
+   * @param client The McpClient or A2AClient to call through.
+   * @param options The client's limit layers, so that a waiting call's operation is bounded by the
+   * same limits as the client's calls (give the ones the client was created with).
+   * @throws {TypeError} When `client` is neither client, or an option has the wrong type.
+   * @throws {RangeError} When a limit is out of range.
+   *
+   * @example Wrapping a client
+   * ```ts
+   * import { AdcpAgent, McpClient } from "@adcp-wire/transports";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const agent = new AdcpAgent(new McpClient("https://seller.example/mcp"));
+   * strictEqual(agent.protocol, "mcp");
+   * strictEqual(agent.endpoint, "https://seller.example/mcp");
+   * ```
+   */
+  constructor(client: McpClient | A2AClient, options: AdcpAgentOptions = {}) {
+    if (client instanceof McpClient) {
+      this.protocol = "mcp";
+      this.mcp = client;
+      this.a2a = undefined;
+      this.endpoint = client.url;
+    } else if (client instanceof A2AClient) {
+      this.protocol = "a2a";
+      this.a2a = client;
+      this.mcp = undefined;
+      this.endpoint = client.endpoint;
+    } else {
+      throw optionError(
+        TypeError,
+        "create the agent",
+        "client",
+        "an McpClient or an A2AClient",
+        client,
+      );
+    }
+    objectOption("options", options);
+    // Resolved once now, so that a layer out of range fails here and not at the first wait.
+    callLimits(options.defaultLimits, options.agentLimits, undefined, "create the agent");
+    this.#defaults = options.defaultLimits === undefined ? undefined : { ...options.defaultLimits };
+    this.#agent = options.agentLimits === undefined ? undefined : { ...options.agentLimits };
+  }
+
+  /**
+   * Calls an AdCP task: over MCP the tool `task` with `input` as its arguments, over A2A an AdCP
+   * profile invocation of skill `task`. With `wait`, a pending answer is followed (polled) until
+   * it is done, needs input, or the time is up.
+   *
+   * @param task The AdCP task name (`get_products`, `create_media_buy`, ...).
+   * @param input The task request.
+   * @param options Limits, idempotency key, `wait`, poll interval, `onStatus`, push notifications,
+   * conversation.
+   * @returns The result: see {@link AgentCallResult}.
+   * @throws {TypeError} When `task` is not a non-empty string, `input` not an object, or an option
+   * has the wrong type (nothing is sent then).
+   * @throws {RangeError} When a limit, `wait` or `pollIntervalMs` is out of range.
+   *
+   * @example Waiting for a task that runs on
+   * ```ts ignore
+   * const result = await agent.call("create_media_buy", request, { wait: 60_000 });
+   * if (result.kind === "pending") console.log("still running:", result.task.taskId);
+   * ```
+   */
+  async call(
+    task: string,
+    input: Record<string, unknown>,
+    options?: AgentCallOptions,
+  ): Promise<AgentCallResult> {
+    checkTaskName(task);
+    const checked = checkCall(CALL, options);
+    const args = requestInput(CALL, input, checked);
+    return await this.#operation(checked, async (requests) => {
+      const first = await this.#invoke(task, args, checked, requests);
+      return await this.#follow(first, checked, requests);
+    });
+  }
+
+  /**
+   * Polls a pending task until it is done, needs input, or `wait` (default
+   * {@link DEFAULT_AGENT_WAIT_MS}) is up: an A2A task with `GetTask`, an AdCP task with the
+   * `get_task_status` task (`include_result: true`).
+   *
+   * @param task The handle of a `pending` (or any) result.
+   * @param options Limits, `wait`, poll interval, `onStatus`.
+   * @returns The first result that is not pending, or the last pending one when the time is up.
+   * @throws {TypeError} When `task` is not a handle of this agent's protocol with a `taskId`, or an
+   * option has the wrong type.
+   * @throws {RangeError} When a limit, `wait` or `pollIntervalMs` is out of range.
+   *
+   * @example Waiting later
+   * ```ts ignore
+   * const first = await agent.call("create_media_buy", request);
+   * if (first.kind === "pending") console.log(await agent.wait(first.task, { wait: 30_000 }));
+   * ```
+   */
+  async wait(task: AgentTask, options?: AgentCallOptions): Promise<AgentCallResult> {
+    this.#checkHandle(WAIT, task, true);
+    const checked = checkCall(WAIT, { ...options, wait: options?.wait ?? true });
+    return await this.#operation(checked, async (requests) => {
+      const first = await this.#poll(task, requests);
+      return await this.#follow(first, checked, requests);
+    });
+  }
+
+  /**
+   * Answers a task that needs input: over A2A a new invocation of the same skill carrying the
+   * task's `taskId` and `contextId` (AdCP A2A Profile Extension v3, "Invocation message": the
+   * input is a complete task request again), over MCP a new call of the tool with the seller's
+   * `context_id` added to the input.
+   *
+   * @param task The handle of an `input_required` result.
+   * @param input The complete task request, with what the seller asked for.
+   * @param options As for {@link AdcpAgent.call}.
+   * @returns The result of the continuation.
+   * @throws {TypeError} When `task` is not a handle of this agent's protocol, `input` not an
+   * object, or an option has the wrong type.
+   * @throws {RangeError} When a limit, `wait` or `pollIntervalMs` is out of range.
+   *
+   * @example Answering a question
+   * ```ts ignore
+   * const first = await agent.call("create_media_buy", request);
+   * if (first.kind === "input_required") {
+   *   const next = await agent.continue(first.task, { ...request, total_budget: 5000 });
+   * }
+   * ```
+   */
+  async continue(
+    task: AgentTask,
+    input: Record<string, unknown>,
+    options?: AgentCallOptions,
+  ): Promise<AgentCallResult> {
+    this.#checkHandle(CONTINUE, task, false);
+    const checked = checkCall(CONTINUE, { ...options, contextId: task.contextId });
+    const args = requestInput(CONTINUE, input, checked);
+    return await this.#operation(checked, async (requests) => {
+      const first = task.via === "a2a_task" && this.a2a !== undefined
+        ? await this.#send(task.task, args, checked, requests, task.taskId)
+        : await this.#invoke(task.task, args, checked, requests);
+      return await this.#follow(first, checked, requests);
+    });
+  }
+
+  /**
+   * Ends the MCP session, if there is one (A2A has no session: nothing is sent).
+   *
+   * @example Closing
+   * ```ts ignore
+   * await agent.close();
+   * ```
+   */
+  async close(): Promise<void> {
+    if (this.mcp !== undefined) await this.mcp.close();
+  }
+
+  /** Runs `body` with the per-request options of one operation, disposed after. */
+  async #operation(
+    checked: CheckedCall,
+    body: (requests: Requests) => Promise<AgentCallResult>,
+  ): Promise<AgentCallResult> {
+    const limits = checked.limits;
+    const call = { limits, idempotencyKey: checked.idempotencyKey };
+    const poll = { limits };
+    if (checked.waitMs === undefined) return await body({ call, poll, operation: undefined });
+    const operation = new Call(
+      callLimits(this.#defaults, this.#agent, { ...limits, timeoutMs: checked.waitMs }, CALL),
+    );
+    joinOperation(call, operation);
+    joinOperation(poll, operation);
+    try {
+      return await body({ call, poll, operation });
+    } finally {
+      operation.dispose();
+    }
+  }
+
+  /** Calls `task` once (no lifecycle), as the union. */
+  async #invoke(
+    task: string,
+    args: JsonRecord,
+    checked: CheckedCall,
+    requests: Requests,
+  ): Promise<AgentCallResult> {
+    if (this.a2a !== undefined) return await this.#send(task, args, checked, requests, undefined);
+    const mcp = this.mcp!;
+    const contextId = checked.contextId;
+    // MCP carries the conversation in the arguments (mcp-guide: "pass context_id").
+    if (contextId !== undefined && !Object.hasOwn(args, "context_id")) {
+      args = { ...args, context_id: contextId };
+    }
+    try {
+      return fromMcp(task, await mcp.callTool(task, args, requests.call), contextId);
+    } catch (error) {
+      if (isTransportFailure(error)) return failedResult("mcp", error);
+      throw error;
+    }
+  }
+
+  /** Sends an A2A invocation of `task` (a continuation of `taskId` when given), as the union. */
+  async #send(
+    task: string,
+    args: JsonRecord,
+    checked: CheckedCall,
+    requests: Requests,
+    taskId: string | undefined,
+  ): Promise<AgentCallResult> {
+    const a2a = this.a2a!;
+    const message = a2a.invocation(task, args, {
+      idempotencyKey: checked.idempotencyKey,
+      taskId,
+      contextId: checked.contextId,
+    });
+    try {
+      return fromA2A(task, await a2a.sendMessage(message, requests.call));
+    } catch (error) {
+      if (isTransportFailure(error)) return failedResult("a2a", error);
+      throw error;
+    }
+  }
+
+  /** Polls a task once, as the union. */
+  async #poll(task: AgentTask, requests: Requests): Promise<AgentCallResult> {
+    const taskId = task.taskId!;
+    try {
+      if (task.via === "a2a_task") {
+        return fromA2A(task.task, await this.a2a!.getTask(taskId, requests.poll));
+      }
+      const input = { task_id: taskId, include_result: true };
+      const polled = this.a2a !== undefined
+        ? fromA2A(
+          "get_task_status",
+          await this.a2a.sendMessage(
+            this.a2a.invocation("get_task_status", input, { contextId: task.contextId }),
+            requests.poll,
+          ),
+        )
+        : fromMcp(
+          "get_task_status",
+          await this.mcp!.callTool("get_task_status", input, requests.poll),
+          task.contextId,
+        );
+      return fromTaskStatus(task, polled);
+    } catch (error) {
+      if (isTransportFailure(error)) return failedResult(this.protocol, error);
+      throw error;
+    }
+  }
+
+  /**
+   * Reports `first`, then, when the call waits, polls while it is pending (and has an id to poll)
+   * until another kind comes back or the operation's time is up (then the last pending result).
+   */
+  async #follow(
+    first: AgentCallResult,
+    checked: CheckedCall,
+    requests: Requests,
+  ): Promise<AgentCallResult> {
+    let result = first;
+    let answers = 1;
+    checked.onStatus?.({ result, answers });
+    const operation = requests.operation;
+    if (operation === undefined) return result;
+    while (result.kind === "pending" && result.task.taskId !== undefined) {
+      if (operation.remainingMs <= checked.pollMs) return result;
+      try {
+        await sleepWithin(checked.pollMs, operation);
+      } catch (error) {
+        if (error instanceof DeadlineExceededError && operation.deadline.expired) return result;
+        throw error;
+      }
+      const next = await this.#poll(result.task, requests);
+      if (next.kind === "failed" && operation.remainingMs <= 1) return result;
+      result = next;
+      checked.onStatus?.({ result, answers: ++answers });
+    }
+    return result;
+  }
+
+  /** Checks a task handle of this agent. */
+  #checkHandle(action: string, task: AgentTask, needsId: boolean): void {
+    if (
+      !isObject(task) || (task.via !== "a2a_task" && task.via !== "adcp_task") ||
+      typeof task.task !== "string" || task.task === ""
+    ) {
+      throw optionError(TypeError, action, "task", "an AgentTask", task);
+    }
+    if (task.protocol !== this.protocol) {
+      throw optionError(TypeError, action, "task", `a task of an ${this.protocol} agent`, task);
+    }
+    if (needsId && (typeof task.taskId !== "string" || task.taskId === "")) {
+      throw optionError(TypeError, action, "task", "a task with a taskId to poll", task);
+    }
+    if (task.via === "a2a_task" && !needsId && typeof task.taskId !== "string") {
+      throw optionError(TypeError, action, "task", "an A2A task with a taskId", task);
+    }
+  }
+}
+
+/** Checks a task name. */
+function checkTaskName(task: unknown): asserts task is string {
+  if (typeof task !== "string" || task === "") {
+    throw optionError(TypeError, CALL, "task", "a non-empty string", task);
+  }
+}
+
+/** Checks the options of a call, a wait or a continuation. */
+function checkCall(action: string, options: AgentCallOptions | undefined): CheckedCall {
+  objectOption("options", options);
+  objectOption("options.limits", options?.limits);
+  const wait = options?.wait;
+  let waitMs: number | undefined;
+  if (wait === true) waitMs = DEFAULT_AGENT_WAIT_MS;
+  else if (wait !== undefined && wait !== false) {
+    if (typeof wait !== "number") {
+      throw optionError(TypeError, action, "options.wait", "a boolean or a number", wait);
+    }
+    if (!(wait > 0 && wait <= MAX_AGENT_WAIT_MS)) {
+      throw optionError(
+        RangeError,
+        action,
+        "options.wait",
+        `a number of milliseconds in (0, ${MAX_AGENT_WAIT_MS}]`,
+        wait,
+      );
+    }
+    waitMs = wait;
+  }
+  const pollMs = options?.pollIntervalMs ?? DEFAULT_AGENT_POLL_MS;
+  if (typeof pollMs !== "number") {
+    throw optionError(TypeError, action, "options.pollIntervalMs", "a number", pollMs);
+  }
+  if (!(pollMs >= MIN_AGENT_POLL_MS && pollMs <= MAX_AGENT_POLL_MS)) {
+    throw optionError(
+      RangeError,
+      action,
+      "options.pollIntervalMs",
+      `a number of milliseconds in [${MIN_AGENT_POLL_MS}, ${MAX_AGENT_POLL_MS}]`,
+      pollMs,
+    );
+  }
+  const key = options?.idempotencyKey;
+  if (key !== undefined && typeof key !== "boolean" && typeof key !== "string") {
+    throw optionError(TypeError, action, "options.idempotencyKey", "a boolean or a string", key);
+  }
+  const contextId = options?.contextId;
+  if (contextId !== undefined && (typeof contextId !== "string" || contextId === "")) {
+    throw optionError(TypeError, action, "options.contextId", "a non-empty string", contextId);
+  }
+  const push = options?.pushNotification;
+  if (push !== undefined) checkPush(action, push);
+  return {
+    limits: options?.limits,
+    idempotencyKey: key,
+    waitMs,
+    pollMs,
+    onStatus: functionOption("options.onStatus", options?.onStatus),
+    push,
+    contextId,
+  };
+}
+
+/**
+ * Checks a push-notification config: an object with an absolute `http(s):` URL and an
+ * `operation_id` (a seller "MUST reject a task that registers an AdCP webhook without it").
+ */
+function checkPush(action: string, push: unknown): void {
+  const url = isObject(push) ? push.url : undefined;
+  const operation = isObject(push) ? push.operation_id : undefined;
+  let valid = typeof url === "string" && typeof operation === "string" && operation !== "";
+  if (valid) {
+    try {
+      const protocol = new URL(url as string).protocol;
+      valid = protocol === "https:" || protocol === "http:";
+    } catch {
+      valid = false;
+    }
+  }
+  if (!valid) {
+    throw optionError(
+      TypeError,
+      action,
+      "options.pushNotification",
+      "an object with an absolute http(s) url and an operation_id",
+      push,
+    );
+  }
+}
+
+/**
+ * The task input to send: `input` with the push-notification config and, over MCP, the
+ * conversation's `context_id` (A2A carries its `contextId` in the message). A field the input
+ * carries already is not replaced: the call is refused instead.
+ */
+function requestInput(action: string, input: unknown, checked: CheckedCall): JsonRecord {
+  if (!isObject(input)) throw optionError(TypeError, action, "input", "an object", input);
+  let args: JsonRecord = input;
+  if (checked.push !== undefined) {
+    if (Object.hasOwn(input, "push_notification_config")) {
+      throw optionError(
+        TypeError,
+        action,
+        "input",
+        "an input without push_notification_config when options.pushNotification is given",
+        input,
+      );
+    }
+    args = { ...args, push_notification_config: { ...checked.push } };
+  }
+  return args;
+}
