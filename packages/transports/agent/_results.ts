@@ -55,16 +55,55 @@ export function payloadResult(
   contextId: string | undefined,
   raw: McpCallResult | A2ACallResult | undefined,
 ): AgentCallResult {
-  const state = payloadState(data);
   const context = ownText(data, "context_id") ?? contextId;
-  if (state !== null && (RUNNING.has(state) || state === "input-required")) {
-    const ref = handle(protocol, task, "adcp_task", ownText(data, "task_id"), context, state);
-    const text = ownText(data, "message") ?? "";
-    return state === "input-required"
-      ? { kind: "input_required", protocol, contextId: context, raw, task: ref, data, text }
-      : { kind: "pending", protocol, contextId: context, raw, task: ref, data, text };
-  }
-  return { kind: "success", protocol, contextId: context, raw, data };
+  const ongoing = ongoingResult(protocol, task, "adcp_task", ownText(data, "task_id"), {
+    data,
+    context,
+    raw,
+  });
+  return ongoing ?? { kind: "success", protocol, contextId: context, raw, data };
+}
+
+/**
+ * The `pending` or `input_required` result an AdCP payload's `status` says it is (`submitted`,
+ * `working`; `input-required`), with its handle; `undefined` for any other status.
+ */
+function ongoingResult(
+  protocol: AgentProtocol,
+  task: string,
+  via: AgentTaskVia,
+  taskId: string | undefined,
+  answer: {
+    readonly data: JsonRecord;
+    readonly context: string | undefined;
+    readonly raw: McpCallResult | A2ACallResult | undefined;
+  },
+): AgentCallResult | undefined {
+  const { data, context, raw } = answer;
+  const state = payloadState(data);
+  if (state === null || (!RUNNING.has(state) && state !== "input-required")) return undefined;
+  const ref = handle(protocol, task, via, taskId, context, state);
+  const text = ownText(data, "message") ?? "";
+  return state === "input-required"
+    ? { kind: "input_required", protocol, contextId: context, raw, task: ref, data, text }
+    : { kind: "pending", protocol, contextId: context, raw, task: ref, data, text };
+}
+
+/** A protocol client's error result as the union's. */
+function errorResult(
+  protocol: AgentProtocol,
+  contextId: string | undefined,
+  result: Extract<McpCallResult | A2ACallResult, { readonly kind: "error" }>,
+): AgentCallResult {
+  return {
+    kind: "error",
+    protocol,
+    contextId,
+    raw: result,
+    error: result.error,
+    decision: result.decision,
+    source: result.path,
+  };
 }
 
 /** McpClient's result of calling `task`, as the union. */
@@ -78,15 +117,7 @@ export function fromMcp(
     case "success":
       return payloadResult(protocol, task, result.data, contextId, result);
     case "error":
-      return {
-        kind: "error",
-        protocol,
-        contextId,
-        raw: result,
-        error: result.error,
-        decision: result.decision,
-        source: result.path,
-      };
+      return errorResult(protocol, contextId, result);
     case "text":
       return {
         kind: "text",
@@ -113,15 +144,7 @@ export function fromA2A(task: string, result: A2ACallResult): AgentCallResult {
     handle(protocol, task, "a2a_task", result.taskId, contextId, state ?? "unknown");
   switch (result.kind) {
     case "error":
-      return {
-        kind: "error",
-        protocol,
-        contextId,
-        raw: result,
-        error: result.error,
-        decision: result.decision,
-        source: result.path,
-      };
+      return errorResult(protocol, contextId, result);
     case "jsonrpc_error":
       return failedResult(
         protocol,
@@ -191,13 +214,8 @@ export function fromTaskStatus(task: AgentTask, polled: AgentCallResult): AgentC
   const { protocol, raw } = polled;
   const state = payloadState(data);
   const context = ownText(data, "context_id") ?? task.contextId;
-  if (state !== null && (RUNNING.has(state) || state === "input-required")) {
-    const ref = handle(protocol, task.task, task.via, task.taskId, context, state);
-    const text = ownText(data, "message") ?? "";
-    return state === "input-required"
-      ? { kind: "input_required", protocol, contextId: context, raw, task: ref, data, text }
-      : { kind: "pending", protocol, contextId: context, raw, task: ref, data, text };
-  }
+  const ongoing = ongoingResult(protocol, task.task, task.via, task.taskId, { data, context, raw });
+  if (ongoing !== undefined) return ongoing;
   const result = own(data, "result");
   if (state === "completed") {
     return {
