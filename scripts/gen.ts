@@ -32,10 +32,14 @@ import {
   schemaDir,
   writeChanged,
 } from "./_sources.ts";
+import { generateTaskTypes, type TaskSchemas } from "./_gen_types/task_types.ts";
 import { generateValidators, writeValidators } from "./gen_validators.ts";
 
 /** Where the generated package lives. */
 export const OUT_DIR = `${ROOT}/packages/schemas`;
+
+/** Where the per-task types go. */
+export const TASKS_DIR = `${OUT_DIR}/tasks`;
 
 /** Titles renamed so that generated names do not shadow globals. */
 const TITLE_OVERRIDES: Record<string, string> = { "core/error.json": "AdcpError" };
@@ -562,6 +566,69 @@ export async function generate(
   return { files, codeCount: codes.count };
 }
 
+/**
+ * The per-task types (`packages/schemas/tasks/`, see `_gen_types/task_types.ts`), formatted: one
+ * module per schema file a task's request or response refers to, one per task, and `mod.ts`.
+ */
+export async function generateTasks(
+  version: string,
+  dir: string = schemaDir(version),
+): Promise<Map<string, string>> {
+  const manifest = await readSchema(`${dir}/manifest.json`);
+  const tools = isRecord(manifest.tools) ? manifest.tools : {};
+  const tasks = new Map<string, TaskSchemas>();
+  for (const [task, tool] of Object.entries(tools)) {
+    if (!isRecord(tool)) continue;
+    const { request_schema: request, response_schema: response, summary } = tool;
+    if (typeof request !== "string" || typeof response !== "string") {
+      throw new ScriptError(`manifest.json: tool ${task} has no request and response schema`);
+    }
+    tasks.set(task, {
+      request,
+      response,
+      summary: typeof summary === "string" ? summary : undefined,
+    });
+  }
+  const files = await generateTaskTypes(
+    version,
+    SCHEMA_ORIGIN,
+    tasks,
+    (path) => readSchema(`${dir}/${path}`),
+    header(version),
+  );
+  return await denoFmtAll(files);
+}
+
+/**
+ * Formats many generated `.ts` files with one `deno fmt` run (one process per file would take
+ * minutes): they are written to a scratch directory inside the workspace, so that its
+ * formatting options apply, formatted there, and read back.
+ */
+async function denoFmtAll(files: Map<string, string>): Promise<Map<string, string>> {
+  const scratch = await Deno.makeTempDir({ dir: OUT_DIR, prefix: ".fmt-" });
+  try {
+    for (const [path, text] of files) {
+      const target = `${scratch}/${path}`;
+      await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+      await Deno.writeTextFile(target, text);
+    }
+    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["fmt", "--quiet", scratch],
+      cwd: ROOT,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (code !== 0) throw new Error(`deno fmt failed: ${new TextDecoder().decode(stderr)}`);
+    const formatted = new Map<string, string>();
+    for (const path of files.keys()) {
+      formatted.set(path, await Deno.readTextFile(`${scratch}/${path}`));
+    }
+    return formatted;
+  } finally {
+    await Deno.remove(scratch, { recursive: true });
+  }
+}
+
 /** The usage text of `deno task gen --help`. */
 export const GEN_USAGE = "Usage: deno task gen [--check]\n" +
   "Regenerates @adcp-wire/schemas (packages/schemas/) from the synced schemas of the pinned\n" +
@@ -592,6 +659,12 @@ async function main(): Promise<number | void> {
   const stale = (await writeChanged(files, OUT_DIR, check)).map((name) =>
     `packages/schemas/${name}`
   );
+  const tasks = await writeValidators(await generateTasks(version), check, TASKS_DIR);
+  if (tasks.changed.length + tasks.removed.length > 0) {
+    stale.push(
+      `packages/schemas/tasks/ (${tasks.changed.length} changed, ${tasks.removed.length} removed)`,
+    );
+  }
   const validators = await generateValidators(version);
   const { changed, removed } = await writeValidators(validators, check);
   if (changed.length + removed.length > 0) {

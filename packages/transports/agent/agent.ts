@@ -2,6 +2,7 @@
 // lifecycle (poll, wait within one operation's budget, status callbacks, continuation).
 import { isJsonObject as isObject, type JsonRecord, optionError } from "@adcp-wire/internal";
 import type { PushNotificationConfig } from "@adcp-wire/schemas";
+import type { AdcpTaskName, AdcpTaskResponse } from "@adcp-wire/schemas/tasks";
 import { functionOption, objectOption } from "../_options.ts";
 import { A2AClient } from "../a2a/client.ts";
 import type { A2ACallOptions } from "../a2a/types.ts";
@@ -18,6 +19,7 @@ import {
   type AgentProtocol,
   type AgentStatusEvent,
   type AgentTask,
+  type AgentTaskInput,
   DEFAULT_AGENT_POLL_MS,
   DEFAULT_AGENT_WAIT_MS,
   MAX_AGENT_POLL_MS,
@@ -86,7 +88,7 @@ interface Requests {
  *   ),
  * ];
  * for (const agent of agents) {
- *   const result = await agent.call("get_products", { brief: "CTV" });
+ *   const result = await agent.call("get_products", { buying_mode: "brief", brief: "CTV" });
  *   deepStrictEqual(result.kind === "success" && result.data, products);
  * }
  * ```
@@ -169,6 +171,26 @@ export class AdcpAgent {
    * if (result.kind === "pending") console.log("still running:", result.task.taskId);
    * ```
    */
+  call<K extends AdcpTaskName>(
+    task: K,
+    input: AgentTaskInput<K>,
+    options?: AgentCallOptions,
+  ): Promise<AgentCallResult<AdcpTaskResponse<K>>>;
+  /**
+   * Calls a task the pinned schemas do not define (a seller's own tool or skill): untyped input
+   * and data. A task name the schemas define takes the typed overload only, so that a wrong input
+   * for it does not compile.
+   *
+   * @param task The task name, not one of `AdcpTaskName`.
+   * @param input The task request.
+   * @param options As for the typed overload.
+   * @returns The result.
+   */
+  call<N extends string>(
+    task: N & (N extends AdcpTaskName ? never : unknown),
+    input: Record<string, unknown>,
+    options?: AgentCallOptions,
+  ): Promise<AgentCallResult>;
   async call(
     task: string,
     input: Record<string, unknown>,

@@ -30,6 +30,17 @@ import type { AgentCallResult, AgentStatusEvent } from "./types.ts";
 
 const MCP_URL = "https://seller.example/mcp";
 const PRODUCTS = { products: [{ product_id: "p1" }] };
+/** A get_products request (the typed overload checks it against the pinned schema). */
+const BRIEF = { buying_mode: "brief", brief: "CTV" } as const;
+/** A create_media_buy request. */
+const MEDIA_BUY = {
+  account: { account_id: "acct_1" },
+  brand: { domain: "brand.example" },
+  start_time: "2027-01-01T00:00:00Z",
+  end_time: "2027-02-01T00:00:00Z",
+} as const;
+/** The same request with the budget a seller asks for. */
+const BUDGETED = { ...MEDIA_BUY, total_budget: { amount: 5000, currency: "USD" } } as const;
 
 function mcpAgent(
   tools: FakeMcpAgentOptions["tools"],
@@ -132,7 +143,7 @@ Deno.test("call: an MCP AdCP error carries its decision and where it was found",
         retry_after: 2,
       }),
   });
-  const result = await agent.call("get_products", { brief: "CTV" });
+  const result = await agent.call("get_products", BRIEF);
   ok(result.kind === "error");
   strictEqual(result.error.code, "RATE_LIMITED");
   strictEqual(result.source, "structured_content");
@@ -155,7 +166,7 @@ Deno.test("call: a JSON-RPC error without an AdCP error is a failed call, not a 
   const agent = mcpAgent({
     get_products: () => new FakeRpcError({ code: -32602, message: "Bad arguments" }) as never,
   });
-  const result = await agent.call("get_products", {});
+  const result = await agent.call("get_products", BRIEF);
   ok(result.kind === "failed");
   ok(result.error instanceof JsonRpcError);
   strictEqual(result.error.rpcCode, -32602);
@@ -173,7 +184,7 @@ Deno.test("call: a JSON-RPC error carrying adcp_error is an error from jsonrpc_e
         data: { adcp_error: { code: "RATE_LIMITED", message: "Slow", retry_after: 1 } },
       }) as never,
   });
-  const result = await agent.call("get_products", {});
+  const result = await agent.call("get_products", BRIEF);
   ok(result.kind === "error");
   strictEqual(result.source, "jsonrpc_error");
   strictEqual(result.error.code, "RATE_LIMITED");
@@ -186,7 +197,7 @@ Deno.test("call: an oversized answer fails with no decision, on both protocols",
     await a2aAgent({ get_products: () => ({ data: big }) }),
   ];
   for (const agent of agents) {
-    const result = await agent.call("get_products", {}, { limits: { maxResponseBytes: 8_192 } });
+    const result = await agent.call("get_products", BRIEF, { limits: { maxResponseBytes: 8_192 } });
     ok(result.kind === "failed", agent.protocol);
     ok(result.error instanceof ResponseTooLargeError);
     strictEqual(result.decision, null);
@@ -199,7 +210,7 @@ Deno.test("call: a submitted A2A task is pending with its handle, not an empty t
       task: { id: ids.id, contextId: ids.contextId, status: { state: "TASK_STATE_SUBMITTED" } },
     }),
   });
-  const result = await agent.call("create_media_buy", { buyer_ref: "b1" });
+  const result = await agent.call("create_media_buy", MEDIA_BUY);
   ok(result.kind === "pending");
   deepStrictEqual(result.task, {
     protocol: "a2a",
@@ -254,7 +265,7 @@ async function submittingAgents(completeAfter: number): Promise<AdcpAgent[]> {
 
 Deno.test("call: AdCP Submitted work is pending by its task_id, on both protocols", async () => {
   for (const agent of await submittingAgents(2)) {
-    const result = await agent.call("create_media_buy", { buyer_ref: "b1" });
+    const result = await agent.call("create_media_buy", MEDIA_BUY);
     ok(result.kind === "pending", agent.protocol);
     deepStrictEqual(
       [result.task.via, result.task.taskId, result.task.state, result.text],
@@ -266,7 +277,7 @@ Deno.test("call: AdCP Submitted work is pending by its task_id, on both protocol
 Deno.test("call with wait: polls get_task_status to the result, reporting each state", async () => {
   for (const agent of await submittingAgents(3)) {
     const events: AgentStatusEvent[] = [];
-    const result = await agent.call("create_media_buy", { buyer_ref: "b1" }, {
+    const result = await agent.call("create_media_buy", MEDIA_BUY, {
       wait: 5_000,
       pollIntervalMs: 10,
       onStatus: (event) => events.push(event),
@@ -295,7 +306,10 @@ function stateOf(result: AgentCallResult): string | undefined {
 Deno.test("call with wait: when the time is up, the last pending result comes back", async () => {
   for (const agent of await submittingAgents(1_000)) {
     const started = performance.now();
-    const result = await agent.call("create_media_buy", {}, { wait: 150, pollIntervalMs: 20 });
+    const result = await agent.call("create_media_buy", MEDIA_BUY, {
+      wait: 150,
+      pollIntervalMs: 20,
+    });
     const elapsed = performance.now() - started;
     ok(result.kind === "pending", agent.protocol);
     strictEqual(result.task.state, "working");
@@ -308,7 +322,7 @@ Deno.test("call with wait: when the time is up, the last pending result comes ba
 
 Deno.test("wait: polls a task handle until it is done", async () => {
   for (const agent of await submittingAgents(2)) {
-    const first = await agent.call("create_media_buy", {});
+    const first = await agent.call("create_media_buy", MEDIA_BUY);
     ok(first.kind === "pending");
     const done = await agent.wait(first.task, { pollIntervalMs: 10 });
     strictEqual(done.kind, "success", agent.protocol);
@@ -322,7 +336,7 @@ Deno.test("wait: the operation's byte budget holds across every poll", async () 
     get_task_status: () =>
       adcpSuccessResult({ task_id: "t1", status: "working", message: "x".repeat(2_000) }),
   });
-  const result = await agent.call("create_media_buy", {}, {
+  const result = await agent.call("create_media_buy", MEDIA_BUY, {
     wait: 10_000,
     pollIntervalMs: 10,
     limits: { maxResponseBytes: 16_384 },
@@ -339,7 +353,7 @@ Deno.test("wait: a caller's abort rejects with its reason, and so does onStatus"
   setTimeout(() => controller.abort(reason), 50);
   await rejects(
     () =>
-      agent!.call("create_media_buy", {}, {
+      agent!.call("create_media_buy", MEDIA_BUY, {
         wait: 10_000,
         pollIntervalMs: 10,
         limits: { signal: controller.signal },
@@ -349,7 +363,7 @@ Deno.test("wait: a caller's abort rejects with its reason, and so does onStatus"
   const thrown = new Error("callback");
   await rejects(
     () =>
-      agent!.call("create_media_buy", {}, {
+      agent!.call("create_media_buy", MEDIA_BUY, {
         wait: 10_000,
         pollIntervalMs: 10,
         onStatus: () => {
@@ -372,16 +386,16 @@ Deno.test("continue: an MCP input-required answer is continued with its context_
       );
     },
   });
-  const first = await agent.call("create_media_buy", { buyer_ref: "b" });
+  const first = await agent.call("create_media_buy", MEDIA_BUY);
   ok(first.kind === "input_required");
   deepStrictEqual([first.text, first.contextId, first.task.via], [
     "Which total budget?",
     "ctx_9",
     "adcp_task",
   ]);
-  const next = await agent.continue(first.task, { buyer_ref: "b", total_budget: 5000 });
+  const next = await agent.continue(first.task, BUDGETED);
   deepStrictEqual(next.kind === "success" && next.data, { media_buy_id: "mb_2", packages: [] });
-  deepStrictEqual(calls[1], { buyer_ref: "b", total_budget: 5000, context_id: "ctx_9" });
+  deepStrictEqual(calls[1], { ...BUDGETED, context_id: "ctx_9" });
 });
 
 Deno.test("continue: an A2A input-required task is continued in its task and context", async () => {
@@ -405,14 +419,14 @@ Deno.test("continue: an A2A input-required task is continued in its task and con
   const fake = fakeA2AAgent({ skills: { create_media_buy: skill } });
   const card = await fetchAgentCard(fake.cardUrl, { fetch: fake.fetch });
   const agent = new AdcpAgent(new A2AClient(card, { fetch: fake.fetch }));
-  const first = await agent.call("create_media_buy", { buyer_ref: "b" });
+  const first = await agent.call("create_media_buy", MEDIA_BUY);
   ok(first.kind === "input_required");
   deepStrictEqual([first.task.via, first.task.taskId, first.text], [
     "a2a_task",
     "task-1",
     "Which total budget?",
   ]);
-  const next = await agent.continue(first.task, { buyer_ref: "b", total_budget: 5000 });
+  const next = await agent.continue(first.task, BUDGETED);
   strictEqual(next.kind, "success");
   const sent = fake.fetch.requests.filter((request) => request.method === "SendMessage");
   const message = (sent[1]!.params as { message: Record<string, unknown> }).message;
@@ -427,12 +441,12 @@ Deno.test("retry: the client's retry option works on the union", async () => {
         ? adcpErrorResult({ code: "RATE_LIMITED", message: "Slow", retry_after: 0 })
         : adcpSuccessResult(PRODUCTS),
   };
-  const once = await mcpAgent(tools).call("get_products", {});
+  const once = await mcpAgent(tools).call("get_products", BRIEF);
   strictEqual(once.kind, "error");
   calls = 0;
   const retried = await mcpAgent(tools, { retry: { sleep: () => Promise.resolve() } }).call(
     "get_products",
-    {},
+    BRIEF,
   );
   deepStrictEqual(retried.kind === "success" && retried.data, PRODUCTS);
   strictEqual(calls, 2);
@@ -446,29 +460,29 @@ Deno.test("pushNotification: passed to the seller as push_notification_config", 
     await a2aAgent({ create_media_buy: (input) => (seen.push(input), { data: PRODUCTS }) }),
   ];
   for (const agent of agents) {
-    await agent.call("create_media_buy", { buyer_ref: "b" }, { pushNotification: push });
+    await agent.call("create_media_buy", MEDIA_BUY, { pushNotification: push });
     await rejects(
       () =>
-        agent.call("create_media_buy", { push_notification_config: push }, {
+        agent.call("create_media_buy", { ...MEDIA_BUY, push_notification_config: push }, {
           pushNotification: push,
         }),
       TypeError,
     );
     await rejects(
       () =>
-        agent.call("create_media_buy", {}, {
+        agent.call("create_media_buy", MEDIA_BUY, {
           pushNotification: { url: "/relative", operation_id: "op" },
         }),
       TypeError,
     );
     await rejects(
-      () => agent.call("create_media_buy", {}, { pushNotification: { url: push.url } }),
+      () => agent.call("create_media_buy", MEDIA_BUY, { pushNotification: { url: push.url } }),
       TypeError,
     );
   }
   deepStrictEqual(seen, [
-    { buyer_ref: "b", push_notification_config: push },
-    { buyer_ref: "b", push_notification_config: push },
+    { ...MEDIA_BUY, push_notification_config: push },
+    { ...MEDIA_BUY, push_notification_config: push },
   ]);
 });
 
@@ -493,7 +507,7 @@ Deno.test("call: bad arguments and options throw before anything is sent", async
 Deno.test("call: a deadline is a failed call whose decision is to retry", async () => {
   const stalled = (() => new Promise<Response>(() => {})) as typeof fetch;
   const agent = new AdcpAgent(new McpClient(MCP_URL, { fetch: stalled }));
-  const result = await agent.call("get_products", {}, { limits: { timeoutMs: 50 } });
+  const result = await agent.call("get_products", BRIEF, { limits: { timeoutMs: 50 } });
   ok(result.kind === "failed");
   ok(result.error instanceof DeadlineExceededError);
   strictEqual(result.decision?.action, "retry");

@@ -64,7 +64,7 @@ const NO_CARD_STATUSES: ReadonlySet<number> = new Set([401, 403, 404, 405, 410])
  * const seller = fakeA2AAgent({ skills: { get_products: () => ({ data: { products: [] } }) } });
  * const agent = await connectAgent(new URL(seller.cardUrl).origin, { fetch: seller.fetch });
  * strictEqual(agent.protocol, "a2a");
- * const result = await agent.call("get_products", { brief: "CTV" });
+ * const result = await agent.call("get_products", { buying_mode: "brief", brief: "CTV" });
  * deepStrictEqual(result.kind === "success" && result.data, { products: [] });
  * ```
  */

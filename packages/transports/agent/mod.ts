@@ -20,7 +20,7 @@
  * // The fake answers 404 to the agent-card probe, so the agent is taken to speak MCP.
  * const agent = await connectAgent("https://seller.example/mcp", { fetch: mcp });
  * strictEqual(agent.protocol, "mcp");
- * const result = await agent.call("get_products", { brief: "CTV" });
+ * const result = await agent.call("get_products", { buying_mode: "brief", brief: "CTV" });
  * deepStrictEqual(result.kind === "success" && result.data, { products: [] });
  * ```
  *

@@ -2,6 +2,7 @@
 // returns, and the task handle of the async lifecycle.
 import type { ExtractedAdcpError } from "@adcp-wire/core";
 import type { PushNotificationConfig } from "@adcp-wire/schemas";
+import type { AdcpTaskName, AdcpTaskRequest } from "@adcp-wire/schemas/tasks";
 import type { RecoveryDecision } from "@adcp-wire/recovery";
 import type { A2ACallResult, A2AClientOptions } from "../a2a/types.ts";
 import type { AuthChallengeCheck } from "../client/auth_challenge.ts";
@@ -183,6 +184,23 @@ export interface AgentStatusEvent {
   /** How many answers were seen so far, the first one being 1. */
   readonly answers: number;
 }
+
+/**
+ * `T` with `idempotency_key` optional (for each member of a union): the `idempotencyKey` option
+ * can mint the key instead.
+ */
+export type WithOptionalIdempotencyKey<T> = T extends unknown ?
+    & { [P in keyof T as P extends "idempotency_key" ? never : P]: T[P] }
+    & { idempotency_key?: string }
+  : never;
+
+/**
+ * The input of task `K`: its request type from `@adcp-wire/schemas/tasks` (generated from the
+ * pinned schemas), `idempotency_key` optional.
+ */
+export type AgentTaskInput<K extends AdcpTaskName> = WithOptionalIdempotencyKey<
+  AdcpTaskRequest<K>
+>;
 
 /** Options of one {@link AdcpAgent.call}. */
 export interface AgentCallOptions extends CallOptions {
