@@ -1,6 +1,11 @@
 import type { ExtractedAdcpError } from "@adcp-wire/core";
 import { AdcpWireError } from "@adcp-wire/internal";
-import { AdcpSecurityError, JsonDepthLimitError, JsonNodeLimitError } from "@adcp-wire/security";
+import {
+  AdcpSecurityError,
+  JsonDepthLimitError,
+  JsonNodeLimitError,
+  sanitizeSellerString,
+} from "@adcp-wire/security";
 
 // Why one file past 600 lines: the whole family (base, codes, union and thirteen classes) is
 // declared together, as jose's `util/errors.ts` does, so a reader sees every code in one place.
@@ -31,7 +36,8 @@ export type AdcpTransportErrorCode =
   | "NETWORK_ERROR"
   | "HTTP_STATUS"
   | "ITEM_LIMIT"
-  | "ADAGENTS_DISCOVERY";
+  | "ADAGENTS_DISCOVERY"
+  | "RESPONSE_SCHEMA";
 
 /**
  * Base class of the `@adcp-wire/transports` error family: every way reading an agent response can
@@ -515,7 +521,8 @@ export type AnyTransportError =
   | NetworkError
   | HttpStatusError
   | ItemLimitError
-  | AdagentsDiscoveryError;
+  | AdagentsDiscoveryError
+  | ResponseSchemaError;
 
 /**
  * An agent answered with a redirect (HTTP 3xx), and the library never follows one: a seller could
@@ -838,5 +845,74 @@ export class AdagentsDiscoveryError extends AdcpTransportError {
     this.reason = reason;
     this.status = status;
     this.redirects = redirects;
+  }
+}
+
+/** One way a payload failed its schema: where, what was expected, and which keyword refused it. */
+export interface SchemaIssue {
+  /** RFC 6901 JSON Pointer into the payload (`""`: its root). */
+  readonly pointer: string;
+  /** What was expected. */
+  readonly message: string;
+  /** The JSON Schema keyword that refused the value. */
+  readonly keyword: string;
+}
+
+/**
+ * A task payload failed the pinned schema of its task, and the caller asked for validation
+ * (`validate: true` of `AdcpAgent.call`): the answer is not usable as the task's response. The
+ * issues come from `@adcp-wire/validation`; their messages are written by it (never seller text),
+ * and the pointers name the payload's fields (seller-chosen keys: the one in `message` is
+ * sanitized and cut to 128 bytes, `issues` are as reported).
+ *
+ * @example Reading the fields
+ * ```ts
+ * import { ResponseSchemaError } from "@adcp-wire/transports";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new ResponseSchemaError("get_products", ["media-buy/get-products-response.json"], [
+ *   { pointer: "/products", message: "Expected an array", keyword: "type" },
+ * ]);
+ * strictEqual(
+ *   error.message,
+ *   "Cannot use agent response: the get_products payload fails " +
+ *     "media-buy/get-products-response.json at /products (Expected an array)",
+ * );
+ * strictEqual(error.code, "RESPONSE_SCHEMA");
+ * ```
+ */
+export class ResponseSchemaError extends AdcpTransportError {
+  /** Always `"RESPONSE_SCHEMA"`. */
+  readonly code: "RESPONSE_SCHEMA" = "RESPONSE_SCHEMA";
+  /** Always `"ResponseSchemaError"`. */
+  override readonly name: "ResponseSchemaError" = "ResponseSchemaError";
+  /** The task whose payload failed. */
+  readonly task: string;
+  /** The schemas applied, in order. */
+  readonly schemas: readonly string[];
+  /** Why, as `@adcp-wire/validation` reports it (the failure that stopped validation last). */
+  readonly issues: readonly SchemaIssue[];
+
+  /**
+   * Creates the error.
+   *
+   * @param task The task name.
+   * @param schemas The schemas applied.
+   * @param issues The issues found (at least one).
+   */
+  constructor(task: string, schemas: readonly string[], issues: readonly SchemaIssue[]) {
+    const last = issues.at(-1);
+    const pointer = last === undefined
+      ? ""
+      : sanitizeSellerString(last.pointer, { maxBytes: 128 }) || "/";
+    const where = last === undefined ? "" : ` at ${pointer} (${last.message})`;
+    super(
+      `Cannot use agent response: the ${task} payload fails ${schemas.at(-1) ?? "its schema"}` +
+        where,
+      { cause: { task, schemas, issues } },
+    );
+    this.task = task;
+    this.schemas = Object.freeze([...schemas]);
+    this.issues = Object.freeze([...issues]);
   }
 }

@@ -3,13 +3,14 @@
 import { isJsonObject as isObject, type JsonRecord, optionError } from "@adcp-wire/internal";
 import type { PushNotificationConfig } from "@adcp-wire/schemas";
 import type { AdcpTaskName, AdcpTaskResponse } from "@adcp-wire/schemas/tasks";
+import { knownTasks, validateTaskResponse } from "@adcp-wire/validation";
 import { functionOption, objectOption } from "../_options.ts";
 import { A2AClient } from "../a2a/client.ts";
 import type { A2ACallOptions } from "../a2a/types.ts";
 import { callLimits } from "../client/_limits.ts";
 import { Call, joinOperation, sleepWithin } from "../client/_rpc.ts";
 import type { ClientLimits } from "../client/limits.ts";
-import { DeadlineExceededError } from "../errors.ts";
+import { DeadlineExceededError, ResponseSchemaError } from "../errors.ts";
 import { McpClient } from "../mcp/client.ts";
 import type { McpCallOptions } from "../mcp/types.ts";
 import { failedResult, fromA2A, fromMcp, fromTaskStatus, isTransportFailure } from "./_results.ts";
@@ -48,6 +49,7 @@ interface CheckedCall {
   readonly onStatus: ((event: AgentStatusEvent) => void) | undefined;
   readonly push: PushNotificationConfig | undefined;
   readonly contextId: string | undefined;
+  readonly validate: boolean;
 }
 
 /** The per-request options of one operation: the call's own, and the polls'. */
@@ -197,11 +199,11 @@ export class AdcpAgent {
     options?: AgentCallOptions,
   ): Promise<AgentCallResult> {
     checkTaskName(task);
-    const checked = checkCall(CALL, options);
+    const checked = checkCall(CALL, options, task);
     const args = requestInput(CALL, input, checked);
     return await this.#operation(checked, async (requests) => {
       const first = await this.#invoke(task, args, checked, requests);
-      return await this.#follow(first, checked, requests);
+      return await validated(task, await this.#follow(first, checked, requests), checked);
     });
   }
 
@@ -225,10 +227,10 @@ export class AdcpAgent {
    */
   async wait(task: AgentTask, options?: AgentCallOptions): Promise<AgentCallResult> {
     this.#checkHandle(WAIT, task, true);
-    const checked = checkCall(WAIT, { ...options, wait: options?.wait ?? true });
+    const checked = checkCall(WAIT, { ...options, wait: options?.wait ?? true }, task.task);
     return await this.#operation(checked, async (requests) => {
       const first = await this.#poll(task, requests);
-      return await this.#follow(first, checked, requests);
+      return await validated(task.task, await this.#follow(first, checked, requests), checked);
     });
   }
 
@@ -260,13 +262,13 @@ export class AdcpAgent {
     options?: AgentCallOptions,
   ): Promise<AgentCallResult> {
     this.#checkHandle(CONTINUE, task, false);
-    const checked = checkCall(CONTINUE, { ...options, contextId: task.contextId });
+    const checked = checkCall(CONTINUE, { ...options, contextId: task.contextId }, task.task);
     const args = requestInput(CONTINUE, input, checked);
     return await this.#operation(checked, async (requests) => {
       const first = task.via === "a2a_task" && this.a2a !== undefined
         ? await this.#send(task.task, args, checked, requests, task.taskId)
         : await this.#invoke(task.task, args, checked, requests);
-      return await this.#follow(first, checked, requests);
+      return await validated(task.task, await this.#follow(first, checked, requests), checked);
     });
   }
 
@@ -432,8 +434,12 @@ function checkTaskName(task: unknown): asserts task is string {
   }
 }
 
-/** Checks the options of a call, a wait or a continuation. */
-function checkCall(action: string, options: AgentCallOptions | undefined): CheckedCall {
+/** Checks the options of a call, a wait or a continuation of `task`. */
+function checkCall(
+  action: string,
+  options: AgentCallOptions | undefined,
+  task: string,
+): CheckedCall {
   objectOption("options", options);
   objectOption("options.limits", options?.limits);
   const wait = options?.wait;
@@ -477,6 +483,19 @@ function checkCall(action: string, options: AgentCallOptions | undefined): Check
   }
   const push = options?.pushNotification;
   if (push !== undefined) checkPush(action, push);
+  const validate = options?.validate ?? false;
+  if (typeof validate !== "boolean") {
+    throw optionError(TypeError, action, "options.validate", "a boolean", validate);
+  }
+  if (validate && !knownTasks().includes(task)) {
+    throw optionError(
+      TypeError,
+      action,
+      "options.validate",
+      "false for a task the pinned schemas do not define",
+      validate,
+    );
+  }
   return {
     limits: options?.limits,
     idempotencyKey: key,
@@ -485,7 +504,37 @@ function checkCall(action: string, options: AgentCallOptions | undefined): Check
     onStatus: functionOption("options.onStatus", options?.onStatus),
     push,
     contextId,
+    validate,
   };
+}
+
+/**
+ * `result` with its payload validated against the schema of `task` when the call asked for it
+ * (see `validate` of {@link AgentCallOptions}): the validated copy in place of the payload, or
+ * `failed` with a {@link ResponseSchemaError}.
+ */
+async function validated(
+  task: string,
+  result: AgentCallResult,
+  checked: CheckedCall,
+): Promise<AgentCallResult> {
+  if (!checked.validate) return result;
+  const status = result.kind === "success"
+    ? "completed"
+    : result.kind === "pending" || result.kind === "input_required"
+    ? result.task.state
+    : undefined;
+  if (status === undefined || !("data" in result) || result.data === null) return result;
+  const verdict = await validateTaskResponse(task, result.data, {
+    status: status as "completed",
+  });
+  if (!verdict.valid) {
+    return failedResult(
+      result.protocol,
+      new ResponseSchemaError(task, verdict.schemas, verdict.issues),
+    );
+  }
+  return { ...result, data: verdict.value as Record<string, unknown> } as AgentCallResult;
 }
 
 /**

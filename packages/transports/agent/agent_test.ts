@@ -11,6 +11,7 @@ import {
   HttpStatusError,
   JsonRpcError,
   RedirectRefusedError,
+  ResponseSchemaError,
   ResponseTooLargeError,
 } from "../errors.ts";
 import { McpClient } from "../mcp/client.ts";
@@ -511,4 +512,42 @@ Deno.test("call: a deadline is a failed call whose decision is to retry", async 
   ok(result.kind === "failed");
   ok(result.error instanceof DeadlineExceededError);
   strictEqual(result.decision?.action, "retry");
+});
+
+Deno.test("validate: a payload is checked against the task's pinned schema", async () => {
+  const good = { status: "completed", cache_scope: "account", products: [] };
+  const bad = { status: "completed", cache_scope: "account", products: "none" };
+  for (
+    const agent of [
+      mcpAgent({ get_products: (args) => adcpSuccessResult(args.brief === "bad" ? bad : good) }),
+      await a2aAgent({ get_products: (input) => ({ data: input.brief === "bad" ? bad : good }) }),
+    ]
+  ) {
+    const valid = await agent.call("get_products", BRIEF, { validate: true });
+    ok(valid.kind === "success", agent.protocol);
+    deepStrictEqual(valid.data, good);
+    const invalid = await agent.call("get_products", { ...BRIEF, brief: "bad" }, {
+      validate: true,
+    });
+    ok(invalid.kind === "failed", agent.protocol);
+    ok(invalid.error instanceof ResponseSchemaError);
+    deepStrictEqual(invalid.error.schemas, ["media-buy/get-products-response.json"]);
+    strictEqual(invalid.error.issues.at(-1)?.pointer, "/products");
+    strictEqual(invalid.decision, null);
+    // Without the option, the same payload is the seller's data, unchecked.
+    const unchecked = await agent.call("get_products", { ...BRIEF, brief: "bad" });
+    deepStrictEqual(unchecked.kind === "success" && unchecked.data, bad);
+  }
+});
+
+Deno.test("validate: interim payloads by status; unknown tasks refused up front", async () => {
+  const agent = mcpAgent({
+    create_media_buy: () =>
+      adcpSuccessResult({ status: "submitted", task_id: "t1", message: "Queued" }),
+    vendor_tool: () => adcpSuccessResult({}),
+  });
+  const pending = await agent.call("create_media_buy", MEDIA_BUY, { validate: true });
+  ok(pending.kind === "pending");
+  await rejects(() => agent.call("vendor_tool", {}, { validate: true }), TypeError);
+  await rejects(() => agent.call("get_products", BRIEF, { validate: 1 as never }), TypeError);
 });
