@@ -7,7 +7,7 @@ import { decideRecovery, type RecoveryDecision } from "@adcp-wire/recovery";
 import type { A2ACallResult } from "../a2a/types.ts";
 import { transportAdcpError } from "../client/_retry.ts";
 import { AdcpTransportError, AgentProtocolError, JsonRpcError } from "../errors.ts";
-import type { McpCallResult } from "../mcp/types.ts";
+import type { McpCallResult, McpTask } from "../mcp/types.ts";
 import type {
   AgentCallResult,
   AgentFailed,
@@ -133,6 +133,37 @@ export function fromMcp(
         new JsonRpcError(result.rpcCode, result.rpcMessage, result.data, null),
       );
   }
+}
+
+/** MCP task statuses in the AdCP spelling (`input_required` asks for an elicitation). */
+const MCP_TASK_STATES: Readonly<Record<string, string>> = {
+  working: "working",
+  input_required: "input-required",
+  completed: "completed",
+  failed: "failed",
+  cancelled: "canceled",
+};
+
+/**
+ * An MCP task as the union: `pending` while it works, `input_required` when it asks for input
+ * (answered over MCP with an elicitation, not by this client), and otherwise a `success` with no
+ * meaning of its own: the caller reads the result with `tasks/result` (`AdcpAgent` does).
+ */
+export function fromMcpTask(
+  task: string,
+  mcpTask: McpTask,
+  contextId: string | undefined,
+): AgentCallResult {
+  const protocol = "mcp";
+  const state = Object.hasOwn(MCP_TASK_STATES, mcpTask.status)
+    ? MCP_TASK_STATES[mcpTask.status]!
+    : "unknown";
+  const ref = handle(protocol, task, "mcp_task", mcpTask.taskId, contextId, state);
+  const text = mcpTask.statusMessage ?? "";
+  const base = { protocol, contextId, raw: undefined, task: ref, data: null, text } as const;
+  if (state === "working" || state === "unknown") return { kind: "pending", ...base };
+  if (state === "input-required") return { kind: "input_required", ...base };
+  return { kind: "success", protocol, contextId, raw: undefined, data: mcpTask.raw };
 }
 
 /** A2AClient's result of calling `task`, as the union. */

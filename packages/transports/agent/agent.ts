@@ -13,7 +13,14 @@ import type { ClientLimits } from "../client/limits.ts";
 import { DeadlineExceededError, ResponseSchemaError } from "../errors.ts";
 import { McpClient } from "../mcp/client.ts";
 import type { McpCallOptions } from "../mcp/types.ts";
-import { failedResult, fromA2A, fromMcp, fromTaskStatus, isTransportFailure } from "./_results.ts";
+import {
+  failedResult,
+  fromA2A,
+  fromMcp,
+  fromMcpTask,
+  fromTaskStatus,
+  isTransportFailure,
+} from "./_results.ts";
 import {
   type AgentCallOptions,
   type AgentCallResult,
@@ -29,6 +36,7 @@ import {
 } from "./types.ts";
 
 const CALL = "call the task";
+const VIAS: ReadonlySet<unknown> = new Set(["a2a_task", "adcp_task", "mcp_task"]);
 const WAIT = "wait for the task";
 const CONTINUE = "continue the task";
 
@@ -50,6 +58,8 @@ interface CheckedCall {
   readonly push: PushNotificationConfig | undefined;
   readonly contextId: string | undefined;
   readonly validate: boolean;
+  /** Whether an MCP call is sent as an MCP task, and its time to live. */
+  readonly mcpTask: { readonly ttl: number | undefined } | undefined;
 }
 
 /** The per-request options of one operation: the call's own, and the polls'. */
@@ -320,7 +330,16 @@ export class AdcpAgent {
       args = { ...args, context_id: contextId };
     }
     try {
-      return fromMcp(task, await mcp.callTool(task, args, requests.call), contextId);
+      if (checked.mcpTask === undefined) {
+        return fromMcp(task, await mcp.callTool(task, args, requests.call), contextId);
+      }
+      const created = await mcp.callToolAsTask(task, args, {
+        ...requests.call,
+        ttl: checked.mcpTask.ttl,
+      });
+      return created.kind === "task"
+        ? fromMcpTask(task, created.task, contextId)
+        : fromMcp(task, created.result, contextId);
     } catch (error) {
       if (isTransportFailure(error)) return failedResult("mcp", error);
       throw error;
@@ -355,6 +374,17 @@ export class AdcpAgent {
     try {
       if (task.via === "a2a_task") {
         return fromA2A(task.task, await this.a2a!.getTask(taskId, requests.poll));
+      }
+      if (task.via === "mcp_task") {
+        const mcp = this.mcp!;
+        const polled = await mcp.getTask(taskId, requests.poll);
+        const ended = fromMcpTask(task.task, polled, task.contextId);
+        if (ended.kind === "pending" || ended.kind === "input_required") return ended;
+        return fromMcp(
+          task.task,
+          await mcp.getTaskResult(taskId, requests.poll),
+          task.contextId,
+        );
       }
       const input = { task_id: taskId, include_result: true };
       const polled = this.a2a !== undefined
@@ -410,7 +440,7 @@ export class AdcpAgent {
   /** Checks a task handle of this agent. */
   #checkHandle(action: string, task: AgentTask, needsId: boolean): void {
     if (
-      !isObject(task) || (task.via !== "a2a_task" && task.via !== "adcp_task") ||
+      !isObject(task) || !VIAS.has(task.via) ||
       typeof task.task !== "string" || task.task === ""
     ) {
       throw optionError(TypeError, action, "task", "an AgentTask", task);
@@ -420,6 +450,15 @@ export class AdcpAgent {
     }
     if (needsId && (typeof task.taskId !== "string" || task.taskId === "")) {
       throw optionError(TypeError, action, "task", "a task with a taskId to poll", task);
+    }
+    if (task.via === "mcp_task" && !needsId) {
+      throw optionError(
+        TypeError,
+        action,
+        "task",
+        "an A2A or AdCP task (an MCP task's input_required asks for an elicitation)",
+        task,
+      );
     }
     if (task.via === "a2a_task" && !needsId && typeof task.taskId !== "string") {
       throw optionError(TypeError, action, "task", "an A2A task with a taskId", task);
@@ -496,7 +535,15 @@ function checkCall(
       validate,
     );
   }
+  const mcpTask = options?.mcpTask;
+  let taskOption: { readonly ttl: number | undefined } | undefined;
+  if (mcpTask === true) taskOption = { ttl: undefined };
+  else if (isObject(mcpTask)) taskOption = { ttl: mcpTask.ttl };
+  else if (mcpTask !== undefined && mcpTask !== false) {
+    throw optionError(TypeError, action, "options.mcpTask", "a boolean or { ttl }", mcpTask);
+  }
   return {
+    mcpTask: taskOption,
     limits: options?.limits,
     idempotencyKey: key,
     waitMs,

@@ -24,8 +24,11 @@ export type AgentProtocol = "mcp" | "a2a";
  *   and a `task_id` (over MCP, or over A2A inside a completed A2A Task: the profile's "Submitted
  *   AdCP work"): polled with the AdCP `get_task_status` task; or an AdCP `input-required` answer,
  *   continued by calling the task again with the seller's `context_id`.
+ * - `"mcp_task"`: an MCP task (MCP 2025-11-25 tasks, the `mcpTask` option): polled with
+ *   `tasks/get`, its result read with `tasks/result` once it ends. Its `input_required` status asks
+ *   for an elicitation, which this client does not answer: `continue` refuses such a handle.
  */
-export type AgentTaskVia = "a2a_task" | "adcp_task";
+export type AgentTaskVia = "a2a_task" | "adcp_task" | "mcp_task";
 
 /**
  * A handle on a task the seller has not finished: enough to poll it ({@link AdcpAgent.wait}) or to
@@ -39,7 +42,8 @@ export interface AgentTask {
   /** How it is followed and continued. */
   readonly via: AgentTaskVia;
   /**
-   * The id to poll: the A2A Task id (`"a2a_task"`) or the AdCP `task_id` (`"adcp_task"`);
+   * The id to poll: the A2A Task id (`"a2a_task"`), the AdCP `task_id` (`"adcp_task"`) or the
+   * MCP `taskId` (`"mcp_task"`);
    * `undefined` when the seller gave none (an AdCP `input-required` answer without `task_id`, or a
    * `working` answer that cannot be polled).
    */
@@ -245,6 +249,13 @@ export interface AgentCallOptions extends CallOptions {
    * pinned schemas define (a `TypeError` otherwise, before anything is sent). Default `false`.
    */
   readonly validate?: boolean | undefined;
+  /**
+   * Over MCP, send the call as an MCP task (`tools/call` with `task`, MCP 2025-11-25): a seller
+   * that supports tasks answers with one at once, which `wait` follows with `tasks/get` and
+   * `tasks/result`; one that does not answers the call as usual. `{ ttl }` asks for a time to
+   * live in milliseconds. Ignored over A2A. Default `false`.
+   */
+  readonly mcpTask?: boolean | { readonly ttl?: number | undefined } | undefined;
 }
 
 /** Options of {@link connectAgent}: the shared client options, and per-protocol extras. */

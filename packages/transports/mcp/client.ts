@@ -412,7 +412,7 @@ export class McpClient {
     checkToolCall(name, args);
     const ttl = options?.ttl;
     if (ttl !== undefined) countOption("options.ttl", ttl, 0);
-    const call = new Call(this.#limits(options, CALL_TOOL));
+    const call = callFor(this.#limits(options, CALL_TOOL), options);
     try {
       await this.#connectWithin(call);
       const response = await this.#session.request("tools/call", {
@@ -449,7 +449,7 @@ export class McpClient {
    */
   async getTask(taskId: string, options?: McpCallOptions): Promise<McpTask> {
     checkTaskId(taskId);
-    const call = new Call(this.#limits(options, USE_TASK));
+    const call = callFor(this.#limits(options, USE_TASK), options);
     try {
       return await this.#getTask(taskId, call);
     } finally {
@@ -565,7 +565,7 @@ export class McpClient {
    */
   async getTaskResult(taskId: string, options?: McpCallOptions): Promise<McpCallResult> {
     checkTaskId(taskId);
-    const call = new Call(this.#limits(options, USE_TASK));
+    const call = callFor(this.#limits(options, USE_TASK), options);
     try {
       await this.#connectWithin(call);
       const result = classifyToolResult(
