@@ -10,7 +10,7 @@ import type { A2ACallOptions } from "../a2a/types.ts";
 import { callLimits } from "../client/_limits.ts";
 import { Call, joinOperation, sleepWithin } from "../client/_rpc.ts";
 import type { ClientLimits } from "../client/limits.ts";
-import { DeadlineExceededError, ResponseSchemaError } from "../errors.ts";
+import { AgentProtocolError, DeadlineExceededError, ResponseSchemaError } from "../errors.ts";
 import { McpClient } from "../mcp/client.ts";
 import type { McpCallOptions } from "../mcp/types.ts";
 import {
@@ -373,11 +373,16 @@ export class AdcpAgent {
     const taskId = task.taskId!;
     try {
       if (task.via === "a2a_task") {
-        return fromA2A(task.task, await this.a2a!.getTask(taskId, requests.poll));
+        const polled = await this.a2a!.getTask(taskId, requests.poll);
+        if (polled.taskId !== undefined && polled.taskId !== taskId) {
+          return otherTask(this.protocol);
+        }
+        return fromA2A(task.task, polled);
       }
       if (task.via === "mcp_task") {
         const mcp = this.mcp!;
         const polled = await mcp.getTask(taskId, requests.poll);
+        if (polled.taskId !== taskId) return otherTask(this.protocol);
         const ended = fromMcpTask(task.task, polled, task.contextId);
         if (ended.kind === "pending" || ended.kind === "input_required") return ended;
         return fromMcp(
@@ -464,6 +469,17 @@ export class AdcpAgent {
       throw optionError(TypeError, action, "task", "an A2A task with a taskId", task);
     }
   }
+}
+
+/**
+ * The result of a poll answered with another task than the one polled: a seller must not move the
+ * buyer's polling (and what it waits for) to a task of its choosing.
+ */
+function otherTask(protocol: AgentProtocol): AgentCallResult {
+  return failedResult(
+    protocol,
+    new AgentProtocolError("invalid_message", "the task that was polled", "another task id"),
+  );
 }
 
 /** Checks a task name. */

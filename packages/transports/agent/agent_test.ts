@@ -551,3 +551,19 @@ Deno.test("validate: interim payloads by status; unknown tasks refused up front"
   await rejects(() => agent.call("vendor_tool", {}, { validate: true }), TypeError);
   await rejects(() => agent.call("get_products", BRIEF, { validate: 1 as never }), TypeError);
 });
+
+Deno.test("wait: a poll answered with another task fails, not followed", async () => {
+  const submitted: Record<string, unknown> = {
+    id: "task-1",
+    contextId: "context-1",
+    status: { state: "TASK_STATE_SUBMITTED" },
+  };
+  const agent = await a2aAgent({ create_media_buy: () => ({ task: submitted }) });
+  const first = await agent.call("create_media_buy", MEDIA_BUY);
+  ok(first.kind === "pending");
+  submitted.id = "task-of-the-sellers-choice"; // GetTask("task-1") now answers another task
+  const polled = await agent.wait(first.task, { pollIntervalMs: 10, wait: 1_000 });
+  ok(polled.kind === "failed");
+  ok(polled.error instanceof AgentProtocolError);
+  strictEqual(polled.error.reason, "invalid_message");
+});
