@@ -130,6 +130,16 @@ interface Place {
   readonly path: string;
 }
 
+/** Where the emitter is: the subschema's file, the module written, depth, fragments, indent. */
+interface At {
+  readonly place: Place;
+  readonly module: Module;
+  readonly depth: number;
+  /** The fragments being expanded (a fragment met again inside itself is `unknown`). */
+  readonly seen: ReadonlySet<string>;
+  readonly indent: string;
+}
+
 /** The module being written: its schema path and the files it imports. */
 interface Module {
   readonly path: string;
@@ -205,7 +215,13 @@ class Emitter {
   module(path: string): string {
     const module: Module = { path, imports: new Set() };
     const schema = this.#files.get(path);
-    const body = this.#emit(schema, { path }, module, 0, new Set(), "");
+    const body = this.#emit(schema, {
+      place: { path },
+      module,
+      depth: 0,
+      seen: new Set(),
+      indent: "",
+    });
     const name = this.names.get(path)!;
     const depth = path.split("/").length - 1;
     const up = "../".repeat(depth + 1);
@@ -229,22 +245,18 @@ class Emitter {
 
   #emit(
     schema: unknown,
-    place: Place,
-    module: Module,
-    depth: number,
-    seen: ReadonlySet<string>,
-    indent: string,
+    at: At,
   ): string {
+    const { depth } = at;
     if (schema === true || (isRecord(schema) && Object.keys(schema).length === 0)) {
       return "unknown";
     }
     if (schema === false) return "never";
     if (!isRecord(schema) || depth > MAX_DEPTH) return "unknown";
-    const next = (value: unknown, at: Place = place, within = seen): string =>
-      this.#emit(value, at, module, depth + 1, within, indent);
+    const next = (value: unknown): string => this.#emit(value, { ...at, depth: depth + 1 });
     const parts: string[] = [];
     if (typeof schema.$ref === "string") {
-      parts.push(this.#ref(schema.$ref, place, module, depth, seen, indent));
+      parts.push(this.#ref(schema.$ref, at));
       if (!STRUCTURAL.some((key) => Object.hasOwn(schema, key))) return parts[0]!;
     }
     if (Object.hasOwn(schema, "const")) {
@@ -252,7 +264,7 @@ class Emitter {
     } else if (Array.isArray(schema.enum)) {
       parts.push(union(schema.enum.map(literal)));
     } else {
-      const own = this.#typed(schema, place, module, depth, seen, indent);
+      const own = this.#typed(schema, at);
       if (own !== undefined) parts.push(own);
     }
     if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.map((part) => next(part)));
@@ -266,12 +278,9 @@ class Emitter {
   /** The type of `type`, `properties` and `items`, or `undefined` when the schema has none. */
   #typed(
     schema: Json,
-    place: Place,
-    module: Module,
-    depth: number,
-    seen: ReadonlySet<string>,
-    indent: string,
+    at: At,
   ): string | undefined {
+    const { depth } = at;
     const declared = schema.type;
     const types = typeof declared === "string"
       ? [declared]
@@ -299,12 +308,12 @@ class Emitter {
         case "array": {
           const items = schema.items;
           const item = isRecord(items) || typeof items === "boolean"
-            ? this.#emit(items, place, module, depth + 1, seen, indent)
+            ? this.#emit(items, { ...at, depth: depth + 1 })
             : "unknown";
           return /^[\w$.]+$/.test(item) ? `${item}[]` : `(${item})[]`;
         }
         case "object":
-          return this.#object(schema, place, module, depth, seen, indent);
+          return this.#object(schema, at);
         default:
           return "unknown";
       }
@@ -313,12 +322,9 @@ class Emitter {
 
   #object(
     schema: Json,
-    place: Place,
-    module: Module,
-    depth: number,
-    seen: ReadonlySet<string>,
-    indent: string,
+    at: At,
   ): string {
+    const { depth, indent } = at;
     const properties = isRecord(schema.properties) ? schema.properties : {};
     const required = new Set(
       Array.isArray(schema.required)
@@ -328,7 +334,7 @@ class Emitter {
     const inner = `${indent}  `;
     const members: string[] = [];
     for (const [key, value] of Object.entries(properties)) {
-      const type = this.#emit(value, place, module, depth + 1, seen, inner);
+      const type = this.#emit(value, { ...at, depth: depth + 1, indent: inner });
       const name = IDENTIFIER.test(key) ? key : JSON.stringify(key);
       const description = isRecord(value) ? value.description : undefined;
       members.push(
@@ -342,12 +348,9 @@ class Emitter {
 
   #ref(
     ref: string,
-    place: Place,
-    module: Module,
-    depth: number,
-    seen: ReadonlySet<string>,
-    indent: string,
+    at: At,
   ): string {
+    const { place, module, depth, seen } = at;
     const target = this.#target(ref, place.path);
     if (target === null) return "unknown";
     if (target.fragment === "" || target.fragment === "#") {
@@ -360,11 +363,7 @@ class Emitter {
     const sub = resolvePointer(this.#files.get(target.path), target.fragment);
     return this.#emit(
       sub,
-      { path: target.path },
-      module,
-      depth + 1,
-      new Set([...seen, key]),
-      indent,
+      { ...at, place: { path: target.path }, depth: depth + 1, seen: new Set([...seen, key]) },
     );
   }
 }

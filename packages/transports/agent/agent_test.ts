@@ -28,18 +28,10 @@ import {
 import { AdcpAgent } from "./agent.ts";
 import { connectAgent } from "./connect_agent.ts";
 import type { AgentCallResult, AgentStatusEvent } from "./types.ts";
+import { BRIEF, MEDIA_BUY } from "./_test_agent.ts";
 
 const MCP_URL = "https://seller.example/mcp";
 const PRODUCTS = { products: [{ product_id: "p1" }] };
-/** A get_products request (the typed overload checks it against the pinned schema). */
-const BRIEF = { buying_mode: "brief", brief: "CTV" } as const;
-/** A create_media_buy request. */
-const MEDIA_BUY = {
-  account: { account_id: "acct_1" },
-  brand: { domain: "brand.example" },
-  start_time: "2027-01-01T00:00:00Z",
-  end_time: "2027-02-01T00:00:00Z",
-} as const;
 /** The same request with the budget a seller asks for. */
 const BUDGETED = { ...MEDIA_BUY, total_budget: { amount: 5000, currency: "USD" } } as const;
 

@@ -7,7 +7,7 @@ import type { RecoveryDecision } from "@adcp-wire/recovery";
 import type { A2ACallResult, A2AClientOptions } from "../a2a/types.ts";
 import type { AuthChallengeCheck } from "../client/auth_challenge.ts";
 import type { CallOptions, ClientOptions } from "../client/options.ts";
-import type { AdcpTransportError, ResponseSchemaError } from "../errors.ts";
+import type { AdcpTransportError } from "../errors.ts";
 import type { McpCallResult, McpClientOptions } from "../mcp/types.ts";
 import type { ResponseLimits } from "../read/limits.ts";
 
@@ -245,7 +245,7 @@ export interface AgentCallOptions extends CallOptions {
    * `validateTaskResponse` of `@adcp-wire/validation`: the response schema for `success`, the
    * interim schema of the status for `pending` and `input_required` (none for a native A2A task
    * without AdCP data). A valid payload is replaced by the pollution-safe copy that was validated;
-   * an invalid one makes the result `failed` with a {@link ResponseSchemaError}. Needs a task the
+   * an invalid one makes the result `failed` with a `ResponseSchemaError`. Needs a task the
    * pinned schemas define (a `TypeError` otherwise, before anything is sent). Default `false`.
    */
   readonly validate?: boolean | undefined;

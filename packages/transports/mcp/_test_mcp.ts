@@ -1,13 +1,22 @@
 // Test helpers: real MCP servers built with @modelcontextprotocol/sdk behind Deno.serve on
 // 127.0.0.1, one WebStandardStreamableHTTPServerTransport per session, and a small event store for
 // resumable SSE. Test code only: the package's runtime never imports the SDK.
-import type { Server } from "npm:@modelcontextprotocol/sdk@1.32.2/server/index.js";
+import {
+  type Server,
+  Server as SdkServer,
+} from "npm:@modelcontextprotocol/sdk@1.32.2/server/index.js";
+import { InMemoryTaskStore } from "npm:@modelcontextprotocol/sdk@1.32.2/experimental/tasks";
 import type { McpServer } from "npm:@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
 import {
   type EventStore,
   WebStandardStreamableHTTPServerTransport,
 } from "npm:@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp.js";
-import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type JSONRPCMessage,
+  ListToolsRequestSchema,
+} from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 
 /** A running test agent. */
 export interface TestAgent {
@@ -118,4 +127,65 @@ export class TestEventStore implements EventStore {
 /** Resolves after `ms` milliseconds. */
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The part of the SDK handler's `extra` a task-creating tool uses. */
+interface TaskExtra {
+  readonly taskStore?: {
+    createTask(
+      options: { ttl?: number | null; pollInterval?: number },
+    ): Promise<{ taskId: string }>;
+    storeTaskResult(taskId: string, status: "completed", result: unknown): Promise<void>;
+  } | undefined;
+}
+
+/** A server factory whose tools run as MCP tasks when asked, and what to clean up after it. */
+export interface TaskAgent {
+  /** Creates the server (for {@link startMcpAgent}). */
+  readonly create: () => Server;
+  /** Clears pending completions and the task store. */
+  cleanup(): void;
+}
+
+/**
+ * A low-level Server with MCP tasks (`InMemoryTaskStore`): every `tools/call` answers `result`, at
+ * once, or, when the call asks for a task, as a task that completes with it after `delayMs`.
+ */
+export function taskAgent(result: unknown, delayMs: number): TaskAgent {
+  const taskStore = new InMemoryTaskStore();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const create = () => {
+    const server = new SdkServer({ name: "tasks", version: "1.0.0" }, {
+      capabilities: {
+        tools: {},
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      },
+      taskStore,
+    });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
+    server.setRequestHandler(
+      CallToolRequestSchema,
+      async (request: CallToolRequest, extra: TaskExtra) => {
+        if (!request.params.task) return result as never;
+        const task = await extra.taskStore!.createTask({
+          ttl: request.params.task.ttl ?? 60_000,
+          pollInterval: 50,
+        });
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          extra.taskStore!.storeTaskResult(task.taskId, "completed", result).catch(() => {});
+        }, delayMs);
+        timers.add(timer);
+        return { task };
+      },
+    );
+    return server;
+  };
+  return {
+    create,
+    cleanup() {
+      for (const timer of timers) clearTimeout(timer);
+      taskStore.cleanup();
+    },
+  };
 }

@@ -6,9 +6,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { Server } from "npm:@modelcontextprotocol/sdk@1.32.2/server/index.js";
 import { McpServer } from "npm:@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
-import { InMemoryTaskStore } from "npm:@modelcontextprotocol/sdk@1.32.2/experimental/tasks";
 import {
-  type CallToolRequest,
   CallToolRequestSchema,
   type ListToolsRequest,
   ListToolsRequestSchema,
@@ -24,7 +22,7 @@ import {
   JsonRpcError,
   ResponseTooLargeError,
 } from "../errors.ts";
-import { delay, startMcpAgent, type TestAgent, TestEventStore } from "./_test_mcp.ts";
+import { delay, startMcpAgent, taskAgent, type TestAgent, TestEventStore } from "./_test_mcp.ts";
 import { McpClient } from "./mod.ts";
 import { adcpErrorResult } from "../seller/adcp_error_result.ts";
 import { adcpJsonRpcError } from "../seller/adcp_jsonrpc_error.ts";
@@ -32,15 +30,6 @@ import { adcpSuccessResult } from "../seller/adcp_success_result.ts";
 
 const BOUND_MS = 20_000;
 
-/** The part of the SDK's handler `extra` the task test uses. */
-interface TaskExtra {
-  readonly taskStore?: {
-    createTask(
-      options: { ttl?: number | null; pollInterval?: number },
-    ): Promise<{ taskId: string }>;
-    storeTaskResult(taskId: string, status: "completed", result: unknown): Promise<void>;
-  } | undefined;
-}
 const PRODUCTS = { status: "completed", products: [{ product_id: "ctv_sports_premium" }] };
 
 function info() {
@@ -456,35 +445,9 @@ netTest("McpClient retries a transient tool error within the budget, then escala
 });
 
 netTest("McpClient runs a tool as an MCP task: tasks/get, then tasks/result", async () => {
-  const taskStore = new InMemoryTaskStore();
-  const create = () => {
-    const server = new Server(info(), {
-      capabilities: {
-        tools: {},
-        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-      },
-      taskStore,
-    });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
-    server.setRequestHandler(
-      CallToolRequestSchema,
-      async (request: CallToolRequest, extra: TaskExtra) => {
-        const result = adcpSuccessResult({ status: "completed", media_buy_id: "mb_1" });
-        if (!request.params.task) return result;
-        const task = await extra.taskStore!.createTask({
-          ttl: request.params.task.ttl ?? 60_000,
-          pollInterval: 50,
-        });
-        setTimeout(() => {
-          extra.taskStore!.storeTaskResult(task.taskId, "completed", result).catch(() => {});
-        }, 120);
-        return { task };
-      },
-    );
-    return server;
-  };
+  const tasks = taskAgent(adcpSuccessResult({ status: "completed", media_buy_id: "mb_1" }), 120);
   try {
-    await withAgent(startMcpAgent(create, { json: true }), async (agent) => {
+    await withAgent(startMcpAgent(tasks.create, { json: true }), async (agent) => {
       const client = new McpClient(agent.url);
       const created = await client.callToolAsTask("create_media_buy", {}, { ttl: 60_000 });
       ok(created.kind === "task");
@@ -500,7 +463,7 @@ netTest("McpClient runs a tool as an MCP task: tasks/get, then tasks/result", as
       await client.close();
     });
   } finally {
-    taskStore.cleanup();
+    tasks.cleanup();
   }
 });
 
