@@ -341,6 +341,63 @@ export class A2AClient {
   }
 
   /**
+   * Builds a plain text message in this client's wire version: one TextPart, role `ROLE_USER`
+   * (v0.3: `kind` fields and role `user`), a fresh `messageId`, and the `taskId` and `contextId` of
+   * a conversation it continues. For agents spoken to without the AdCP profile: with the profile
+   * active ({@link A2AClient.adcpProfile}), `sendMessage` refuses anything but an invocation (the
+   * profile makes the typed `{ skill, input }` DataPart authoritative), so create the client with
+   * `extensions: []` to send one.
+   *
+   * @param text The text (seller-bound, sent as it is).
+   * @param options The ids of the task and conversation it answers.
+   * @returns The wire message.
+   * @throws {TypeError} When `text` is not a non-empty string, or `taskId` is given without
+   * `contextId`.
+   *
+   * @example A text message
+   * ```ts
+   * import { A2AClient } from "@adcp-wire/transports";
+   * import { deepStrictEqual } from "node:assert/strict";
+   *
+   * const url = "https://a.example/";
+   * const client = new A2AClient({
+   *   supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+   * }, { cardUrl: url, extensions: [] });
+   * const message = client.textMessage("Which CTV packages are left for Q3?");
+   * deepStrictEqual(message.parts, [{ text: "Which CTV packages are left for Q3?" }]);
+   * deepStrictEqual(message.role, "ROLE_USER");
+   * ```
+   */
+  textMessage(
+    text: string,
+    options?: { readonly taskId?: string | undefined; readonly contextId?: string | undefined },
+  ): Record<string, unknown> {
+    const action = "build the text message";
+    if (typeof text !== "string" || text === "") {
+      throw optionError(TypeError, action, "text", "a non-empty string", text);
+    }
+    objectOption("options", options);
+    const taskId = options?.taskId;
+    const contextId = options?.contextId;
+    for (const [name, value] of [["taskId", taskId], ["contextId", contextId]] as const) {
+      if (value !== undefined && (typeof value !== "string" || value === "")) {
+        throw optionError(TypeError, action, `options.${name}`, "a non-empty string", value);
+      }
+    }
+    if (taskId !== undefined && contextId === undefined) {
+      throw optionError(TypeError, action, "options.contextId", "given with taskId", contextId);
+    }
+    const ids = {
+      messageId: crypto.randomUUID(),
+      ...(taskId === undefined ? {} : { taskId }),
+      ...(contextId === undefined ? {} : { contextId }),
+    };
+    return this.protocolVersion === "1.0"
+      ? { ...ids, role: "ROLE_USER", parts: [{ text }] }
+      : { kind: "message", ...ids, role: "user", parts: [{ kind: "text", text }] };
+  }
+
+  /**
    * Sends a message and waits for the agent's answer (`SendMessage`, v0.3 `message/send`): the
    * task in the state the agent returned it (final or interrupted, or any state when the agent
    * returns early), classified as {@link A2ACallResult} says.

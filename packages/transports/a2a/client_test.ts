@@ -2,7 +2,7 @@
 // handler, 1.0 and the v0.3 compat handler) behind Deno.serve on 127.0.0.1. A hand-written
 // Deno.serve handler covers a stream that ends early, which the SDK never sends. Every test is
 // bounded in time and shuts its server down; sanitizers stay on.
-import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
 import { netTest, rejection, within, withServer } from "../_test_utils.ts";
 import { type ExecutorInput, startA2AAgent, type TestA2AAgent } from "./_test_a2a.ts";
 import { A2AClient, type A2AStreamEvent } from "./mod.ts";
@@ -410,3 +410,35 @@ netTest(
     });
   },
 );
+
+Deno.test("textMessage builds a plain text message in the client's wire version", async () => {
+  const card = (version: string) => ({
+    supportedInterfaces: [{
+      url: "https://a.example/",
+      protocolBinding: "JSONRPC",
+      protocolVersion: version,
+    }],
+  });
+  const v1 = new A2AClient(card("1.0"), { cardUrl: "https://a.example/", extensions: [] });
+  const message = v1.textMessage("Hello", { taskId: "t1", contextId: "c1" });
+  deepStrictEqual({ ...message, messageId: "-" }, {
+    messageId: "-",
+    taskId: "t1",
+    contextId: "c1",
+    role: "ROLE_USER",
+    parts: [{ text: "Hello" }],
+  });
+  ok(typeof message.messageId === "string" && message.messageId !== v1.textMessage("x").messageId);
+  const v03 = new A2AClient(card("0.3"), { cardUrl: "https://a.example/" });
+  deepStrictEqual({ ...v03.textMessage("Hello"), messageId: "-" }, {
+    kind: "message",
+    messageId: "-",
+    role: "user",
+    parts: [{ kind: "text", text: "Hello" }],
+  });
+  throws(() => v1.textMessage(""), TypeError);
+  throws(() => v1.textMessage("x", { taskId: "t1" }), TypeError);
+  // With the profile active, only invocations are sent: a text message is refused unsent.
+  const profiled = new A2AClient(card("1.0"), { cardUrl: "https://a.example/" });
+  await rejects(() => profiled.sendMessage(profiled.textMessage("Hello")), TypeError);
+});

@@ -2,6 +2,7 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { RequestSigner, RequestVerifier, SignatureVerificationError } from "@adcp-wire/signing";
 import { A2AClient, fetchAgentCard } from "../a2a/mod.ts";
+import { AdcpAgent, connectAgent } from "../agent/mod.ts";
 import { McpClient } from "../mcp/mod.ts";
 import { adcpSuccessResult } from "../seller/mod.ts";
 import { fakeA2AAgent, fakeMcpAgent } from "../testing/mod.ts";
@@ -149,4 +150,32 @@ Deno.test("over real HTTP: a seller behind Deno.serve verifies every signed requ
   } finally {
     await server.shutdown();
   }
+});
+
+Deno.test("connectAgent passes the signer on: the agent's calls verify as signed", async () => {
+  const { signer, jwk } = await keyPair("buyer-3");
+  const verifier = new RequestVerifier({ revocation: null, keys: [jwk] });
+  const mcp = verifyingSeller(
+    verifier,
+    fakeMcpAgent({ tools: { get_products: () => adcpSuccessResult({ products: [] }) } }),
+  );
+  // The card probe is an unsigned GET, refused with 401: the origin is taken to speak MCP.
+  const agent = await connectAgent("https://seller.example/mcp", { fetch: mcp.fetch, signer });
+  strictEqual(agent.protocol, "mcp");
+  const result = await agent.call("get_products", { buying_mode: "brief", brief: "CTV" });
+  ok(result.kind === "success");
+  deepStrictEqual(mcp.seen.slice(1), [
+    "signature:initialize",
+    "signature:notifications/initialized",
+    "signature:get_products",
+  ]);
+  const a2a = fakeA2AAgent({ skills: { get_products: () => ({ data: { products: [] } }) } });
+  const front = verifyingSeller(verifier, a2a.fetch);
+  const card = await fetchAgentCard(a2a.cardUrl, { fetch: a2a.fetch });
+  const a2aAgent = new AdcpAgent(new A2AClient(card, { fetch: front.fetch, signer }));
+  ok(
+    (await a2aAgent.call("get_products", { buying_mode: "brief", brief: "CTV" })).kind ===
+      "success",
+  );
+  deepStrictEqual(front.seen, ["signature:SendMessage"]);
 });
