@@ -36,6 +36,7 @@ export const EXPECTED_EXAMPLE_OUTPUT: string = [
   "call 1: error RATE_LIMITED, decision retry in 5 s",
   'call 2: success, valid get_products response ({"status":"completed","cache_scope":"public",' +
   '"products":[]})',
+  "connectAgent: mcp, success",
 ].join("\n");
 
 /** How long the example may run, in milliseconds. */

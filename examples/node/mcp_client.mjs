@@ -3,7 +3,7 @@
  * The README's MCP example on Node.js (≥ 20), against a real agent over HTTP: a local MCP agent
  * (Streamable HTTP, JSON answers, no session) served with `node:http` on 127.0.0.1, whose one
  * tool is rate limited on its first call; `McpClient` calls it twice, and the buyer validates the
- * answer before using it.
+ * answer before using it; then `connectAgent` finds the same agent by URL and calls it once.
  *
  * Run it with the packages from JSR (`npx jsr add @adcp-wire/transports @adcp-wire/validation`,
  * then `node mcp_client.mjs`); `deno task test-node` runs it against the workspace's packages,
@@ -12,6 +12,7 @@
  * @module
  */
 import { createServer } from "node:http";
+import { connectAgent } from "@adcp-wire/transports/agent";
 import { McpClient } from "@adcp-wire/transports/mcp";
 import { adcpErrorResult, adcpSuccessResult } from "@adcp-wire/transports/seller";
 import { validateTaskResponse } from "@adcp-wire/validation";
@@ -123,6 +124,14 @@ try {
         console.log(`call ${attempt}: ${result.kind}`);
     }
   }
+  // The same agent found by URL: the card probe gets a 404, so it speaks MCP; one call shape,
+  // validated against the task's schema on request.
+  const found = await connectAgent(`http://127.0.0.1:${address.port}/mcp`);
+  const result = await found.call("get_products", { buying_mode: "brief", brief: "CTV" }, {
+    validate: true,
+  });
+  console.log(`connectAgent: ${found.protocol}, ${result.kind}`);
+  await found.close();
 } finally {
   agent.closeAllConnections();
   agent.close();
