@@ -12,7 +12,7 @@ import {
 } from "@adcp-wire/internal";
 import { booleanOption, countOption, functionOption, objectOption } from "../_options.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
-import { callLimits } from "../client/_limits.ts";
+import { callLimits, recordLayers } from "../client/_limits.ts";
 import { headersOption, httpUrl, limitLayers } from "../client/_options.ts";
 import { retryOption, runWithRetry } from "../client/_retry.ts";
 import {
@@ -263,6 +263,7 @@ export class A2AClient {
     // Read once: a layer object the caller changes later changes no call.
     this.#defaults = defaultLimits === undefined ? undefined : { ...defaultLimits };
     this.#agent = agentLimits === undefined ? undefined : { ...agentLimits };
+    recordLayers(this, { defaultLimits: this.#defaults, agentLimits: this.#agent });
     this.#base = base;
     this.adcpProfile = this.protocolVersion === "1.0" && extensions.includes(ADCP_A2A_PROFILE);
     this.#streamContext = {

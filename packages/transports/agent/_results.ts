@@ -8,12 +8,14 @@ import type { A2ACallResult } from "../a2a/types.ts";
 import { transportAdcpError } from "../client/_retry.ts";
 import { AdcpTransportError, AgentProtocolError, JsonRpcError } from "../errors.ts";
 import type { McpCallResult, McpTask } from "../mcp/types.ts";
-import type {
-  AgentCallResult,
-  AgentFailed,
-  AgentProtocol,
-  AgentTask,
-  AgentTaskVia,
+import {
+  type AgentCallResult,
+  type AgentFailed,
+  type AgentProtocol,
+  type AgentTask,
+  type AgentTaskVia,
+  MAX_AGENT_POLL_MS,
+  MIN_AGENT_POLL_MS,
 } from "./types.ts";
 
 /** AdCP payload states that say the operation runs on. */
@@ -55,7 +57,11 @@ export function payloadResult(
   contextId: string | undefined,
   raw: McpCallResult | A2ACallResult | undefined,
 ): AgentCallResult {
-  const context = ownText(data, "context_id") ?? contextId;
+  // Over A2A the native ids are the conversation (A2A Profile Extension v3: the continuation
+  // descriptor); a payload's context_id does not replace them. MCP carries it in the payload.
+  const context = protocol === "a2a"
+    ? contextId ?? ownText(data, "context_id")
+    : ownText(data, "context_id") ?? contextId;
   const ongoing = ongoingResult(protocol, task, "adcp_task", ownText(data, "task_id"), {
     data,
     context,
@@ -158,7 +164,13 @@ export function fromMcpTask(
   const state = Object.hasOwn(MCP_TASK_STATES, mcpTask.status)
     ? MCP_TASK_STATES[mcpTask.status]!
     : "unknown";
-  const ref = handle(protocol, task, "mcp_task", mcpTask.taskId, contextId, state);
+  const hint = mcpTask.pollInterval;
+  const ref: AgentTask = {
+    ...handle(protocol, task, "mcp_task", mcpTask.taskId, contextId, state),
+    ...(hint === undefined
+      ? {}
+      : { pollIntervalMs: Math.min(MAX_AGENT_POLL_MS, Math.max(MIN_AGENT_POLL_MS, hint)) }),
+  };
   const text = mcpTask.statusMessage ?? "";
   const base = { protocol, contextId, raw: undefined, task: ref, data: null, text } as const;
   if (state === "working" || state === "unknown") return { kind: "pending", ...base };
@@ -241,10 +253,30 @@ export function fromTaskStatus(task: AgentTask, polled: AgentCallResult): AgentC
     return polled;
   }
   const data = polled.data;
-  if (data === null) return polled;
   const { protocol, raw } = polled;
+  // Each poll is its own invocation that completes with a get_task_status answer: a native task
+  // still running, or an answer about another task, would move the buyer's waiting elsewhere.
+  if (data === null || (polled.kind !== "success" && polled.task.via !== "adcp_task")) {
+    return failedResult(
+      protocol,
+      new AgentProtocolError("invalid_message", "a get_task_status answer", "an unfinished task"),
+    );
+  }
+  const taskType = own(data, "task_type");
+  if (own(data, "task_id") !== task.taskId || (taskType !== undefined && taskType !== task.task)) {
+    return failedResult(
+      protocol,
+      new AgentProtocolError(
+        "invalid_message",
+        "the status of the task that was polled",
+        "another task's",
+      ),
+    );
+  }
   const state = payloadState(data);
-  const context = ownText(data, "context_id") ?? task.contextId;
+  const context = protocol === "a2a"
+    ? task.contextId ?? ownText(data, "context_id")
+    : ownText(data, "context_id") ?? task.contextId;
   const ongoing = ongoingResult(protocol, task.task, task.via, task.taskId, { data, context, raw });
   if (ongoing !== undefined) return ongoing;
   const result = own(data, "result");

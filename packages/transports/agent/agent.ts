@@ -3,11 +3,12 @@
 import { isJsonObject as isObject, type JsonRecord, optionError } from "@adcp-wire/internal";
 import type { PushNotificationConfig } from "@adcp-wire/schemas";
 import type { AdcpTaskName, AdcpTaskResponse } from "@adcp-wire/schemas/tasks";
+import { JsonDepthLimitError, JsonNodeLimitError } from "@adcp-wire/security";
 import { knownTasks, validateTaskResponse } from "@adcp-wire/validation";
 import { functionOption, objectOption } from "../_options.ts";
 import { A2AClient } from "../a2a/client.ts";
 import type { A2ACallOptions } from "../a2a/types.ts";
-import { callLimits } from "../client/_limits.ts";
+import { callLimits, layersOf } from "../client/_limits.ts";
 import { Call, joinOperation, sleepWithin } from "../client/_rpc.ts";
 import type { ClientLimits } from "../client/limits.ts";
 import { AgentProtocolError, DeadlineExceededError, ResponseSchemaError } from "../errors.ts";
@@ -39,14 +40,6 @@ const CALL = "call the task";
 const VIAS: ReadonlySet<unknown> = new Set(["a2a_task", "adcp_task", "mcp_task"]);
 const WAIT = "wait for the task";
 const CONTINUE = "continue the task";
-
-/** The limit layers an agent resolves its operations' limits from. */
-export interface AdcpAgentOptions {
-  /** The client's `defaultLimits`, when it was given some. */
-  readonly defaultLimits?: ClientLimits | undefined;
-  /** The client's `agentLimits`, when it was given some. */
-  readonly agentLimits?: ClientLimits | undefined;
-}
 
 /** A call's options, checked. */
 interface CheckedCall {
@@ -120,11 +113,9 @@ export class AdcpAgent {
   /**
    * Wraps a protocol client. Nothing is sent yet.
    *
-   * @param client The McpClient or A2AClient to call through.
-   * @param options The client's limit layers, so that a waiting call's operation is bounded by the
-   * same limits as the client's calls (give the ones the client was created with).
-   * @throws {TypeError} When `client` is neither client, or an option has the wrong type.
-   * @throws {RangeError} When a limit is out of range.
+   * @param client The McpClient or A2AClient to call through. A waiting call's operation is
+   * bounded by the limit layers that client was created with, like its own calls.
+   * @throws {TypeError} When `client` is neither client.
    *
    * @example Wrapping a client
    * ```ts
@@ -136,7 +127,7 @@ export class AdcpAgent {
    * strictEqual(agent.endpoint, "https://seller.example/mcp");
    * ```
    */
-  constructor(client: McpClient | A2AClient, options: AdcpAgentOptions = {}) {
+  constructor(client: McpClient | A2AClient) {
     if (client instanceof McpClient) {
       this.protocol = "mcp";
       this.mcp = client;
@@ -156,11 +147,9 @@ export class AdcpAgent {
         client,
       );
     }
-    objectOption("options", options);
-    // Resolved once now, so that a layer out of range fails here and not at the first wait.
-    callLimits(options.defaultLimits, options.agentLimits, undefined, "create the agent");
-    this.#defaults = options.defaultLimits === undefined ? undefined : { ...options.defaultLimits };
-    this.#agent = options.agentLimits === undefined ? undefined : { ...options.agentLimits };
+    const layers = layersOf(client);
+    this.#defaults = layers.defaultLimits;
+    this.#agent = layers.agentLimits;
   }
 
   /**
@@ -213,7 +202,7 @@ export class AdcpAgent {
     const args = requestInput(CALL, input, checked);
     return await this.#operation(checked, async (requests) => {
       const first = await this.#invoke(task, args, checked, requests);
-      return await validated(task, await this.#follow(first, checked, requests), checked);
+      return await this.#validated(task, await this.#follow(first, checked, requests), checked);
     });
   }
 
@@ -239,8 +228,24 @@ export class AdcpAgent {
     this.#checkHandle(WAIT, task, true);
     const checked = checkCall(WAIT, { ...options, wait: options?.wait ?? true }, task.task);
     return await this.#operation(checked, async (requests) => {
-      const first = await this.#poll(task, requests);
-      return await validated(task.task, await this.#follow(first, checked, requests), checked);
+      const polled = await this.#poll(task, requests);
+      const first: AgentCallResult = polled.kind === "failed"
+        ? {
+          kind: "pending",
+          protocol: this.protocol,
+          contextId: task.contextId,
+          raw: undefined,
+          task,
+          data: null,
+          text: "",
+          pollFailure: polled,
+        }
+        : polled;
+      return await this.#validated(
+        task.task,
+        await this.#follow(first, checked, requests),
+        checked,
+      );
     });
   }
 
@@ -278,7 +283,11 @@ export class AdcpAgent {
       const first = task.via === "a2a_task" && this.a2a !== undefined
         ? await this.#send(task.task, args, checked, requests, task.taskId)
         : await this.#invoke(task.task, args, checked, requests);
-      return await validated(task.task, await this.#follow(first, checked, requests), checked);
+      return await this.#validated(
+        task.task,
+        await this.#follow(first, checked, requests),
+        checked,
+      );
     });
   }
 
@@ -299,18 +308,36 @@ export class AdcpAgent {
     checked: CheckedCall,
     body: (requests: Requests) => Promise<AgentCallResult>,
   ): Promise<AgentCallResult> {
-    const limits = checked.limits;
+    const waitMs = checked.waitMs;
+    if (waitMs === undefined) {
+      const limits = checked.limits;
+      const call = { limits, idempotencyKey: checked.idempotencyKey };
+      return await body({ call, poll: { limits }, operation: undefined });
+    }
+    const resolved = callLimits(
+      this.#defaults,
+      this.#agent,
+      { ...checked.limits, timeoutMs: waitMs },
+      CALL,
+    );
+    const operation = new Call(resolved);
+    // The operation's end also aborts what waits outside a request (a retry's backoff sleep), with
+    // a deadline error of the operation: not a caller's abort, and not retried (the signal is).
+    const ended = new AbortController();
+    const timer = setTimeout(() => {
+      ended.abort(new DeadlineExceededError(waitMs, performance.now() - operation.startedAt));
+    }, waitMs);
+    const caller = checked.limits?.signal;
+    const signal = caller === undefined ? ended.signal : AbortSignal.any([caller, ended.signal]);
+    const limits = { ...checked.limits, signal };
     const call = { limits, idempotencyKey: checked.idempotencyKey };
     const poll = { limits };
-    if (checked.waitMs === undefined) return await body({ call, poll, operation: undefined });
-    const operation = new Call(
-      callLimits(this.#defaults, this.#agent, { ...limits, timeoutMs: checked.waitMs }, CALL),
-    );
     joinOperation(call, operation);
     joinOperation(poll, operation);
     try {
       return await body({ call, poll, operation });
     } finally {
+      clearTimeout(timer);
       operation.dispose();
     }
   }
@@ -333,10 +360,9 @@ export class AdcpAgent {
       if (checked.mcpTask === undefined) {
         return fromMcp(task, await mcp.callTool(task, args, requests.call), contextId);
       }
-      const created = await mcp.callToolAsTask(task, args, {
-        ...requests.call,
-        ttl: checked.mcpTask.ttl,
-      });
+      const options = { ...requests.call, ttl: checked.mcpTask.ttl };
+      if (requests.operation !== undefined) joinOperation(options, requests.operation);
+      const created = await mcp.callToolAsTask(task, args, options);
       return created.kind === "task"
         ? fromMcpTask(task, created.task, contextId)
         : fromMcp(task, created.result, contextId);
@@ -361,7 +387,12 @@ export class AdcpAgent {
       contextId: checked.contextId,
     });
     try {
-      return fromA2A(task, await a2a.sendMessage(message, requests.call));
+      const answer = await a2a.sendMessage(message, requests.call);
+      // The continued Task keeps its id (A2A Profile Extension v3, "Invocation message").
+      if (taskId !== undefined && answer.taskId !== undefined && answer.taskId !== taskId) {
+        return otherTask("a2a");
+      }
+      return fromA2A(task, answer);
     } catch (error) {
       if (isTransportFailure(error)) return failedResult("a2a", error);
       throw error;
@@ -427,19 +458,70 @@ export class AdcpAgent {
     const operation = requests.operation;
     if (operation === undefined) return result;
     while (result.kind === "pending" && result.task.taskId !== undefined) {
-      if (operation.remainingMs <= checked.pollMs) return result;
+      // The seller's hint (an MCP task's pollInterval), within our bounds, else ours.
+      const interval = result.task.pollIntervalMs ?? checked.pollMs;
+      if (operation.remainingMs <= interval) return result;
       try {
-        await sleepWithin(checked.pollMs, operation);
+        await sleepWithin(interval, operation);
       } catch (error) {
         if (error instanceof DeadlineExceededError && operation.deadline.expired) return result;
         throw error;
       }
       const next = await this.#poll(result.task, requests);
-      if (next.kind === "failed" && operation.remainingMs <= 1) return result;
+      // A poll that fails never loses the task: the seller may have accepted the work (a media
+      // buy), so the caller gets the handle back, with the failure, instead of a "retry" that
+      // would submit it again.
+      if (next.kind === "failed") return { ...result, pollFailure: next };
       result = next;
       checked.onStatus?.({ result, answers: ++answers });
     }
     return result;
+  }
+
+  /**
+   * `result` with its payload validated against the schema of `task` when the call asked for it
+   * (see `validate` of {@link AgentCallOptions}), within the call's JSON limits: the validated
+   * copy in place of the payload, or `failed` with a {@link ResponseSchemaError}.
+   */
+  async #validated(
+    task: string,
+    result: AgentCallResult,
+    checked: CheckedCall,
+  ): Promise<AgentCallResult> {
+    if (!checked.validate) return result;
+    const status = result.kind === "success"
+      ? "completed"
+      : result.kind === "pending" || result.kind === "input_required"
+      ? result.task.state
+      : undefined;
+    if (status === undefined || !("data" in result) || result.data === null) return result;
+    const { maxJsonDepth, maxJsonNodes } = callLimits(
+      this.#defaults,
+      this.#agent,
+      checked.limits,
+      CALL,
+    );
+    let verdict;
+    try {
+      verdict = await validateTaskResponse(task, result.data, {
+        status: status as "completed",
+        limits: { maxJsonDepth, maxJsonNodes },
+      });
+    } catch (error) {
+      // The client bounded the answer already; a value past the bounds is refused, not thrown.
+      if (!(error instanceof JsonDepthLimitError || error instanceof JsonNodeLimitError)) {
+        throw error;
+      }
+      const issue = { pointer: "", message: "Within the call's JSON limits", keyword: "limits" };
+      return failedResult(result.protocol, new ResponseSchemaError(task, [], [issue]));
+    }
+    if (!verdict.valid) {
+      return failedResult(
+        result.protocol,
+        new ResponseSchemaError(task, verdict.schemas, verdict.issues),
+      );
+    }
+    return { ...result, data: verdict.value as Record<string, unknown> } as AgentCallResult;
   }
 
   /** Checks a task handle of this agent. */
@@ -462,6 +544,18 @@ export class AdcpAgent {
         action,
         "task",
         "an A2A or AdCP task (an MCP task's input_required asks for an elicitation)",
+        task,
+      );
+    }
+    if (
+      task.via === "adcp_task" && task.protocol === "mcp" && !needsId &&
+      (typeof task.contextId !== "string" || task.contextId === "")
+    ) {
+      throw optionError(
+        TypeError,
+        action,
+        "task",
+        "an MCP task with the context_id the seller gave (without it, a call starts anew)",
         task,
       );
     }
@@ -569,35 +663,6 @@ function checkCall(
     contextId,
     validate,
   };
-}
-
-/**
- * `result` with its payload validated against the schema of `task` when the call asked for it
- * (see `validate` of {@link AgentCallOptions}): the validated copy in place of the payload, or
- * `failed` with a {@link ResponseSchemaError}.
- */
-async function validated(
-  task: string,
-  result: AgentCallResult,
-  checked: CheckedCall,
-): Promise<AgentCallResult> {
-  if (!checked.validate) return result;
-  const status = result.kind === "success"
-    ? "completed"
-    : result.kind === "pending" || result.kind === "input_required"
-    ? result.task.state
-    : undefined;
-  if (status === undefined || !("data" in result) || result.data === null) return result;
-  const verdict = await validateTaskResponse(task, result.data, {
-    status: status as "completed",
-  });
-  if (!verdict.valid) {
-    return failedResult(
-      result.protocol,
-      new ResponseSchemaError(task, verdict.schemas, verdict.issues),
-    );
-  }
-  return { ...result, data: verdict.value as Record<string, unknown> } as AgentCallResult;
 }
 
 /**

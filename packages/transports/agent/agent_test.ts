@@ -17,6 +17,7 @@ import {
 import { McpClient } from "../mcp/client.ts";
 import type { McpClientOptions } from "../mcp/types.ts";
 import { adcpErrorResult } from "../seller/adcp_error_result.ts";
+import { adcpProfileTaskResponse } from "../seller/adcp_profile_response.ts";
 import { adcpSuccessResult } from "../seller/adcp_success_result.ts";
 import {
   fakeA2AAgent,
@@ -39,10 +40,7 @@ function mcpAgent(
   tools: FakeMcpAgentOptions["tools"],
   options: McpClientOptions = {},
 ): AdcpAgent {
-  return new AdcpAgent(
-    new McpClient(MCP_URL, { fetch: fakeMcpAgent({ tools }), ...options }),
-    options,
-  );
+  return new AdcpAgent(new McpClient(MCP_URL, { fetch: fakeMcpAgent({ tools }), ...options }));
 }
 
 async function a2aAgent(skills: Record<string, FakeSkill>): Promise<AdcpAgent> {
@@ -322,23 +320,6 @@ Deno.test("wait: polls a task handle until it is done", async () => {
   }
 });
 
-Deno.test("wait: the operation's byte budget holds across every poll", async () => {
-  // Each status answer is ~2 KB; 16 KiB for the whole operation ends it within a few polls.
-  const agent = mcpAgent({
-    create_media_buy: () => adcpSuccessResult({ status: "submitted", task_id: "t1" }),
-    get_task_status: () =>
-      adcpSuccessResult({ task_id: "t1", status: "working", message: "x".repeat(2_000) }),
-  });
-  const result = await agent.call("create_media_buy", MEDIA_BUY, {
-    wait: 10_000,
-    pollIntervalMs: 10,
-    limits: { maxResponseBytes: 16_384 },
-  });
-  ok(result.kind === "failed");
-  ok(result.error instanceof ResponseTooLargeError);
-  strictEqual(result.error.phase, "cumulative");
-});
-
 Deno.test("wait: a caller's abort rejects with its reason, and so does onStatus", async () => {
   const [agent] = await submittingAgents(1_000);
   const controller = new AbortController();
@@ -408,7 +389,13 @@ Deno.test("continue: an A2A input-required task is continued in its task and con
           },
         },
       }
-      : { data: { media_buy_id: "mb_2", packages: [] } };
+      : {
+        // The continued Task keeps its id (the profile); the fake would mint a new one.
+        task: adcpProfileTaskResponse({ media_buy_id: "mb_2", packages: [] }, {
+          id: "task-1",
+          contextId: "context-1",
+        }).task,
+      };
   const fake = fakeA2AAgent({ skills: { create_media_buy: skill } });
   const card = await fetchAgentCard(fake.cardUrl, { fetch: fake.fetch });
   const agent = new AdcpAgent(new A2AClient(card, { fetch: fake.fetch }));
@@ -555,7 +542,154 @@ Deno.test("wait: a poll answered with another task fails, not followed", async (
   ok(first.kind === "pending");
   submitted.id = "task-of-the-sellers-choice"; // GetTask("task-1") now answers another task
   const polled = await agent.wait(first.task, { pollIntervalMs: 10, wait: 1_000 });
-  ok(polled.kind === "failed");
-  ok(polled.error instanceof AgentProtocolError);
-  strictEqual(polled.error.reason, "invalid_message");
+  ok(polled.kind === "pending");
+  strictEqual(polled.task.taskId, "task-1");
+  ok(polled.pollFailure?.error instanceof AgentProtocolError);
+  strictEqual(polled.pollFailure.error.reason, "invalid_message");
+});
+
+Deno.test("wait: a failed poll keeps the handle and the failure, never a bare retry", async () => {
+  let polls = 0;
+  const agent = mcpAgent({
+    create_media_buy: () => adcpSuccessResult({ status: "submitted", task_id: "t1" }),
+    get_task_status: () =>
+      ++polls === 1
+        ? new FakeRpcError({ code: -32603, message: "Internal error" }) as never
+        : adcpSuccessResult({ task_id: "t1", status: "completed", result: { media_buy_id: "mb" } }),
+  });
+  const first = await agent.call("create_media_buy", MEDIA_BUY, {
+    wait: 5_000,
+    pollIntervalMs: 10,
+  });
+  ok(first.kind === "pending");
+  strictEqual(first.task.taskId, "t1");
+  ok(first.pollFailure?.error instanceof JsonRpcError);
+  // Waiting again is the recovery: the same task completes.
+  const done = await agent.wait(first.task, { pollIntervalMs: 10 });
+  deepStrictEqual(done.kind === "success" && done.data, { media_buy_id: "mb" });
+});
+
+Deno.test("wait: the operation's byte budget ends the wait with the handle kept", async () => {
+  const agent = mcpAgent({
+    create_media_buy: () => adcpSuccessResult({ status: "submitted", task_id: "t1" }),
+    get_task_status: () =>
+      adcpSuccessResult({ task_id: "t1", status: "working", message: "x".repeat(2_000) }),
+  });
+  const result = await agent.call("create_media_buy", MEDIA_BUY, {
+    wait: 10_000,
+    pollIntervalMs: 10,
+    limits: { maxResponseBytes: 16_384 },
+  });
+  ok(result.kind === "pending");
+  strictEqual(result.task.taskId, "t1");
+  ok(result.pollFailure?.error instanceof ResponseTooLargeError);
+  strictEqual(result.pollFailure.error.phase, "cumulative");
+});
+
+Deno.test("wait: a status answer about another task is refused", async () => {
+  for (
+    const other of [{ task_id: "someone-elses" }, { task_id: "t1", task_type: "get_products" }]
+  ) {
+    const agent = mcpAgent({
+      create_media_buy: () => adcpSuccessResult({ status: "submitted", task_id: "t1" }),
+      get_task_status: () =>
+        adcpSuccessResult({ ...other, status: "completed", result: { products: [] } }),
+    });
+    const result = await agent.call("create_media_buy", MEDIA_BUY, {
+      wait: 5_000,
+      pollIntervalMs: 10,
+    });
+    ok(result.kind === "pending", JSON.stringify(other));
+    ok(result.pollFailure?.error instanceof AgentProtocolError);
+  }
+});
+
+Deno.test("wait: an AdCP poll over A2A answered by an unfinished A2A task is refused", async () => {
+  const agent = await a2aAgent({
+    create_media_buy: () => ({ data: { status: "submitted", task_id: "t1" } }),
+    get_task_status: () => ({
+      task: { id: "EVIL", contextId: "c", status: { state: "TASK_STATE_WORKING" } },
+    }),
+  });
+  const result = await agent.call("create_media_buy", MEDIA_BUY, {
+    wait: 5_000,
+    pollIntervalMs: 10,
+  });
+  ok(result.kind === "pending");
+  deepStrictEqual([result.task.via, result.task.taskId], ["adcp_task", "t1"]);
+  ok(result.pollFailure?.error instanceof AgentProtocolError);
+});
+
+Deno.test("A2A: the native contextId is the conversation, not a payload context_id", async () => {
+  const agent = await a2aAgent({
+    get_products: () => ({ data: { products: [], context_id: "seller-picked" } }),
+  });
+  const result = await agent.call("get_products", BRIEF);
+  strictEqual(result.contextId, "context-1");
+});
+
+Deno.test("continue: an MCP task without the seller's context_id is refused", async () => {
+  const agent = mcpAgent({});
+  const task = {
+    protocol: "mcp",
+    task: "create_media_buy",
+    via: "adcp_task",
+    taskId: undefined,
+    contextId: undefined,
+    state: "input-required",
+  } as const;
+  await rejects(() => agent.continue(task, MEDIA_BUY), TypeError);
+});
+
+Deno.test("AdcpAgent: a waiting call is bounded by the client's own limit layers", async () => {
+  const big = { task_id: "t1", status: "completed", result: { blob: "x".repeat(6_000_000) } };
+  const agent = mcpAgent({
+    create_media_buy: () => adcpSuccessResult({ status: "submitted", task_id: "t1" }),
+    get_task_status: () => adcpSuccessResult(big),
+  }, { agentLimits: { maxResponseBytes: 32_000_000 } });
+  const result = await agent.call("create_media_buy", MEDIA_BUY, {
+    wait: 5_000,
+    pollIntervalMs: 10,
+  });
+  strictEqual(result.kind, "success");
+});
+
+Deno.test("connectAgent: 400 and 406 probes (an MCP server on every path) mean MCP", async () => {
+  for (const status of [400, 406]) {
+    const agent = await connectAgent(MCP_URL, {
+      fetch: answering(() => new Response("no", { status })),
+    });
+    strictEqual(agent.protocol, "mcp");
+  }
+});
+
+Deno.test("continue: an A2A continuation answered by another task is refused", async () => {
+  const skill: FakeSkill = (input, ids) =>
+    input.total_budget === undefined
+      ? {
+        task: {
+          id: ids.id,
+          contextId: ids.contextId,
+          status: { state: "TASK_STATE_INPUT_REQUIRED" },
+        },
+      }
+      : { data: { media_buy_id: "mb_2", packages: [] } }; // a new task id: not the one continued
+  const agent = await a2aAgent({ create_media_buy: skill });
+  const first = await agent.call("create_media_buy", MEDIA_BUY);
+  ok(first.kind === "input_required");
+  const next = await agent.continue(first.task, BUDGETED);
+  ok(next.kind === "failed" && next.error instanceof AgentProtocolError);
+});
+
+Deno.test("wait: a retry's backoff does not outlast the operation", async () => {
+  const agent = mcpAgent({
+    create_media_buy: () => adcpSuccessResult({ status: "submitted", task_id: "t1" }),
+    get_task_status: () =>
+      adcpErrorResult({ code: "RATE_LIMITED", message: "Slow", retry_after: 5 }) as never,
+  }, { retry: true });
+  const started = performance.now();
+  const result = await agent.call("create_media_buy", MEDIA_BUY, { wait: 400, pollIntervalMs: 10 });
+  const elapsed = performance.now() - started;
+  ok(elapsed < 2_000, `took ${Math.round(elapsed)} ms`);
+  ok(result.kind === "pending", result.kind);
 });

@@ -4,7 +4,7 @@ import { optionError } from "@adcp-wire/internal";
 import { objectOption } from "../_options.ts";
 import { A2AClient } from "../a2a/client.ts";
 import { fetchAgentCard, type FetchedAgentCard } from "../a2a/fetch_agent_card.ts";
-import { httpUrl, limitLayers } from "../client/_options.ts";
+import { httpUrl } from "../client/_options.ts";
 import { AgentProtocolError, HttpStatusError } from "../errors.ts";
 import { McpClient } from "../mcp/client.ts";
 import { AdcpAgent } from "./agent.ts";
@@ -17,11 +17,13 @@ export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
 
 /**
  * HTTP statuses of the card probe that mean "this origin publishes no agent card", so the agent is
- * taken to speak MCP: not found, gone, method not allowed, and the 401 and 403 of an origin that
- * guards every path (an agent card is public). Any other failure (429, 5xx, a redirect, a network
- * failure, a deadline) ends the connection attempt: a transient failure must not pick the protocol.
+ * taken to speak MCP: not found, gone, method not allowed, the 401 and 403 of an origin that
+ * guards every path (an agent card is public), and the 400 and 406 of an MCP server mounted on
+ * every path (the official SDK's answers a GET without `Accept: text/event-stream` with 406). Any
+ * other failure (429, 5xx, a redirect, a network failure, a deadline) ends the connection attempt:
+ * a transient failure must not pick the protocol.
  */
-const NO_CARD_STATUSES: ReadonlySet<number> = new Set([401, 403, 404, 405, 410]);
+const NO_CARD_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 404, 405, 406, 410]);
 
 /**
  * Connects to an AdCP agent by URL and returns an {@link AdcpAgent} for it.
@@ -34,10 +36,10 @@ const NO_CARD_STATUSES: ReadonlySet<number> = new Set([401, 403, 404, 405, 410])
  *   its interface chosen under issue 10's binding rules (an interface on the card's origin, or on
  *   a host of `a2a.allowedHosts`; `https:`, or loopback `http:`). A card that names no usable
  *   interface fails the connection: the origin is an A2A agent, and guessing MCP would be wrong.
- *   An answer of 401, 403, 404, 405 or 410, or a 2xx answer that is not JSON, means the origin
- *   has no card: the agent speaks MCP (Streamable HTTP) at the URL as given. Anything else (429,
- *   5xx, a redirect, a network failure, a deadline, an oversized card) throws, so that a transient
- *   failure never decides the protocol.
+ *   An answer of 400, 401, 403, 404, 405, 406 or 410, or a 2xx answer that is not JSON, means the
+ *   origin has no card: the agent speaks MCP (Streamable HTTP) at the URL as given. Anything
+ *   else (429, 5xx, a redirect, a network failure, a deadline, an oversized card) throws, so that
+ *   a transient failure never decides the protocol.
  * - `"a2a"`: the card is fetched as above and must be usable.
  * - `"mcp"`: nothing is fetched.
  *
@@ -87,9 +89,7 @@ export async function connectAgent(
     );
   }
   const { protocol: _, cardLimits, mcp, a2a, ...shared } = options;
-  const layers = limitLayers(CONNECT, shared);
-  const mcpAgent = (): AdcpAgent =>
-    new AdcpAgent(new McpClient(href, { ...mcp, ...shared }), layers);
+  const mcpAgent = (): AdcpAgent => new AdcpAgent(new McpClient(href, { ...mcp, ...shared }));
   if (protocol === "mcp") return mcpAgent();
   const target = new URL(href);
   const cardUrl = target.pathname === AGENT_CARD_PATH
@@ -106,7 +106,7 @@ export async function connectAgent(
     if (protocol === "auto" && meansNoCard(error)) return mcpAgent();
     throw error;
   }
-  return new AdcpAgent(new A2AClient(card, { ...a2a, ...shared }), layers);
+  return new AdcpAgent(new A2AClient(card, { ...a2a, ...shared }));
 }
 
 /** Whether a failed card probe says the origin publishes no card (see NO_CARD_STATUSES). */

@@ -45,3 +45,27 @@ netTest("AdcpAgent follows an MCP task: pending, then tasks/get and tasks/result
     await agent.close();
   }
 });
+
+netTest("AdcpAgent: waiting for an MCP task ends on time, the handle kept", async () => {
+  const tasks = taskAgent(adcpSuccessResult({ media_buy_id: "mb_1", packages: [] }), 4_000);
+  const agent = await startMcpAgent(tasks.create, { json: true });
+  try {
+    await within(
+      20_000,
+      (async () => {
+        const adcp = new AdcpAgent(new McpClient(agent.url));
+        const started = performance.now();
+        const result = await adcp.call("create_media_buy", MEDIA_BUY, { mcpTask: true, wait: 500 });
+        const elapsed = performance.now() - started;
+        ok(result.kind === "pending", result.kind);
+        strictEqual(result.task.via, "mcp_task");
+        strictEqual(result.task.pollIntervalMs, 50); // the task's own pollInterval
+        ok(elapsed < 1_500, `took ${Math.round(elapsed)} ms`);
+        await adcp.close();
+      })(),
+    );
+  } finally {
+    tasks.cleanup();
+    await agent.close();
+  }
+});

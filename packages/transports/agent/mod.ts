@@ -26,6 +26,6 @@
  *
  * @module
  */
-export { AdcpAgent, type AdcpAgentOptions } from "./agent.ts";
+export { AdcpAgent } from "./agent.ts";
 export { AGENT_CARD_PATH, connectAgent } from "./connect_agent.ts";
 export * from "./types.ts";

@@ -51,6 +51,12 @@ export interface AgentTask {
   /** The A2A `contextId`, or the AdCP `context_id`, when the seller gave one. */
   readonly contextId: string | undefined;
   /**
+   * How long the seller asks the buyer to wait between polls (an MCP task's `pollInterval`),
+   * within {@link MIN_AGENT_POLL_MS} and {@link MAX_AGENT_POLL_MS}; `undefined` when it gave no
+   * hint (then `pollIntervalMs` of the call applies).
+   */
+  readonly pollIntervalMs?: number | undefined;
+  /**
    * The state last seen, normalized to the AdCP spelling: `"submitted"`, `"working"`,
    * `"input-required"`, `"auth-required"`.
    */
@@ -119,6 +125,12 @@ export interface AgentText extends AgentResultBase {
 export interface AgentPending extends AgentResultBase {
   /** The task runs on. */
   readonly kind: "pending";
+  /**
+   * Set when a wait ended because a poll failed (a network failure, a 5xx, the operation's byte
+   * budget): the task is still the seller's to finish, and this handle still follows it. Waiting
+   * again (`AdcpAgent.wait`) is the recovery; calling the task again would submit new work.
+   */
+  readonly pollFailure?: AgentFailed | undefined;
   /** The handle to follow or answer the task with. */
   readonly task: AgentTask;
   /** The AdCP payload that came with it, if any (untrusted). */

@@ -143,3 +143,25 @@ export function callLimits(
     ["options.limits", limits, false],
   ], action);
 }
+
+/** A client's limit layers, as it read them at construction. */
+export interface ClientLayers {
+  readonly defaultLimits: ClientLimits | undefined;
+  readonly agentLimits: ClientLimits | undefined;
+}
+
+/**
+ * The limit layers of every McpClient and A2AClient, by client: the unified agent resolves a
+ * waiting call's operation limits from the same layers as the client's own calls. Not public.
+ */
+const clientLayers = new WeakMap<object, ClientLayers>();
+
+/** Records a client's layers (its constructor calls this). */
+export function recordLayers(client: object, layers: ClientLayers): void {
+  clientLayers.set(client, layers);
+}
+
+/** The layers a client recorded, or none. */
+export function layersOf(client: object): ClientLayers {
+  return clientLayers.get(client) ?? { defaultLimits: undefined, agentLimits: undefined };
+}

@@ -8,7 +8,7 @@ import { signingFetch } from "../client/_signing.ts";
 import { describe, isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
 import { countOption, functionOption, objectOption } from "../_options.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
-import { callLimits } from "../client/_limits.ts";
+import { callLimits, recordLayers } from "../client/_limits.ts";
 import { headersOption, httpUrl, limitLayers } from "../client/_options.ts";
 import { retryOption, runWithRetry } from "../client/_retry.ts";
 import { Call, callFor, discard, fetchWithin, sleepWithin } from "../client/_rpc.ts";
@@ -99,6 +99,7 @@ export class McpClient {
     this.#base = callLimits(defaultLimits, agentLimits, undefined, CREATE);
     this.#defaults = defaultLimits === undefined ? undefined : { ...defaultLimits };
     this.#agent = agentLimits === undefined ? undefined : { ...agentLimits };
+    recordLayers(this, { defaultLimits: this.#defaults, agentLimits: this.#agent });
     const fetch = signingFetch(
       options.signer,
       functionOption("options.fetch", options.fetch),
