@@ -1,6 +1,11 @@
 // AdcpAgent: one call shape and one result union over McpClient and A2AClient, with the async task
 // lifecycle (poll, wait within one operation's budget, status callbacks, continuation).
-import { isJsonObject as isObject, type JsonRecord, optionError } from "@adcp-wire/internal";
+import {
+  isJsonObject as isObject,
+  type JsonRecord,
+  optionError,
+  rescopeOptionError,
+} from "@adcp-wire/internal";
 import type { PushNotificationConfig } from "@adcp-wire/schemas";
 import type { AdcpTaskName, AdcpTaskResponse } from "@adcp-wire/schemas/tasks";
 import { JsonDepthLimitError, JsonNodeLimitError } from "@adcp-wire/security";
@@ -12,6 +17,7 @@ import { callLimits, layersOf } from "../client/_limits.ts";
 import { Call, joinOperation, sleepWithin } from "../client/_rpc.ts";
 import type { ClientLimits } from "../client/limits.ts";
 import { AgentProtocolError, DeadlineExceededError, ResponseSchemaError } from "../errors.ts";
+import { withIdempotencyKey } from "../client/idempotency_key.ts";
 import { McpClient } from "../mcp/client.ts";
 import type { McpCallOptions } from "../mcp/types.ts";
 import {
@@ -202,7 +208,10 @@ export class AdcpAgent {
     const args = requestInput(CALL, input, checked);
     return await this.#operation(checked, async (requests) => {
       const first = await this.#invoke(task, args, checked, requests);
-      return await this.#validated(task, await this.#follow(first, checked, requests), checked);
+      return withKey(
+        await this.#validated(task, await this.#follow(first, checked, requests), checked),
+        args,
+      );
     });
   }
 
@@ -283,10 +292,9 @@ export class AdcpAgent {
       const first = task.via === "a2a_task" && this.a2a !== undefined
         ? await this.#send(task.task, args, checked, requests, task.taskId)
         : await this.#invoke(task.task, args, checked, requests);
-      return await this.#validated(
-        task.task,
-        await this.#follow(first, checked, requests),
-        checked,
+      return withKey(
+        await this.#validated(task.task, await this.#follow(first, checked, requests), checked),
+        args,
       );
     });
   }
@@ -712,5 +720,27 @@ function requestInput(action: string, input: unknown, checked: CheckedCall): Jso
     }
     args = { ...args, push_notification_config: { ...checked.push } };
   }
-  return args;
+  const key = checked.idempotencyKey;
+  if (key === undefined || key === false) return args;
+  try {
+    // Keyed here, not by the protocol client, so that a failed result can say which key to resend.
+    return withIdempotencyKey(args, key === true ? undefined : key);
+  } catch (error) {
+    throw rescopeOptionError(
+      error,
+      action,
+      (name) => name === "key" ? "options.idempotencyKey" : name.replace(/^args/, "input"),
+    );
+  }
+}
+
+/**
+ * `result`, with the `idempotency_key` its request carried when it failed: resending the request
+ * with that key lets the seller recognize it (Security, "Request safety").
+ */
+function withKey(result: AgentCallResult, args: JsonRecord): AgentCallResult {
+  const key = args.idempotency_key;
+  return result.kind === "failed" && typeof key === "string"
+    ? { ...result, idempotencyKey: key }
+    : result;
 }

@@ -693,3 +693,28 @@ Deno.test("wait: a retry's backoff does not outlast the operation", async () => 
   ok(elapsed < 2_000, `took ${Math.round(elapsed)} ms`);
   ok(result.kind === "pending", result.kind);
 });
+
+Deno.test("call: a failed call names the idempotency key to resend it with", async () => {
+  const seen: unknown[] = [];
+  let calls = 0;
+  const agent = mcpAgent({
+    create_media_buy: (args) => {
+      seen.push(args.idempotency_key);
+      return ++calls === 1
+        ? new FakeRpcError({ code: -32603, message: "Internal error" }) as never
+        : adcpSuccessResult({ media_buy_id: "mb" });
+    },
+  });
+  const failed = await agent.call("create_media_buy", MEDIA_BUY, { idempotencyKey: true });
+  ok(failed.kind === "failed");
+  ok(typeof failed.idempotencyKey === "string" && failed.idempotencyKey.length >= 16);
+  const again = await agent.call("create_media_buy", MEDIA_BUY, {
+    idempotencyKey: failed.idempotencyKey,
+  });
+  strictEqual(again.kind, "success");
+  deepStrictEqual(seen, [failed.idempotencyKey, failed.idempotencyKey]);
+  await rejects(
+    () => agent.call("create_media_buy", MEDIA_BUY, { idempotencyKey: "short" }),
+    TypeError,
+  );
+});

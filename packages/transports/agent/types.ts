@@ -177,6 +177,12 @@ export interface AgentFailed extends AgentResultBase {
   readonly error: AdcpTransportError;
   /** The decision of the AdCP error it stands for, or `null`. */
   readonly decision: RecoveryDecision | null;
+  /**
+   * The `idempotency_key` the request carried (the `idempotencyKey` option): resend with
+   * `idempotencyKey: result.idempotencyKey` so that the seller can recognize the same request
+   * (Security, "Request safety"); a fresh key would make it new work.
+   */
+  readonly idempotencyKey?: string | undefined;
 }
 
 /**
