@@ -237,8 +237,9 @@ export interface AgentCallOptions extends CallOptions {
    * {@link MAX_AGENT_WAIT_MS}). The call and every poll then form one operation: one byte budget
    * (`maxResponseBytes` bounds the answers of all of them together), one event count, and this
    * deadline, each request's own `timeoutMs` clamped to the time left. When the time is up while
-   * polling, the last `pending` result is returned (its task can be waited for again); a request
-   * that fails otherwise ends the call as `failed`.
+   * polling, or a poll fails, the last `pending` result is returned (with `pollFailure` for a
+   * failed poll; its task can be waited for again); a first request that fails ends the call as
+   * `failed`. A wait no longer than the poll interval returns the first answer without polling.
    */
   readonly wait?: boolean | number | undefined;
   /**
