@@ -1,11 +1,6 @@
 // AdcpAgent: one call shape and one result union over McpClient and A2AClient, with the async task
 // lifecycle (poll, wait within one operation's budget, status callbacks, continuation).
-import {
-  isJsonObject as isObject,
-  type JsonRecord,
-  optionError,
-  rescopeOptionError,
-} from "@adcp-wire/internal";
+import { isJsonObject as isObject, type JsonRecord, optionError } from "@adcp-wire/internal";
 import type { PushNotificationConfig } from "@adcp-wire/schemas";
 import type { AdcpTaskName, AdcpTaskResponse } from "@adcp-wire/schemas/tasks";
 import { JsonDepthLimitError, JsonNodeLimitError } from "@adcp-wire/security";
@@ -17,7 +12,7 @@ import { callLimits, layersOf } from "../client/_limits.ts";
 import { Call, joinOperation, sleepWithin } from "../client/_rpc.ts";
 import type { ClientLimits } from "../client/limits.ts";
 import { AgentProtocolError, DeadlineExceededError, ResponseSchemaError } from "../errors.ts";
-import { withIdempotencyKey } from "../client/idempotency_key.ts";
+import { keyedArgs } from "../client/_idempotency.ts";
 import { McpClient } from "../mcp/client.ts";
 import type { McpCallOptions } from "../mcp/types.ts";
 import {
@@ -720,18 +715,8 @@ function requestInput(action: string, input: unknown, checked: CheckedCall): Jso
     }
     args = { ...args, push_notification_config: { ...checked.push } };
   }
-  const key = checked.idempotencyKey;
-  if (key === undefined || key === false) return args;
-  try {
-    // Keyed here, not by the protocol client, so that a failed result can say which key to resend.
-    return withIdempotencyKey(args, key === true ? undefined : key);
-  } catch (error) {
-    throw rescopeOptionError(
-      error,
-      action,
-      (name) => name === "key" ? "options.idempotencyKey" : name.replace(/^args/, "input"),
-    );
-  }
+  // Keyed here, not by the protocol client, so that a failed result can say which key to resend.
+  return keyedArgs(args, checked.idempotencyKey, action, "input");
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   type FakeMcpAgentOptions,
   FakeRpcError,
   type FakeSkill,
+  type FakeTaskIds,
 } from "../testing/fake_agent.ts";
 import { AdcpAgent } from "./agent.ts";
 import { connectAgent } from "./connect_agent.ts";
@@ -372,30 +373,29 @@ Deno.test("continue: an MCP input-required answer is continued with its context_
   deepStrictEqual(calls[1], { ...BUDGETED, context_id: "ctx_9" });
 });
 
+/** An A2A task that asks for the budget (input-required, the question in its status message). */
+function askingForBudget(ids: FakeTaskIds): { readonly task: Record<string, unknown> } {
+  return {
+    task: {
+      id: ids.id,
+      contextId: ids.contextId,
+      status: {
+        state: "TASK_STATE_INPUT_REQUIRED",
+        message: { messageId: "m1", role: "ROLE_AGENT", parts: [{ text: "Which total budget?" }] },
+      },
+    },
+  };
+}
+
 Deno.test("continue: an A2A input-required task is continued in its task and context", async () => {
   const skill: FakeSkill = (input, ids) =>
-    input.total_budget === undefined
-      ? {
-        task: {
-          id: ids.id,
-          contextId: ids.contextId,
-          status: {
-            state: "TASK_STATE_INPUT_REQUIRED",
-            message: {
-              messageId: "m1",
-              role: "ROLE_AGENT",
-              parts: [{ text: "Which total budget?" }],
-            },
-          },
-        },
-      }
-      : {
-        // The continued Task keeps its id (the profile); the fake would mint a new one.
-        task: adcpProfileTaskResponse({ media_buy_id: "mb_2", packages: [] }, {
-          id: "task-1",
-          contextId: "context-1",
-        }).task,
-      };
+    input.total_budget === undefined ? askingForBudget(ids) : {
+      // The continued Task keeps its id (the profile); the fake would mint a new one.
+      task: adcpProfileTaskResponse({ media_buy_id: "mb_2", packages: [] }, {
+        id: "task-1",
+        contextId: "context-1",
+      }).task,
+    };
   const fake = fakeA2AAgent({ skills: { create_media_buy: skill } });
   const card = await fetchAgentCard(fake.cardUrl, { fetch: fake.fetch });
   const agent = new AdcpAgent(new A2AClient(card, { fetch: fake.fetch }));
@@ -666,13 +666,7 @@ Deno.test("connectAgent: 400 and 406 probes (an MCP server on every path) mean M
 Deno.test("continue: an A2A continuation answered by another task is refused", async () => {
   const skill: FakeSkill = (input, ids) =>
     input.total_budget === undefined
-      ? {
-        task: {
-          id: ids.id,
-          contextId: ids.contextId,
-          status: { state: "TASK_STATE_INPUT_REQUIRED" },
-        },
-      }
+      ? askingForBudget(ids)
       : { data: { media_buy_id: "mb_2", packages: [] } }; // a new task id: not the one continued
   const agent = await a2aAgent({ create_media_buy: skill });
   const first = await agent.call("create_media_buy", MEDIA_BUY);
