@@ -29,6 +29,7 @@ import {
   type AgentProtocol,
   type AgentStatusEvent,
   type AgentTask,
+  type AgentTaskData,
   type AgentTaskInput,
   DEFAULT_AGENT_POLL_MS,
   DEFAULT_AGENT_WAIT_MS,
@@ -215,6 +216,8 @@ export class AdcpAgent {
    * {@link DEFAULT_AGENT_WAIT_MS}) is up: an A2A task with `GetTask`, an AdCP task with the
    * `get_task_status` task (`include_result: true`).
    *
+   * @typeParam K The task the handle is of (`wait<"create_media_buy">(task)`), for a typed
+   * result; without it the data is untyped. Not checked at run time: give the handle's task.
    * @param task The handle of a `pending` (or any) result.
    * @param options Limits, `wait`, poll interval, `onStatus`.
    * @returns The first result that is not pending, or the last pending one when the time is up.
@@ -228,7 +231,10 @@ export class AdcpAgent {
    * if (first.kind === "pending") console.log(await agent.wait(first.task, { wait: 30_000 }));
    * ```
    */
-  async wait(task: AgentTask, options?: AgentCallOptions): Promise<AgentCallResult> {
+  async wait<K extends AdcpTaskName = never>(
+    task: AgentTask,
+    options?: AgentCallOptions,
+  ): Promise<AgentCallResult<AgentTaskData<K>>> {
     this.#checkHandle(WAIT, task, true);
     const checked = checkCall(WAIT, { ...options, wait: options?.wait ?? true }, task.task);
     return await this.#operation(checked, async (requests) => {
@@ -259,6 +265,8 @@ export class AdcpAgent {
    * input is a complete task request again), over MCP a new call of the tool with the seller's
    * `context_id` added to the input.
    *
+   * @typeParam K The task the handle is of, for a typed input and result (as for
+   * {@link AdcpAgent.wait}).
    * @param task The handle of an `input_required` result.
    * @param input The complete task request, with what the seller asked for.
    * @param options As for {@link AdcpAgent.call}.
@@ -275,11 +283,11 @@ export class AdcpAgent {
    * }
    * ```
    */
-  async continue(
+  async continue<K extends AdcpTaskName = never>(
     task: AgentTask,
-    input: Record<string, unknown>,
+    input: [K] extends [never] ? Record<string, unknown> : AgentTaskInput<K>,
     options?: AgentCallOptions,
-  ): Promise<AgentCallResult> {
+  ): Promise<AgentCallResult<AgentTaskData<K>>> {
     this.#checkHandle(CONTINUE, task, false);
     const checked = checkCall(CONTINUE, { ...options, contextId: task.contextId }, task.task);
     const args = requestInput(CONTINUE, input, checked);

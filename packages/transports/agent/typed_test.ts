@@ -10,6 +10,10 @@ import { fakeMcpAgent } from "../testing/fake_agent.ts";
 import { AdcpAgent } from "./agent.ts";
 import type { AgentCallResult, AgentTaskInput } from "./types.ts";
 
+/** `true` when `A` and `B` are the same type. */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
+  : false;
+
 const products = { products: [{ product_id: "p1", name: "CTV" }] };
 const agent = new AdcpAgent(
   new McpClient("https://seller.example/mcp", {
@@ -55,6 +59,25 @@ Deno.test("typed call: a wrong input does not compile", () => {
     agent.call("get_products", { buying_mode: "cheap" });
     // @ts-expect-error create_media_buy needs account, brand and its dates
     agent.call("create_media_buy", { buyer_ref: "b1" });
+    const handle = {
+      protocol: "mcp",
+      task: "create_media_buy",
+      via: "adcp_task",
+      taskId: "t1",
+      contextId: "c1",
+      state: "input-required",
+    } as const;
+    // @ts-expect-error a typed continuation takes the task's request
+    agent.continue<"create_media_buy">(handle, { buyer_ref: "b1" });
+    // The typed result's data is exactly the task's response type (not any object).
+    type Waited = Awaited<ReturnType<typeof agent.wait<"create_media_buy">>>;
+    type Data = Extract<Waited, { kind: "success" }>["data"];
+    const exact: Same<Data, AdcpTaskResponse<"create_media_buy">> = true;
+    const untyped: Same<
+      Extract<Awaited<ReturnType<typeof agent.wait<never>>>, { kind: "success" }>["data"],
+      Record<string, unknown>
+    > = true;
+    ok(exact && untyped);
   };
   ok(typeof unused === "function");
 });

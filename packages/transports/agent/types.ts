@@ -2,7 +2,7 @@
 // returns, and the task handle of the async lifecycle.
 import type { ExtractedAdcpError } from "@adcp-wire/core";
 import type { PushNotificationConfig } from "@adcp-wire/schemas";
-import type { AdcpTaskName, AdcpTaskRequest } from "@adcp-wire/schemas/tasks";
+import type { AdcpTaskName, AdcpTaskRequest, AdcpTaskResponse } from "@adcp-wire/schemas/tasks";
 import type { RecoveryDecision } from "@adcp-wire/recovery";
 import type { A2ACallResult, A2AClientOptions } from "../a2a/types.ts";
 import type { AuthChallengeCheck } from "../client/auth_challenge.ts";
@@ -223,6 +223,13 @@ export type WithOptionalIdempotencyKey<T> = T extends unknown ?
 export type AgentTaskInput<K extends AdcpTaskName> = WithOptionalIdempotencyKey<
   AdcpTaskRequest<K>
 >;
+
+/**
+ * The response type of task `K`, or untyped data when no task is named (`never`, the default of
+ * `AdcpAgent.wait` and `AdcpAgent.continue`).
+ */
+export type AgentTaskData<K extends AdcpTaskName> = [K] extends [never] ? Record<string, unknown>
+  : AdcpTaskResponse<K>;
 
 /** Options of one {@link AdcpAgent.call}. */
 export interface AgentCallOptions extends CallOptions {
