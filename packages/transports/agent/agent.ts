@@ -237,7 +237,7 @@ export class AdcpAgent {
   ): Promise<AgentCallResult<AgentTaskData<K>>> {
     this.#checkHandle(WAIT, task, true);
     const checked = checkCall(WAIT, { ...options, wait: options?.wait ?? true }, task.task);
-    return await this.#operation(checked, async (requests) => {
+    const result = await this.#operation(checked, async (requests) => {
       const polled = await this.#poll(task, requests);
       const first: AgentCallResult = polled.kind === "failed"
         ? {
@@ -257,6 +257,8 @@ export class AdcpAgent {
         checked,
       );
     });
+    // The data is the task's when the caller named it (the type argument is not checked).
+    return result as AgentCallResult<AgentTaskData<K>>;
   }
 
   /**
@@ -291,7 +293,7 @@ export class AdcpAgent {
     this.#checkHandle(CONTINUE, task, false);
     const checked = checkCall(CONTINUE, { ...options, contextId: task.contextId }, task.task);
     const args = requestInput(CONTINUE, input, checked);
-    return await this.#operation(checked, async (requests) => {
+    const result = await this.#operation(checked, async (requests) => {
       const first = task.via === "a2a_task" && this.a2a !== undefined
         ? await this.#send(task.task, args, checked, requests, task.taskId)
         : await this.#invoke(task.task, args, checked, requests);
@@ -300,6 +302,8 @@ export class AdcpAgent {
         args,
       );
     });
+    // The data is the task's when the caller named it (the type argument is not checked).
+    return result as AgentCallResult<AgentTaskData<K>>;
   }
 
   /**
