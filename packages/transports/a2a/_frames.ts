@@ -132,14 +132,29 @@ export function classifyTask(
 }
 
 export function messageResult(message: JsonRecord): A2ACallResult {
-  const parts = own(message, "parts");
+  return { ...NO_TASK, kind: "message", message, text: partsText(own(message, "parts")) };
+}
+
+/** The non-empty `text` of every TextPart in `parts` (when it is an array), one a line. */
+function partsText(parts: unknown): string {
   const texts = Array.isArray(parts)
     ? parts.flatMap((part) => {
       const text = isObject(part) ? own(part, "text") : undefined;
       return typeof text === "string" && text !== "" ? [text] : [];
     })
     : [];
-  return { ...NO_TASK, kind: "message", message, text: texts.join("\n") };
+  return texts.join("\n");
+}
+
+/**
+ * The text of a task's status message (its TextParts, one a line; `""` without any): what an
+ * interim state (`working`, `input-required`) says beside its DataPart, the seller's question
+ * among it (AdCP A2A Profile Extension v3: a summary TextPart beside the data).
+ */
+export function statusMessageText(task: JsonRecord | undefined): string {
+  const status = task === undefined ? undefined : own(task, "status");
+  const message = isObject(status) ? own(status, "message") : undefined;
+  return isObject(message) ? partsText(own(message, "parts")) : "";
 }
 
 export function classifyRpcError(error: RpcErrorObject): A2ACallResult {

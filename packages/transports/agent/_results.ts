@@ -1,9 +1,10 @@
 // The mapping of both protocol clients' results to the one AgentCallResult union: the task
 // lifecycle read from A2A task states and from the AdCP payload's own `status`, JSON-RPC errors and
 // malformed answers as failures, and `get_task_status` answers.
-import { normalizeA2ATaskState, validateAdcpError } from "@adcp-wire/core";
+import { isFinalA2ATaskState, normalizeA2ATaskState, validateAdcpError } from "@adcp-wire/core";
 import { isJsonObject, type JsonRecord, own } from "@adcp-wire/internal";
 import { decideRecovery, type RecoveryDecision } from "@adcp-wire/recovery";
+import { statusMessageText } from "../a2a/_frames.ts";
 import type { A2ACallResult } from "../a2a/types.ts";
 import { transportAdcpError } from "../client/_retry.ts";
 import { AdcpTransportError, AgentProtocolError, JsonRpcError } from "../errors.ts";
@@ -151,31 +152,67 @@ const MCP_TASK_STATES: Readonly<Record<string, string>> = {
 };
 
 /**
- * An MCP task as the union: `pending` while it works, `input_required` when it asks for input
- * (answered over MCP with an elicitation, not by this client), and otherwise a `success` with no
- * meaning of its own: the caller reads the result with `tasks/result` (`AdcpAgent` does).
+ * An MCP task that has not ended, as the union: `pending` while it works (or is in a status this
+ * client does not know: the handle is kept, and a wait goes on polling), `input_required` when it
+ * asks for input (answered over MCP with an elicitation, not by this client), and a `text` with
+ * `isError: true` when it was cancelled (MCP 2025-11-25 tasks: a cancelled task has no result to
+ * read). `undefined` for a task that ended `completed` or `failed`: its outcome is the underlying
+ * request's, read with `tasks/result` ({@link fromMcpTaskResult}).
  */
 export function fromMcpTask(
   task: string,
   mcpTask: McpTask,
   contextId: string | undefined,
-): AgentCallResult {
+): AgentCallResult | undefined {
   const protocol = "mcp";
   const state = Object.hasOwn(MCP_TASK_STATES, mcpTask.status)
     ? MCP_TASK_STATES[mcpTask.status]!
     : "unknown";
+  if (state === "completed" || state === "failed") return undefined;
+  const text = mcpTask.statusMessage ?? "";
+  if (state === "canceled") {
+    return {
+      kind: "text",
+      protocol,
+      contextId,
+      raw: undefined,
+      text: text === "" ? "The task is canceled" : text,
+      isError: true,
+    };
+  }
   const hint = mcpTask.pollInterval;
-  const ref: AgentTask = {
+  const ref: AgentTask = Object.freeze({
     ...handle(protocol, task, "mcp_task", mcpTask.taskId, contextId, state),
     ...(hint === undefined
       ? {}
       : { pollIntervalMs: Math.min(MAX_AGENT_POLL_MS, Math.max(MIN_AGENT_POLL_MS, hint)) }),
-  };
-  const text = mcpTask.statusMessage ?? "";
+  });
   const base = { protocol, contextId, raw: undefined, task: ref, data: null, text } as const;
-  if (state === "working" || state === "unknown") return { kind: "pending", ...base };
-  if (state === "input-required") return { kind: "input_required", ...base };
-  return { kind: "success", protocol, contextId, raw: undefined, data: mcpTask.raw };
+  return state === "input-required"
+    ? { kind: "input_required", ...base }
+    : { kind: "pending", ...base };
+}
+
+/**
+ * The `tasks/result` answer of an MCP task that ended `completed` or `failed`, as the union. A
+ * failed task's result is its error: an AdCP error, an error text, or the JSON-RPC error the
+ * request failed with; a failed task whose result claims success is refused
+ * ({@link AgentProtocolError}), never reported as a success.
+ */
+export function fromMcpTaskResult(
+  task: string,
+  mcpTask: McpTask,
+  result: McpCallResult,
+  contextId: string | undefined,
+): AgentCallResult {
+  const answer = fromMcp(task, result, contextId);
+  if (mcpTask.status !== "failed") return answer;
+  if (answer.kind === "text") return { ...answer, isError: true };
+  if (answer.kind === "error" || answer.kind === "failed") return answer;
+  return failedResult(
+    "mcp",
+    new AgentProtocolError("invalid_message", "the error result of a failed task", "a success"),
+  );
 }
 
 /** A2AClient's result of calling `task`, as the union. */
@@ -213,8 +250,12 @@ export function fromA2A(task: string, result: A2ACallResult): AgentCallResult {
     case "text":
     case "success": {
       const data = result.kind === "success" ? result.data : null;
-      const text = result.kind === "text" ? result.text : "";
-      if (state !== null && RUNNING.has(state) && result.taskId !== undefined) {
+      // An interim task's question or progress note is the TextPart beside its DataPart.
+      const text = result.kind === "text" ? result.text : statusMessageText(result.task);
+      // A task in a state that is not final keeps its handle: running, or a state this client
+      // does not know (a newer value), which a wait goes on polling rather than take as an end.
+      const interim = state !== null && !isFinalA2ATaskState(state) && state !== "input-required";
+      if (interim && result.taskId !== undefined) {
         return { kind: "pending", protocol, contextId, raw: result, task: ref(), data, text };
       }
       if (state === "input-required" && result.taskId !== undefined) {
@@ -246,7 +287,8 @@ export function fromA2A(task: string, result: A2ACallResult): AgentCallResult {
  * as the union: running and input-required states keep the handle (with the state seen), a
  * completed task is its `result` (or the status payload itself when the seller gave no result), a
  * failed one its `error` when that is a valid AdCP error, else its `result`; a canceled task, or a
- * failed one with neither, is an error text.
+ * failed one with neither, is an error text. A status this client does not know keeps the handle
+ * (`pending`); an answer without a status is refused.
  */
 export function fromTaskStatus(task: AgentTask, polled: AgentCallResult): AgentCallResult {
   if (polled.kind !== "success" && polled.kind !== "pending" && polled.kind !== "input_required") {
@@ -309,6 +351,13 @@ export function fromTaskStatus(task: AgentTask, polled: AgentCallResult): AgentC
   if (state === "failed" || state === "rejected" || state === "canceled") {
     const text = ownText(data, "message") ?? `The task is ${state}`;
     return { kind: "text", protocol, contextId: context, raw, text, isError: true };
+  }
+  if (state !== null) {
+    // A status this client does not know (a newer value) does not end the task: the handle is
+    // kept, and a wait goes on polling.
+    const ref = handle(protocol, task.task, task.via, task.taskId, context, state);
+    const text = ownText(data, "message") ?? "";
+    return { kind: "pending", protocol, contextId: context, raw, task: ref, data, text };
   }
   return failedResult(
     protocol,

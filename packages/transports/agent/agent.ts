@@ -7,19 +7,20 @@ import { JsonDepthLimitError, JsonNodeLimitError } from "@adcp-wire/security";
 import { knownTasks, validateTaskResponse } from "@adcp-wire/validation";
 import { functionOption, objectOption } from "../_options.ts";
 import { A2AClient } from "../a2a/client.ts";
-import type { A2ACallOptions } from "../a2a/types.ts";
+import type { A2ACallOptions, A2ACallResult } from "../a2a/types.ts";
 import { callLimits, layersOf } from "../client/_limits.ts";
 import { Call, joinOperation, sleepWithin } from "../client/_rpc.ts";
 import type { ClientLimits } from "../client/limits.ts";
 import { AgentProtocolError, DeadlineExceededError, ResponseSchemaError } from "../errors.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
 import { McpClient } from "../mcp/client.ts";
-import type { McpCallOptions } from "../mcp/types.ts";
+import type { McpCallOptions, McpTask } from "../mcp/types.ts";
 import {
   failedResult,
   fromA2A,
   fromMcp,
   fromMcpTask,
+  fromMcpTaskResult,
   fromTaskStatus,
   isTransportFailure,
 } from "./_results.ts";
@@ -378,9 +379,9 @@ export class AdcpAgent {
       const options = { ...requests.call, ttl: checked.mcpTask.ttl };
       if (requests.operation !== undefined) joinOperation(options, requests.operation);
       const created = await mcp.callToolAsTask(task, args, options);
-      return created.kind === "task"
-        ? fromMcpTask(task, created.task, contextId)
-        : fromMcp(task, created.result, contextId);
+      if (created.kind !== "task") return fromMcp(task, created.result, contextId);
+      // A task may be created already ended: its outcome is read like that of a polled one.
+      return await this.#mcpTaskOutcome(task, created.task, contextId, requests);
     } catch (error) {
       if (isTransportFailure(error)) return failedResult("mcp", error);
       throw error;
@@ -403,9 +404,10 @@ export class AdcpAgent {
     });
     try {
       const answer = await a2a.sendMessage(message, requests.call);
-      // The continued Task keeps its id (A2A Profile Extension v3, "Invocation message").
-      if (taskId !== undefined && answer.taskId !== undefined && answer.taskId !== taskId) {
-        return otherTask("a2a");
+      // The continued Task keeps its id (A2A Profile Extension v3, "Invocation message"): a Task
+      // in answer must carry it (a Message in answer has no task to compare).
+      if (taskId !== undefined && answer.task !== undefined && answer.taskId !== taskId) {
+        return otherTask("a2a", "continued", answer.taskId);
       }
       return fromA2A(task, answer);
     } catch (error) {
@@ -414,28 +416,40 @@ export class AdcpAgent {
     }
   }
 
+  /**
+   * An MCP task's state as the union: while it runs, its handle; once it has ended `completed` or
+   * `failed`, its outcome read with `tasks/result` (MCP 2025-11-25 tasks: the result of a
+   * terminal task is the underlying request's result or JSON-RPC error).
+   */
+  async #mcpTaskOutcome(
+    task: string,
+    mcpTask: McpTask,
+    contextId: string | undefined,
+    requests: Requests,
+  ): Promise<AgentCallResult> {
+    const state = fromMcpTask(task, mcpTask, contextId);
+    if (state !== undefined) return state;
+    const result = await this.mcp!.getTaskResult(mcpTask.taskId, requests.poll);
+    return fromMcpTaskResult(task, mcpTask, result, contextId);
+  }
+
   /** Polls a task once, as the union. */
   async #poll(task: AgentTask, requests: Requests): Promise<AgentCallResult> {
     const taskId = task.taskId!;
     try {
       if (task.via === "a2a_task") {
         const polled = await this.a2a!.getTask(taskId, requests.poll);
-        if (polled.taskId !== undefined && polled.taskId !== taskId) {
-          return otherTask(this.protocol);
+        // GetTask answers with the Task polled, its id included; only a JSON-RPC error has none.
+        if (!fromRpcError(polled) && polled.taskId !== taskId) {
+          return otherTask(this.protocol, "polled", polled.taskId);
         }
         return fromA2A(task.task, polled);
       }
       if (task.via === "mcp_task") {
         const mcp = this.mcp!;
         const polled = await mcp.getTask(taskId, requests.poll);
-        if (polled.taskId !== taskId) return otherTask(this.protocol);
-        const ended = fromMcpTask(task.task, polled, task.contextId);
-        if (ended.kind === "pending" || ended.kind === "input_required") return ended;
-        return fromMcp(
-          task.task,
-          await mcp.getTaskResult(taskId, requests.poll),
-          task.contextId,
-        );
+        if (polled.taskId !== taskId) return otherTask(this.protocol, "polled", polled.taskId);
+        return await this.#mcpTaskOutcome(task.task, polled, task.contextId, requests);
       }
       const input = { task_id: taskId, include_result: true };
       const polled = this.a2a !== undefined
@@ -473,8 +487,9 @@ export class AdcpAgent {
     const operation = requests.operation;
     if (operation === undefined) return result;
     while (result.kind === "pending" && result.task.taskId !== undefined) {
-      // The seller's hint (an MCP task's pollInterval), within our bounds, else ours.
-      const interval = result.task.pollIntervalMs ?? checked.pollMs;
+      // The call's interval is a floor: the seller's hint (an MCP task's pollInterval, at most
+      // MAX_AGENT_POLL_MS) may lengthen it, never shorten it.
+      const interval = Math.max(checked.pollMs, result.task.pollIntervalMs ?? 0);
       if (operation.remainingMs <= interval) return result;
       try {
         await sleepWithin(interval, operation);
@@ -581,14 +596,26 @@ export class AdcpAgent {
 }
 
 /**
- * The result of a poll answered with another task than the one polled: a seller must not move the
- * buyer's polling (and what it waits for) to a task of its choosing.
+ * The result of a poll or a continuation answered with another task than the one polled or
+ * continued (or with a task without an id): a seller must not move the buyer's polling (and what
+ * it waits for) to a task of its choosing.
  */
-function otherTask(protocol: AgentProtocol): AgentCallResult {
+function otherTask(
+  protocol: AgentProtocol,
+  action: "polled" | "continued",
+  seen: string | undefined,
+): AgentCallResult {
+  const observed = seen === undefined ? "a task without an id" : "another task id";
   return failedResult(
     protocol,
-    new AgentProtocolError("invalid_message", "the task that was polled", "another task id"),
+    new AgentProtocolError("invalid_message", `the task that was ${action}`, observed),
   );
+}
+
+/** Whether an A2A answer is a JSON-RPC error (which names no task), not a task or a message. */
+function fromRpcError(answer: A2ACallResult): boolean {
+  return answer.kind === "jsonrpc_error" ||
+    (answer.kind === "error" && answer.path === "jsonrpc_error");
 }
 
 /** Checks a task name. */

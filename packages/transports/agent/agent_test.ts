@@ -389,13 +389,10 @@ function askingForBudget(ids: FakeTaskIds): { readonly task: Record<string, unkn
 
 Deno.test("continue: an A2A input-required task is continued in its task and context", async () => {
   const skill: FakeSkill = (input, ids) =>
-    input.total_budget === undefined ? askingForBudget(ids) : {
-      // The continued Task keeps its id (the profile); the fake would mint a new one.
-      task: adcpProfileTaskResponse({ media_buy_id: "mb_2", packages: [] }, {
-        id: "task-1",
-        contextId: "context-1",
-      }).task,
-    };
+    input.total_budget === undefined
+      ? askingForBudget(ids)
+      // The continued Task keeps its id (the profile): the fake gives the same ids again.
+      : { data: { media_buy_id: "mb_2", packages: [] } };
   const fake = fakeA2AAgent({ skills: { create_media_buy: skill } });
   const card = await fetchAgentCard(fake.cardUrl, { fetch: fake.fetch });
   const agent = new AdcpAgent(new A2AClient(card, { fetch: fake.fetch }));
@@ -667,7 +664,12 @@ Deno.test("continue: an A2A continuation answered by another task is refused", a
   const skill: FakeSkill = (input, ids) =>
     input.total_budget === undefined
       ? askingForBudget(ids)
-      : { data: { media_buy_id: "mb_2", packages: [] } }; // a new task id: not the one continued
+      : { // a seller answering with a task other than the one continued
+        task: adcpProfileTaskResponse({ media_buy_id: "mb_2", packages: [] }, {
+          id: "task-other",
+          contextId: ids.contextId,
+        }).task,
+      };
   const agent = await a2aAgent({ create_media_buy: skill });
   const first = await agent.call("create_media_buy", MEDIA_BUY);
   ok(first.kind === "input_required");

@@ -53,7 +53,7 @@ export interface AgentTask {
   /**
    * How long the seller asks the buyer to wait between polls (an MCP task's `pollInterval`),
    * within {@link MIN_AGENT_POLL_MS} and {@link MAX_AGENT_POLL_MS}; `undefined` when it gave no
-   * hint (then `pollIntervalMs` of the call applies).
+   * hint. A wait polls at the longer of this and the call's `pollIntervalMs`.
    */
   readonly pollIntervalMs?: number | undefined;
   /**
@@ -250,8 +250,10 @@ export interface AgentCallOptions extends CallOptions {
    */
   readonly wait?: boolean | number | undefined;
   /**
-   * Milliseconds between polls when the seller gives no hint: default
-   * {@link DEFAULT_AGENT_POLL_MS}, from {@link MIN_AGENT_POLL_MS} to {@link MAX_AGENT_POLL_MS}.
+   * The least time between polls, in milliseconds: default {@link DEFAULT_AGENT_POLL_MS}, from
+   * {@link MIN_AGENT_POLL_MS} to {@link MAX_AGENT_POLL_MS}. A seller's hint (an MCP task's
+   * `pollInterval`) may lengthen it, up to {@link MAX_AGENT_POLL_MS}, and never shortens it: the
+   * seller does not choose how often the buyer polls.
    */
   readonly pollIntervalMs?: number | undefined;
   /** Called with every answer of the lifecycle; an exception it throws ends the call with it. */

@@ -467,9 +467,9 @@ export class McpClient {
 
   /**
    * Polls `tasks/get` until the task is `completed`, `failed`, `cancelled` or
-   * `input_required`, waiting the server's `pollInterval` between polls (1 s when it gives none,
-   * clamped to [50 ms, 30 s]) and at most `maxWaitMs` in all: each poll's deadline is its
-   * `timeoutMs` clamped to the time left, and all polls share one byte budget
+   * `input_required`, waiting between polls the longer of `pollIntervalMs` (default 1 s) and the
+   * server's `pollInterval` (held to at most 30 s), and at most `maxWaitMs` in all: each poll's
+   * deadline is its `timeoutMs` clamped to the time left, and all polls share one byte budget
    * (`maxResponseBytes`).
    *
    * @param taskId The task id.
@@ -477,8 +477,9 @@ export class McpClient {
    * @returns The task in its last state.
    * @throws {DeadlineExceededError} When `maxWaitMs` passes first.
    * @throws {JsonRpcError | AdcpTransportError} As {@link McpClient.getTask}.
-   * @throws {TypeError} When `options.maxWaitMs` is not a number.
-   * @throws {RangeError} When `options.maxWaitMs` is not in (0, 2147483647].
+   * @throws {TypeError} When `options.maxWaitMs` or `options.pollIntervalMs` is not a number.
+   * @throws {RangeError} When `options.maxWaitMs` is not in (0, 2147483647], or
+   * `options.pollIntervalMs` not in [50, 30000].
    *
    * @example Waiting for a task
    * ```ts ignore
@@ -502,11 +503,24 @@ export class McpClient {
         maxWaitMs,
       );
     }
+    const pollMs = options?.pollIntervalMs === undefined ? DEFAULT_POLL_MS : options.pollIntervalMs;
+    if (typeof pollMs !== "number") {
+      throw optionError(TypeError, USE_TASK, "options.pollIntervalMs", "a number", pollMs);
+    }
+    if (!(pollMs >= MIN_POLL_MS && pollMs <= MAX_POLL_MS)) {
+      throw optionError(
+        RangeError,
+        USE_TASK,
+        "options.pollIntervalMs",
+        `a number of milliseconds in [${MIN_POLL_MS}, ${MAX_POLL_MS}]`,
+        pollMs,
+      );
+    }
     // One operation: every poll shares one byte budget and the maxWaitMs deadline; each poll's own
     // deadline is timeoutMs clamped to the time that remains.
     const operation = new Call({ ...limits, timeoutMs: maxWaitMs });
     try {
-      return await this.#waitForTask(taskId, operation, maxWaitMs, limits.timeoutMs);
+      return await this.#waitForTask(taskId, operation, { maxWaitMs, pollMs }, limits.timeoutMs);
     } finally {
       operation.dispose();
     }
@@ -515,9 +529,10 @@ export class McpClient {
   async #waitForTask(
     taskId: string,
     operation: Call,
-    maxWaitMs: number,
+    wait: { readonly maxWaitMs: number; readonly pollMs: number },
     pollTimeoutMs: number,
   ): Promise<McpTask> {
+    const { maxWaitMs, pollMs } = wait;
     const started = operation.startedAt;
     for (;;) {
       const remaining = started + maxWaitMs - performance.now();
@@ -537,10 +552,8 @@ export class McpClient {
         poll.dispose();
       }
       if (TERMINAL_TASK_STATUSES.has(task.status) || task.status === "input_required") return task;
-      const interval = Math.min(
-        MAX_POLL_MS,
-        Math.max(MIN_POLL_MS, task.pollInterval ?? DEFAULT_POLL_MS),
-      );
+      // The caller's interval is a floor the server's hint may raise (to 30 s), never lower.
+      const interval = Math.min(MAX_POLL_MS, Math.max(pollMs, task.pollInterval ?? 0));
       const left = started + maxWaitMs - performance.now();
       if (interval > left) {
         throw new DeadlineExceededError(maxWaitMs, performance.now() - started);

@@ -174,6 +174,13 @@ export interface McpWaitOptions extends McpCallOptions {
    * @default {300000}
    */
   readonly maxWaitMs?: number | undefined;
+  /**
+   * The least time between polls, in milliseconds, from 50 to 30,000. The server's
+   * `pollInterval` may lengthen it (up to 30 s), never shorten it: the server does not choose
+   * how often the client polls.
+   * @default {1000}
+   */
+  readonly pollIntervalMs?: number | undefined;
 }
 
 /** One serialized JSON-RPC message: sent as `body`, byte for byte, on every attempt. */

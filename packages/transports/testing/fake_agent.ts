@@ -2,6 +2,8 @@
 // buyer code and for the examples of this package. Nothing is bounded here: a fake agent trusts
 // its handlers, and the clients under test do the checking. The A2A agent follows the AdCP A2A
 // profile: it refuses requests that do not activate it, as a `required: true` agent must.
+import { isFinalA2ATaskState, normalizeA2ATaskState } from "@adcp-wire/core";
+import { isJsonObject, own } from "@adcp-wire/internal";
 import { checkAdcpProfileInvocation } from "../a2a/check_adcp_profile_invocation.ts";
 import { ADCP_A2A_PROFILE } from "../a2a/types.ts";
 import type { FetchLike } from "../read/bounded_fetch.ts";
@@ -247,13 +249,45 @@ export function fakeA2AAgent(options: FakeA2AAgentOptions): FakeA2AAgent {
     }
     const skill = Object.hasOwn(skills, checked.skill) ? skills[checked.skill] : undefined;
     if (skill === undefined) return new FakeRpcError({ code: -32602, message: "Unknown skill" });
-    const ids = { id: `task-${nextTask}`, contextId: `context-${nextTask}` };
-    nextTask++;
+    // A valid invocation's message is an object.
+    const sent = message as Record<string, unknown>;
+    const continued = continuation(sent);
+    if (continued instanceof FakeRpcError) return continued;
+    let ids: FakeTaskIds;
+    if (continued !== undefined) ids = continued;
+    else {
+      const contextId = own(sent, "contextId");
+      ids = {
+        id: `task-${nextTask}`,
+        contextId: typeof contextId === "string" ? contextId : `context-${nextTask}`,
+      };
+      nextTask++;
+    }
     const reply = skill(checked.input, ids);
     if (reply instanceof FakeRpcError) return reply;
     const task = "task" in reply ? reply.task : adcpProfileTaskResponse(reply.data, ids).task;
     tasks.set(String(task.id ?? ids.id), task);
     return { task };
+  };
+  // A message naming a task continues it (A2A: a follow-up carries the task's taskId and
+  // contextId): the same ids, while the task is not in a final state.
+  const continuation = (
+    message: Record<string, unknown>,
+  ): FakeTaskIds | FakeRpcError | undefined => {
+    const taskId = own(message, "taskId");
+    if (taskId === undefined) return undefined;
+    const task = typeof taskId === "string" ? tasks.get(taskId) : undefined;
+    if (task === undefined) return new FakeRpcError({ code: -32001, message: "Task not found" });
+    const contextId = own(task, "contextId");
+    if (typeof contextId !== "string" || own(message, "contextId") !== contextId) {
+      return new FakeRpcError({ code: -32602, message: "The contextId is not the task's" });
+    }
+    const status = own(task, "status");
+    const state = normalizeA2ATaskState(isJsonObject(status) ? own(status, "state") : undefined);
+    if (state !== null && isFinalA2ATaskState(state)) {
+      return new FakeRpcError({ code: -32004, message: "The task is in a final state" });
+    }
+    return { id: taskId as string, contextId };
   };
   const fetch = jsonRpcAgent((method, params, headers) => {
     if (method === "SendMessage" || method === "SendStreamingMessage") {

@@ -7,7 +7,13 @@ import {
   fetchAgentCard,
 } from "../a2a/mod.ts";
 import { McpClient } from "../mcp/mod.ts";
-import { adcpFailedTask, adcpJsonRpcError, adcpSuccessResult } from "../seller/mod.ts";
+import { AdcpAgent } from "../agent/mod.ts";
+import {
+  adcpFailedTask,
+  adcpJsonRpcError,
+  adcpProfileInputRequired,
+  adcpSuccessResult,
+} from "../seller/mod.ts";
 import { fakeA2AAgent, fakeMcpAgent, FakeRpcError } from "./mod.ts";
 
 Deno.test(
@@ -158,3 +164,55 @@ Deno.test(
     strictEqual(await send(headers, { message }), undefined); // the same request, well formed
   },
 );
+
+Deno.test("fakeA2AAgent() keeps a task across continuations, as a real agent does", async () => {
+  const seen: { input: Record<string, unknown>; id: string; contextId: string }[] = [];
+  const agent = fakeA2AAgent({
+    skills: {
+      create_media_buy: (input, ids) => {
+        seen.push({ input, ...ids });
+        return input.total_budget === undefined
+          ? adcpProfileInputRequired(ids, { summary: "Which total budget?" })
+          : { data: { media_buy_id: "mb_1", packages: [] } };
+      },
+    },
+  });
+  const adcp = new AdcpAgent(
+    new A2AClient(await fetchAgentCard(agent.cardUrl, { fetch: agent.fetch }), {
+      fetch: agent.fetch,
+    }),
+  );
+  const request = {
+    account: { account_id: "acct_1" },
+    brand: { domain: "brand.example" },
+    start_time: "2027-01-01T00:00:00Z",
+    end_time: "2027-02-01T00:00:00Z",
+  };
+  const first = await adcp.call("create_media_buy", request);
+  ok(first.kind === "input_required", first.kind);
+  strictEqual(first.text, "Which total budget?");
+  const budgeted = { ...request, total_budget: { amount: 5000, currency: "USD" } };
+  const next = await adcp.continue(first.task, budgeted);
+  deepStrictEqual(next.kind === "success" && next.data, { media_buy_id: "mb_1", packages: [] });
+  deepStrictEqual(seen.map(({ id, contextId }) => [id, contextId]), [
+    ["task-1", "context-1"],
+    ["task-1", "context-1"],
+  ]);
+  // The task is completed now: a further message to it is refused, as is an unknown task.
+  const client = adcp.a2a!;
+  const codes = [];
+  for (const taskId of ["task-1", "task-404"]) {
+    const message = client.invocation("create_media_buy", budgeted, {
+      taskId,
+      contextId: "context-1",
+    });
+    const answer = await client.sendMessage(message);
+    codes.push(answer.kind === "jsonrpc_error" ? answer.rpcCode : answer.kind);
+  }
+  deepStrictEqual(codes, [-32004, -32001]);
+  // A new message in a known context starts a new task in that context.
+  const other = await client.sendMessage(
+    client.invocation("create_media_buy", request, { contextId: "context-1" }),
+  );
+  deepStrictEqual([other.taskId, other.contextId], ["task-2", "context-1"]);
+});
