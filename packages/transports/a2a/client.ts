@@ -13,7 +13,7 @@ import {
 import { booleanOption, countOption, functionOption, objectOption } from "../_options.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
 import { callLimits, recordLayers } from "../client/_limits.ts";
-import { headersOption, httpUrl, limitLayers } from "../client/_options.ts";
+import { agentUrl, headersOption, limitLayers } from "../client/_options.ts";
 import { retryOption, runWithRetry } from "../client/_retry.ts";
 import {
   asRpcResponse,
@@ -179,12 +179,14 @@ export class A2AClient {
       card = agentCard.card;
       cardUrl ??= agentCard.url;
     }
+    const allowHttp = booleanOption("options.allowHttp", options.allowHttp);
     const policy: CardPolicy = {
+      // A card from an http: origin off loopback would put its interfaces there too.
       origin: cardUrl === undefined
         ? undefined
-        : new URL(httpUrl(cardUrl, CREATE, "options.cardUrl")).origin,
+        : new URL(agentUrl(cardUrl, CREATE, "options.cardUrl", allowHttp)).origin,
       allowedHosts: normalizeHostEntries(CREATE, "options.allowedHosts", options.allowedHosts),
-      allowHttp: booleanOption("options.allowHttp", options.allowHttp),
+      allowHttp,
       allowReservedAddresses: booleanOption(
         "options.allowReservedAddresses",
         options.allowReservedAddresses,

@@ -1,6 +1,6 @@
-import { functionOption, objectOption } from "../_options.ts";
+import { booleanOption, functionOption, objectOption } from "../_options.ts";
 import { callLimits } from "../client/_limits.ts";
-import { headersOption, httpUrl } from "../client/_options.ts";
+import { agentUrl, headersOption, httpUrl } from "../client/_options.ts";
 import {
   bodyKind,
   Call,
@@ -76,6 +76,12 @@ export interface FetchAgentCardOptions {
    * @default {globalThis.fetch}
    */
   readonly fetch?: FetchLike | undefined;
+  /**
+   * Allows an `http:` card URL on a host other than loopback (see `allowHttp` of the client
+   * options). For local development only.
+   * @default {false}
+   */
+  readonly allowHttp?: boolean | undefined;
 }
 
 /**
@@ -85,7 +91,7 @@ export interface FetchAgentCardOptions {
  *
  * Spec: Security, "Webhook URL validation (SSRF)", step 4 (redirects refused).
  *
- * @param url The card URL (`https:`, or `http:` for local agents).
+ * @param url The card URL: `https:`, or `http:` on loopback (any host with `options.allowHttp`).
  * @param options Headers, limits and `fetch`.
  * @returns The card object and where it came from.
  * @throws {HttpStatusError} For a status outside 2xx.
@@ -114,8 +120,9 @@ export async function fetchAgentCard(
   url: string | URL,
   options: FetchAgentCardOptions = {},
 ): Promise<FetchedAgentCard> {
-  const href = httpUrl(url, FETCH_ACTION, "url");
   objectOption("options", options);
+  const allowHttp = booleanOption("options.allowHttp", options.allowHttp);
+  const href = agentUrl(url, FETCH_ACTION, "url", allowHttp);
   objectOption("options.limits", options.limits);
   const fetchImpl = functionOption("options.fetch", options.fetch);
   const headers = headersOption(FETCH_ACTION, options.headers);

@@ -71,11 +71,6 @@ export interface A2AClientOptions extends ClientOptions {
    */
   readonly allowedHosts?: readonly string[] | undefined;
   /**
-   * Allows `http:` interfaces on the hosts of `allowedHosts`. For local development only.
-   * @default {false}
-   */
-  readonly allowHttp?: boolean | undefined;
-  /**
    * Allows interfaces on loopback, private, link-local and other reserved addresses (and
    * `localhost`) of `allowedHosts`. For local development only.
    * @default {false}

@@ -1,10 +1,10 @@
 // connectAgent: an AdcpAgent from an agent URL, the protocol found by probing the origin's A2A
 // agent card (or named by the caller).
 import { optionError } from "@adcp-wire/internal";
-import { objectOption } from "../_options.ts";
+import { booleanOption, objectOption } from "../_options.ts";
 import { A2AClient } from "../a2a/client.ts";
 import { fetchAgentCard, type FetchedAgentCard } from "../a2a/fetch_agent_card.ts";
-import { httpUrl } from "../client/_options.ts";
+import { agentUrl } from "../client/_options.ts";
 import { AgentProtocolError, HttpStatusError } from "../errors.ts";
 import { McpClient } from "../mcp/client.ts";
 import { AdcpAgent } from "./agent.ts";
@@ -74,8 +74,8 @@ export async function connectAgent(
   url: string | URL,
   options: ConnectAgentOptions = {},
 ): Promise<AdcpAgent> {
-  const href = httpUrl(url, CONNECT, "url");
   objectOption("options", options);
+  const href = agentUrl(url, CONNECT, "url", booleanOption("options.allowHttp", options.allowHttp));
   objectOption("options.mcp", options.mcp);
   objectOption("options.a2a", options.a2a);
   const protocol = options.protocol ?? "auto";
@@ -101,6 +101,7 @@ export async function connectAgent(
       headers: shared.headers,
       limits: cardLimits,
       fetch: shared.fetch,
+      allowHttp: shared.allowHttp,
     });
   } catch (error) {
     if (protocol === "auto" && meansNoCard(error)) return mcpAgent();

@@ -54,6 +54,39 @@ export function httpUrl(url: unknown, action: string, name: string): string {
 }
 
 /**
+ * Whether `url`'s host is a loopback address written as one: `localhost`, an IPv4 literal in
+ * 127.0.0.0/8, or `[::1]`. No other name counts (a name such as `x.localhost` is resolved by DNS
+ * on some systems).
+ */
+export function isLoopbackUrl(url: URL): boolean {
+  const host = url.hostname;
+  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * {@link httpUrl}, with `http:` refused for any host but a loopback one unless `allowHttp`:
+ * headers such as `Authorization` would travel in clear (Security, "Request Safety" step 1:
+ * reject non-HTTPS).
+ *
+ * @throws {TypeError} When `url` is not an absolute `https:` URL, or an `http:` one on loopback
+ * (any `http:` one with `allowHttp`).
+ */
+export function agentUrl(url: unknown, action: string, name: string, allowHttp: boolean): string {
+  const href = httpUrl(url, action, name);
+  const parsed = new URL(href);
+  if (parsed.protocol === "http:" && !allowHttp && !isLoopbackUrl(parsed)) {
+    throw optionError(
+      TypeError,
+      action,
+      name,
+      "an https: URL (http: only on loopback, or with options.allowHttp)",
+      `${parsed.origin}${parsed.pathname}`,
+    );
+  }
+  return href;
+}
+
+/**
  * The `headers` option as `Headers`. A value the `Headers` constructor refuses is reported under
  * `action` without its content: header values carry credentials.
  *

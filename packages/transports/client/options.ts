@@ -56,6 +56,15 @@ export interface ClientOptions {
    * anew (fresh nonce, `created` now), over the exact bytes sent. Default: unsigned.
    */
   readonly signer?: RequestSigningOption | undefined;
+  /**
+   * Allows `http:` URLs on hosts other than loopback: the MCP endpoint, the A2A card's URL, and
+   * the card's interfaces on the hosts of `allowedHosts`. Without it such a URL is a `TypeError`
+   * (Security, "Request Safety", step 1: reject non-HTTPS), because headers such as
+   * `Authorization` would travel in clear. `http:` on loopback (`localhost`, 127.0.0.0/8,
+   * `[::1]`) is always allowed. For local development only.
+   * @default {false}
+   */
+  readonly allowHttp?: boolean | undefined;
 }
 
 /** The options of one call that every client shares. */

@@ -6,10 +6,10 @@
 // the running handshake, the limit layers) and each carry a doc comment with an example.
 import { signingFetch } from "../client/_signing.ts";
 import { describe, isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
-import { countOption, functionOption, objectOption } from "../_options.ts";
+import { booleanOption, countOption, functionOption, objectOption } from "../_options.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
 import { callLimits, recordLayers } from "../client/_limits.ts";
-import { headersOption, httpUrl, limitLayers } from "../client/_options.ts";
+import { agentUrl, headersOption, limitLayers } from "../client/_options.ts";
 import { retryOption, runWithRetry } from "../client/_retry.ts";
 import { Call, callFor, discard, fetchWithin, sleepWithin } from "../client/_rpc.ts";
 import type { ClientLimits, ResolvedClientLimits } from "../client/limits.ts";
@@ -84,15 +84,21 @@ export class McpClient {
   /**
    * Creates a client for the MCP endpoint at `url`. Nothing is sent until the first call.
    *
-   * @param url The Streamable HTTP endpoint (`http:` or `https:`).
+   * @param url The Streamable HTTP endpoint: `https:`, or `http:` on loopback (any host with
+   * `options.allowHttp`).
    * @param options Headers, limits, `fetch`, pagination and reconnect bounds, retry.
    * @throws {TypeError} When `url` is not an absolute `http:`/`https:` URL or an option has the
    * wrong type.
    * @throws {RangeError} When a limit, a bound or a figure of the retry policy is out of range.
    */
   constructor(url: string | URL, options: McpClientOptions = {}) {
-    const href = httpUrl(url, CREATE, "url");
     objectOption("options", options);
+    const href = agentUrl(
+      url,
+      CREATE,
+      "url",
+      booleanOption("options.allowHttp", options.allowHttp),
+    );
     const { defaultLimits, agentLimits } = limitLayers(CREATE, options);
     // Validates both layers now, and reads them once: a layer object the caller changes later
     // changes no call.
