@@ -58,12 +58,92 @@ export async function publicKeyOf(
   }
 }
 
-/** Imports a private JWK (`d` present) for signing. */
+/** Imports a private JWK (`d` present, checked by {@link signingKeyProblem}) for signing. */
 export function privateKeyOf(jwk: JsonWebKey, alg: SignatureAlgorithm): Promise<CryptoKey> {
   const material: JsonWebKey = alg === "ed25519"
     ? { kty: "OKP", crv: "Ed25519", x: jwk.x as string, d: jwk.d as string }
     : { kty: "EC", crv: "P-256", x: jwk.x as string, y: jwk.y as string, d: jwk.d as string };
   return crypto.subtle.importKey("jwk", material, importParams(alg), false, ["sign"]);
+}
+
+/** A 32-byte value in unpadded Base64URL (RFC 8037 `x`/`d`, RFC 7518 P-256 `x`/`y`/`d`). */
+const B64URL_32 = /^[A-Za-z0-9_-]{43}$/;
+
+/** What is wrong with a signing key: the member that is wrong, what it must be, what it is. */
+export interface KeyProblem {
+  readonly member: string;
+  readonly requirement: string;
+  readonly value: unknown;
+}
+
+/**
+ * Why `key` cannot sign under `alg`, or `undefined` when it can as far as can be seen without
+ * signing. A CryptoKey must be private, carry the `sign` usage and be of the algorithm (Ed25519,
+ * or ECDSA on P-256; the hash is the one `alg` names at signing). A JWK must be private (`d`),
+ * have the `kty` and `crv` of `alg`, 32-byte `x` (`y`) and `d`, and, when present, the JWK `alg`
+ * of the profile (`EdDSA`, `ES256`) and `use: "sig"` (RFC 7517 §4.2, §4.4). `key_ops` is not read:
+ * a signing JWK is often the published entry (`key_ops: ["verify"]`) with `d` added.
+ */
+export function signingKeyProblem(key: unknown, alg: SignatureAlgorithm): KeyProblem | undefined {
+  const spec = ALGORITHMS.get(alg)!;
+  if (typeof CryptoKey !== "undefined" && key instanceof CryptoKey) {
+    if (key.type !== "private") {
+      return {
+        member: "key.type",
+        requirement: '"private" (the public key goes in the JWKS, the private one signs)',
+        value: key.type,
+      };
+    }
+    if (!key.usages.includes("sign")) {
+      return { member: "key.usages", requirement: 'a list with "sign"', value: key.usages.join() };
+    }
+    const algorithm = key.algorithm as Partial<EcKeyAlgorithm>;
+    const ok = alg === "ed25519"
+      ? algorithm.name === "Ed25519"
+      : algorithm.name === "ECDSA" && algorithm.namedCurve === "P-256";
+    if (!ok) {
+      return {
+        member: "key.algorithm",
+        requirement: alg === "ed25519"
+          ? 'Ed25519 for alg "ed25519"'
+          : 'ECDSA on P-256 for alg "ecdsa-p256-sha256"',
+        value: [algorithm.name, algorithm.namedCurve].filter((v) => v !== undefined).join(" "),
+      };
+    }
+    return undefined;
+  }
+  if (typeof key !== "object" || key === null || Array.isArray(key)) {
+    return { member: "key", requirement: "a CryptoKey or a private JWK", value: key };
+  }
+  const jwk = key as JsonWebKey;
+  if (typeof jwk.d !== "string") {
+    return { member: "key", requirement: "a CryptoKey or a private JWK", value: key };
+  }
+  if (jwk.kty !== spec.kty) {
+    return { member: "key.kty", requirement: `"${spec.kty}" for alg "${alg}"`, value: jwk.kty };
+  }
+  if (jwk.crv !== spec.crv) {
+    return { member: "key.crv", requirement: `"${spec.crv}" for alg "${alg}"`, value: jwk.crv };
+  }
+  const members = alg === "ed25519" ? ["x", "d"] as const : ["x", "y", "d"] as const;
+  for (const name of members) {
+    const value = jwk[name];
+    if (typeof value !== "string" || !B64URL_32.test(value)) {
+      // `d` is secret: its value is never shown.
+      return {
+        member: `key.${name}`,
+        requirement: "32 bytes in unpadded Base64URL (43 characters)",
+        value: name === "d" ? "(not shown: the private key)" : value,
+      };
+    }
+  }
+  if (jwk.alg !== undefined && jwk.alg !== spec.jwkAlg) {
+    return { member: "key.alg", requirement: `"${spec.jwkAlg}" for alg "${alg}"`, value: jwk.alg };
+  }
+  if (jwk.use !== undefined && jwk.use !== "sig") {
+    return { member: "key.use", requirement: '"sig"', value: jwk.use };
+  }
+  return undefined;
 }
 
 /** Whether `signature` (raw; IEEE P1363 r||s for ECDSA) verifies `base` under `key`. */

@@ -22,6 +22,19 @@ export type JwksFetch = (input: string | URL | Request, init?: RequestInit) => P
 /** Longest JWKS or agent URL accepted, in UTF-16 code units (as the adagents fetch). */
 export const MAX_URL_LENGTH = 2048;
 
+/**
+ * What a fetched body that is not a usable document (over the size cap, not UTF-8, not strict
+ * JSON: a duplicate key, a byte order mark, past the JSON bounds) throws: `detail` says which,
+ * `cause` is the parser's error. The JWKS fetch counts it `unavailable` (the spec's taxonomy has
+ * no JWKS code for it); the brand.json fetch `brand_json_malformed` (security.mdx: "failed
+ * strict-parse (duplicate keys, body cap exceeded, or non-JSON content) ... do not retry").
+ */
+export type MalformedBody = (detail: string, cause?: unknown) => Error;
+
+/** The JWKS fetch's {@link MalformedBody}: `unavailable`, as every other failed fetch. */
+const UNAVAILABLE_BODY: MalformedBody = (detail, cause) =>
+  new JwksError("unavailable", detail, cause === undefined ? undefined : { cause });
+
 /** Validated fetch settings. */
 export interface FetchSettings {
   readonly fetch: JwksFetch | undefined;
@@ -361,11 +374,12 @@ async function readCapped(
   response: Response,
   maxBytes: number,
   deadline: Deadline,
+  malformed: MalformedBody,
 ): Promise<Uint8Array> {
   const declared = response.headers.get("content-length")?.trim();
   if (declared !== undefined && DIGITS.test(declared) && Number(declared) > maxBytes) {
     await discard(response);
-    throw new JwksError("unavailable", `the declared Content-Length is over ${maxBytes} bytes`);
+    throw malformed(`the declared Content-Length is over ${maxBytes} bytes`);
   }
   const body = response.body;
   if (body === null) return EMPTY;
@@ -381,9 +395,7 @@ async function readCapped(
       }
       total += value.byteLength;
       // The count is of bytes received, whatever Content-Length said.
-      if (total > maxBytes) {
-        throw new JwksError("unavailable", `the body exceeded ${maxBytes} bytes`);
-      }
+      if (total > maxBytes) throw malformed(`the body exceeded ${maxBytes} bytes`);
       deadline.checkClock();
       chunks.push(value);
     }
@@ -397,25 +409,23 @@ async function readCapped(
 // `ignoreBOM` keeps a byte order mark in the text, where the strict parser refuses it.
 const DECODER = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-function parse(bytes: Uint8Array): unknown {
+function parse(bytes: Uint8Array, malformed: MalformedBody): unknown {
   let text: string;
   try {
     text = DECODER.decode(bytes);
-  } catch {
-    throw new JwksError("unavailable", "the body is not UTF-8");
+  } catch (error) {
+    throw malformed("the body is not UTF-8", error);
   }
   try {
     return parseJsonStrict(text);
   } catch (error) {
     // Messages describe the body by kind only; the parser's error stays as `cause`.
-    if (error instanceof SyntaxError) {
-      throw new JwksError("unavailable", "the body is not JSON", { cause: error });
-    }
+    if (error instanceof SyntaxError) throw malformed("the body is not JSON", error);
     if (error instanceof DuplicateKeyError) {
-      throw new JwksError("unavailable", "the body repeats a key in an object", { cause: error });
+      throw malformed("the body repeats a key in an object", error);
     }
     if (error instanceof JsonDepthLimitError || error instanceof JsonNodeLimitError) {
-      throw new JwksError("unavailable", "the body exceeds the JSON bounds", { cause: error });
+      throw malformed("the body exceeds the JSON bounds", error);
     }
     throw error;
   }
@@ -472,14 +482,22 @@ export async function fetchJwksFrom(url: URL, settings: FetchSettings): Promise<
   return toJwks(await fetchJsonFrom(url, settings));
 }
 
-/** One bounded fetch of an already checked URL, parsed as strict JSON (any shape). */
-export async function fetchJsonFrom(url: URL, settings: FetchSettings): Promise<unknown> {
+/**
+ * One bounded fetch of an already checked URL, parsed as strict JSON (any shape). A body that is
+ * no usable document throws what `malformed` makes (default: `unavailable`); the network, the
+ * deadline and the status throw {@link JwksError} as ever.
+ */
+export async function fetchJsonFrom(
+  url: URL,
+  settings: FetchSettings,
+  malformed: MalformedBody = UNAVAILABLE_BODY,
+): Promise<unknown> {
   const deadline = new Deadline(settings.timeoutMs, settings.signal);
   try {
     const response = await request(url, settings, deadline);
     await checkStatus(response);
-    const bytes = await readCapped(response, settings.maxBytes, deadline);
-    return parse(bytes);
+    const bytes = await readCapped(response, settings.maxBytes, deadline, malformed);
+    return parse(bytes, malformed);
   } finally {
     deadline.dispose();
   }

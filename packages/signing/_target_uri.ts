@@ -25,8 +25,15 @@
 // - The host must be an RFC 3986 IP literal, a dotted-quad IPv4 address or a DNS name; a `%` in
 //   a DNS host (`%41.example`), a `_` or any sub-delim is rejected (UseSTD3ASCIIRules), and so is a
 //   name the WHATWG parser would read as an IPv4 number (`0x7f.1`, `127.1`, `1.2.3.4.`).
-// - Ports are 1-65535 in their shortest decimal form: an empty port (`host:`), `0`, leading zeros
-//   (`:0443`) and values over 65535 are rejected, not normalized.
+// - An empty port (`host:`, `[::1]:`) is dropped with its `:`, as RFC 3986 §6.2.3 says ("an
+//   explicit ":port", for which the port is empty or the default for the scheme, is equivalent to
+//   one where the port and its ":" delimiter are elided"), in a URL and in a Host header alike.
+//   Other ports are 1-65535 in their shortest decimal form: `0`, a sign, leading zeros (`:0443`,
+//   `:08443`) and values over 65535 are rejected, not normalized. RFC 3986 strips a port equal to
+//   the scheme's default, and `0443` as written is not `443`; reading it as a number is an
+//   "additional transformation" the page forbids, on which implementations split (a WHATWG
+//   parser, so a fetch's Host header, makes `h:0443` into `h`; a byte-wise one keeps `h:0443`),
+//   so the signer and the verifier would sign and check different authorities.
 // - Labels are at most 63 octets and names at most 253 (UTS-46 VerifyDnsLength): such a host could
 //   not be resolved anyway.
 import { optionError } from "@adcp-wire/internal";
@@ -402,7 +409,7 @@ interface HostPort {
 /**
  * Steps 2 and 4 on `host[:port]` (no userinfo): IP literal (`[` … `]`, hex lowercased, no zone
  * id, no IPvFuture) or DNS name / IPv4, then the port, the default one (`443` for https, `80` for
- * http) stripped.
+ * http) and an empty one stripped with the `:` (RFC 3986 §6.2.3).
  */
 function canonicalHostPort(
   hostPort: string,
@@ -438,6 +445,8 @@ function canonicalHostPort(
     if (raw === "") throw new TargetUriError("missing_host");
     host = canonicalDnsHost(raw, allowNonAscii);
   }
+  // RFC 3986 §6.2.3: an empty port is elided with its ":" (`host:` is `host`).
+  if (port === "") port = undefined;
   if (port !== undefined && !(/^[1-9][0-9]{0,4}$/.test(port) && Number(port) <= 65535)) {
     throw new TargetUriError("invalid_port", "not a decimal in 1-65535 without leading zeros");
   }

@@ -32,6 +32,7 @@ import { JwksError, SignatureVerificationError } from "./errors.ts";
 import type { AdcpJwk, KeyResolver } from "./keys.ts";
 import type { ReplayStore } from "./replay.ts";
 import type { RevocationSource } from "./revocation.ts";
+import type { SignerIdentity } from "./_signer_identity.ts";
 
 /** An HTTP message as the verifier sees it. */
 export interface Message {
@@ -56,10 +57,14 @@ export interface CoreOptions {
   /** The Signature-Input label processed: `sig1`. */
   readonly label: string;
   readonly signal?: AbortSignal | undefined;
+  /** Who the keys belong to: read at step 9a, for the replay budgets and the result. */
+  readonly identity: () => Promise<SignerIdentity>;
 }
 
 /** What a successful verification established. */
 export interface CoreResult {
+  readonly agentUrl?: string;
+  readonly senderId: string;
   readonly keyid: string;
   readonly alg: SignatureAlgorithm;
   readonly created: number;
@@ -402,8 +407,10 @@ export async function verifyCore(
     if (status === "revoked") fail(profile, "key_revoked", 9, "keyid is revoked");
     if (status !== "valid") fail(profile, "revocation_stale", 9, "revocation list is stale");
   }
-  // 9a
-  if (await options.replay.capped(keyid, now)) {
+  // 9a: the budgets are the signer's (its agent), not the keyid's alone.
+  const identity = await untilAborted(options.identity(), options.signal);
+  const sender = identity.senderId;
+  if (await options.replay.capped(keyid, now, sender)) {
     fail(profile, "rate_abuse", "9a", "replay cache cap reached for this keyid");
   }
   // 10
@@ -431,10 +438,12 @@ export async function verifyCore(
     fail(profile, "replayed", 12, "nonce already seen for this keyid");
   }
   // 13
-  const inserted = await options.replay.insert(keyid, nonce, expires + CLOCK_SKEW_S, now);
+  const inserted = await options.replay.insert(keyid, nonce, expires + CLOCK_SKEW_S, now, sender);
   if (inserted === "replayed") fail(profile, "replayed", 13, "nonce already seen for this keyid");
   if (inserted === "capped") fail(profile, "rate_abuse", 13, "replay cache cap reached");
   return {
+    ...(identity.agentUrl === undefined ? {} : { agentUrl: identity.agentUrl }),
+    senderId: sender,
     keyid,
     alg: algorithm,
     created,

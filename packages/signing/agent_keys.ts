@@ -20,10 +20,15 @@ export const DEFAULT_MAX_BRAND_JSON_BYTES = 262_144;
 export const MAX_BRAND_JSON_AGENTS = 10_000;
 
 const ACTION = "resolve the agent's JWKS";
+const NOT_OBJECT = "the document is not a JSON object";
 
 /** Why {@link AgentKeyDiscoveryError} refused. */
 export type AgentKeyDiscoveryReason =
-  /** The brand.json is not one of its shapes, or redirects a second time. */
+  /**
+   * The brand.json failed the strict parse (not UTF-8 or JSON, a byte order mark, a duplicate
+   * key, past the JSON bounds, over the 256 KiB cap), is not one of its shapes, or redirects a
+   * second time.
+   */
   | "brand_json_malformed"
   /** No `agents[]` entry has the agent's URL. */
   | "agent_not_in_brand_json"
@@ -34,7 +39,11 @@ export type AgentKeyDiscoveryReason =
  * The brand.json gave no single agent entry for the URL (the spec's
  * `request_signature_brand_json_malformed`, `_agent_not_in_brand_json`, `_brand_json_ambiguous`;
  * a verifier then rejects with `*_signature_key_unknown`: "verifiers MUST NOT accept signatures
- * from a keyid they cannot resolve to a specific agents[] entry").
+ * from a keyid they cannot resolve to a specific agents[] entry"). None is retryable
+ * (security.mdx, "Rejection codes for this discovery chain": "do not retry; surface to
+ * operations", "Not retryable"): the same document fails the same way until its operator fixes
+ * it. A brand.json that could not be fetched (network, timeout, non-2xx) is a `JwksError`
+ * `unavailable` instead, the transient `request_signature_brand_json_unreachable`.
  *
  * @example Reading the reason
  * ```ts
@@ -58,6 +67,8 @@ export class AgentKeyDiscoveryError extends AdcpSigningError {
    * Makes the error.
    *
    * @param reason Why.
+   * @param detail One line for logs: what was wrong (the body by kind only, no seller bytes).
+   * @param options `cause`: the parser's error, when there is one.
    *
    * @example Usage
    * ```ts
@@ -66,10 +77,19 @@ export class AgentKeyDiscoveryError extends AdcpSigningError {
    *
    * const error = new AgentKeyDiscoveryError("agent_not_in_brand_json");
    * strictEqual(error.reason, "agent_not_in_brand_json");
+   * strictEqual(
+   *   new AgentKeyDiscoveryError("brand_json_malformed", "the body is not JSON").message,
+   *   "Cannot resolve the agent's keys: brand json malformed (the body is not JSON)",
+   * );
    * ```
    */
-  constructor(reason: AgentKeyDiscoveryReason) {
-    super(`Cannot resolve the agent's keys: ${reason.replaceAll("_", " ")}`);
+  constructor(reason: AgentKeyDiscoveryReason, detail?: string, options?: ErrorOptions) {
+    super(
+      `Cannot resolve the agent's keys: ${reason.replaceAll("_", " ")}${
+        detail === undefined ? "" : ` (${detail})`
+      }`,
+      options,
+    );
     this.reason = reason;
   }
 
@@ -90,7 +110,35 @@ export class AgentKeyDiscoveryError extends AdcpSigningError {
   get specCode(): string {
     return `request_signature_${this.reason}`;
   }
+
+  /**
+   * The webhook twin of {@link AgentKeyDiscoveryError.specCode} (`webhook_signature_<reason>`),
+   * for a webhook verifier resolving the seller's keys: the webhook taxonomy's "codes parallel
+   * the request-signing error taxonomy, prefixed `webhook_`".
+   *
+   * @example Usage
+   * ```ts
+   * import { AgentKeyDiscoveryError } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * strictEqual(
+   *   new AgentKeyDiscoveryError("brand_json_malformed").webhookSpecCode,
+   *   "webhook_signature_brand_json_malformed",
+   * );
+   * ```
+   */
+  get webhookSpecCode(): string {
+    return `webhook_signature_${this.reason}`;
+  }
 }
+
+/** A brand.json body that fails the strict parse or the cap: `brand_json_malformed`. */
+const MALFORMED_BRAND_JSON = (detail: string, cause?: unknown): Error =>
+  new AgentKeyDiscoveryError(
+    "brand_json_malformed",
+    detail,
+    cause === undefined ? undefined : { cause },
+  );
 
 /** How {@link resolveAgentJwksUri} fetches. */
 export interface ResolveAgentJwksUriOptions extends Omit<FetchJwksOptions, "maxBytes"> {
@@ -122,7 +170,7 @@ function redirectOf(doc: Record<string, unknown>): string | undefined {
   if (typeof doc.house === "string") {
     const house = doc.house;
     if (!/^[a-z0-9.-]+$/i.test(house) || house.length > 253) {
-      throw new AgentKeyDiscoveryError("brand_json_malformed");
+      throw new AgentKeyDiscoveryError("brand_json_malformed", "house is not a domain name");
     }
     return `https://${house}/.well-known/brand.json`;
   }
@@ -139,12 +187,22 @@ function agentEntries(doc: Record<string, unknown>): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const list of lists) {
     if (list === undefined) continue;
-    if (!Array.isArray(list)) throw new AgentKeyDiscoveryError("brand_json_malformed");
+    if (!Array.isArray(list)) {
+      throw new AgentKeyDiscoveryError("brand_json_malformed", "agents is not an array");
+    }
     for (const entry of list) {
-      if (!isJsonObject(entry)) throw new AgentKeyDiscoveryError("brand_json_malformed");
+      if (!isJsonObject(entry)) {
+        throw new AgentKeyDiscoveryError(
+          "brand_json_malformed",
+          "an agents[] entry is not an object",
+        );
+      }
       out.push(entry);
       if (out.length > MAX_BRAND_JSON_AGENTS) {
-        throw new AgentKeyDiscoveryError("brand_json_malformed");
+        throw new AgentKeyDiscoveryError(
+          "brand_json_malformed",
+          `more than ${MAX_BRAND_JSON_AGENTS} agents[] entries`,
+        );
       }
     }
   }
@@ -169,8 +227,12 @@ function agentEntries(doc: Record<string, unknown>): Record<string, unknown>[] {
  * @param agentUrl The agent's URL, as the integration knows it.
  * @param options `brandJsonUrl`, fetch and limits.
  * @returns The brand.json used, the entry and its JWKS URI.
- * @throws {JwksError} When a URL is refused (`untrusted`) or a fetch fails (`unavailable`).
- * @throws {AgentKeyDiscoveryError} When the brand.json has no single entry for the agent.
+ * @throws {JwksError} When a URL is refused (`untrusted`: not https, userinfo, a reserved address,
+ * an HTTP redirect; not retryable) or the brand.json cannot be fetched (`unavailable`: network,
+ * timeout, non-2xx; the spec's transient `request_signature_brand_json_unreachable`).
+ * @throws {AgentKeyDiscoveryError} When the brand.json is malformed (`brand_json_malformed`: the
+ * strict parse, the 256 KiB cap, the shape, a second redirect) or has no single entry for the
+ * agent (`agent_not_in_brand_json`, `brand_json_ambiguous`): none is retryable.
  * @throws {TypeError} When an option has the wrong type.
  *
  * @example Resolving from a brand.json (a `fetch` stands in for the network)
@@ -210,17 +272,21 @@ export async function resolveAgentJwksUri(
     "options.brandJsonUrl",
     "brand.json URL",
   );
-  let doc = await fetchJsonFrom(where, settings);
-  if (!isJsonObject(doc)) throw new AgentKeyDiscoveryError("brand_json_malformed");
+  let doc = await fetchJsonFrom(where, settings, MALFORMED_BRAND_JSON);
+  if (!isJsonObject(doc)) throw new AgentKeyDiscoveryError("brand_json_malformed", NOT_OBJECT);
   const redirect = redirectOf(doc);
   if (redirect !== undefined && !followRedirect) {
-    throw new AgentKeyDiscoveryError("brand_json_malformed");
+    throw new AgentKeyDiscoveryError(
+      "brand_json_malformed",
+      "a redirect, where the given brand.json is read with none",
+    );
   }
   if (redirect !== undefined) {
     where = sourceUrl(redirect, settings, ACTION, "authoritative_location", "brand.json URL");
-    doc = await fetchJsonFrom(where, settings);
-    if (!isJsonObject(doc) || redirectOf(doc) !== undefined) {
-      throw new AgentKeyDiscoveryError("brand_json_malformed");
+    doc = await fetchJsonFrom(where, settings, MALFORMED_BRAND_JSON);
+    if (!isJsonObject(doc)) throw new AgentKeyDiscoveryError("brand_json_malformed", NOT_OBJECT);
+    if (redirectOf(doc) !== undefined) {
+      throw new AgentKeyDiscoveryError("brand_json_malformed", "a second brand.json redirect");
     }
   }
   const matches = agentEntries(doc).filter((entry) => entry.url === wanted);
@@ -228,7 +294,7 @@ export async function resolveAgentJwksUri(
   if (matches.length > 1) throw new AgentKeyDiscoveryError("brand_json_ambiguous");
   const entry = matches[0]!;
   if (entry.jwks_uri !== undefined && typeof entry.jwks_uri !== "string") {
-    throw new AgentKeyDiscoveryError("brand_json_malformed");
+    throw new AgentKeyDiscoveryError("brand_json_malformed", "jwks_uri is not a string");
   }
   const jwksUri = entry.jwks_uri === undefined
     ? defaultJwksUri(agent)

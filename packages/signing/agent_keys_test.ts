@@ -1,6 +1,6 @@
 // resolveAgentJwksUri against local servers: the brand.json shapes, the one redirect, and what a
 // hostile operator can send.
-import { deepStrictEqual, rejects, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { AgentKeyDiscoveryError, resolveAgentJwksUri } from "./agent_keys.ts";
 import { JwksError } from "./errors.ts";
 
@@ -20,6 +20,16 @@ function serve(routes: Record<string, (origin: string) => unknown>) {
   });
   origin = `http://127.0.0.1:${server.addr.port}`;
   return { origin, seen, close: () => server.shutdown() };
+}
+
+/** What `promise` rejects with (it must reject). */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
 }
 
 function reason(expected: string) {
@@ -241,7 +251,7 @@ Deno.test("an HTTP redirect of the brand.json is refused, never followed", async
   }
 });
 
-Deno.test("a brand.json over 256 KiB is refused; the cap cannot be raised", async () => {
+Deno.test("a brand.json over 256 KiB is brand_json_malformed; the cap stays", async () => {
   const site = await serve({
     "/.well-known/brand.json": (o) => ({
       agents: [{ url: `${o}/mcp` }],
@@ -249,10 +259,7 @@ Deno.test("a brand.json over 256 KiB is refused; the cap cannot be raised", asyn
     }),
   });
   try {
-    await rejects(
-      resolveAgentJwksUri(`${site.origin}/mcp`, LOCAL),
-      (e) => e instanceof JwksError && e.reason === "unavailable",
-    );
+    await rejects(resolveAgentJwksUri(`${site.origin}/mcp`, LOCAL), reason("brand_json_malformed"));
     await rejects(
       resolveAgentJwksUri(`${site.origin}/mcp`, { ...LOCAL, maxBytes: 262_145 }),
       RangeError,
@@ -260,4 +267,126 @@ Deno.test("a brand.json over 256 KiB is refused; the cap cannot be raised", asyn
   } finally {
     await site.close();
   }
+});
+
+/** A `fetch` answering every request with `make()`, counting the requests. */
+function answering(make: () => Response | Promise<Response>) {
+  const counter = { calls: 0 };
+  const fetch = () => {
+    counter.calls++;
+    return Promise.resolve(make());
+  };
+  return { fetch, counter };
+}
+
+const AGENT = "https://seller.example/mcp";
+const GOOD = `{"agents":[{"url":"${AGENT}"}]}`;
+
+Deno.test("a brand.json failing the strict parse is brand_json_malformed", async () => {
+  const bodies: Record<string, BodyInit> = {
+    "duplicate key": `{"agents":[{"url":"${AGENT}"}],"agents":[]}`,
+    "duplicate key in an entry": `{"agents":[{"url":"${AGENT}","url":"${AGENT}"}]}`,
+    "not JSON": "<html>brand</html>",
+    "empty body": "",
+    "byte order mark": `\ufeff${GOOD}`,
+    "not UTF-8": new Uint8Array([0x7b, 0xff, 0x7d]),
+    "trailing garbage": `${GOOD} x`,
+    "too deep": "[".repeat(10_000) + "]".repeat(10_000),
+  };
+  for (const [name, body] of Object.entries(bodies)) {
+    const { fetch, counter } = answering(() =>
+      new Response(body, { headers: { "content-type": "application/json" } })
+    );
+    const error = await rejection(resolveAgentJwksUri(AGENT, { fetch }));
+    ok(error instanceof AgentKeyDiscoveryError, `${name}: ${error}`);
+    strictEqual(error.reason, "brand_json_malformed", name);
+    strictEqual(error.code, "agent_key_discovery", name);
+    strictEqual(error.specCode, "request_signature_brand_json_malformed", name);
+    strictEqual(error.webhookSpecCode, "webhook_signature_brand_json_malformed", name);
+    ok(!(error instanceof JwksError), name);
+    strictEqual(counter.calls, 1, name);
+  }
+  // The parser's error is kept as the cause, and the message names the body by kind only.
+  const { fetch } = answering(() => new Response(`{"a":1,"a":2}`));
+  const error = await rejection(resolveAgentJwksUri(AGENT, { fetch }));
+  ok(error instanceof AgentKeyDiscoveryError && error.cause instanceof Error);
+  strictEqual(
+    error.message,
+    "Cannot resolve the agent's keys: brand json malformed (the body repeats a key in an object)",
+  );
+});
+
+Deno.test("a brand.json over the cap is brand_json_malformed, declared or counted", async () => {
+  const big = `{"agents":[{"url":"${AGENT}"}],"note":"${"x".repeat(262_144)}"}`;
+  // Counted: no Content-Length, a streamed body.
+  const streamed = answering(() =>
+    new Response(new Blob([big]).stream(), { headers: { "content-type": "application/json" } })
+  );
+  await rejects(
+    resolveAgentJwksUri(AGENT, { fetch: streamed.fetch }),
+    reason("brand_json_malformed"),
+  );
+  // Declared: refused before the body is read.
+  const declared = answering(() => new Response(GOOD, { headers: { "content-length": "262145" } }));
+  await rejects(
+    resolveAgentJwksUri(AGENT, { fetch: declared.fetch }),
+    reason("brand_json_malformed"),
+  );
+  // A lower cap of the caller's own counts the same way.
+  const small = answering(() => new Response(GOOD));
+  await rejects(
+    resolveAgentJwksUri(AGENT, { fetch: small.fetch, maxBytes: 10 }),
+    reason("brand_json_malformed"),
+  );
+  // The redirect target is held to the same rules.
+  let first = true;
+  const redirected = answering(() => {
+    if (first) {
+      first = false;
+      return Response.json({ authoritative_location: "https://hosted.example/brand.json" });
+    }
+    return new Response(`{"agents":[],"agents":[]}`);
+  });
+  await rejects(
+    resolveAgentJwksUri(AGENT, { fetch: redirected.fetch }),
+    reason("brand_json_malformed"),
+  );
+  strictEqual(redirected.counter.calls, 2);
+});
+
+Deno.test("a brand.json that cannot be fetched is JwksError unavailable (transient)", async () => {
+  for (const status of [404, 500, 503]) {
+    const { fetch } = answering(() => new Response("oops", { status }));
+    await rejects(
+      resolveAgentJwksUri(AGENT, { fetch }),
+      (e) => e instanceof JwksError && e.reason === "unavailable" && e.code === "jwks_unavailable",
+      String(status),
+    );
+  }
+  const network = () => Promise.reject(new TypeError("connection refused"));
+  await rejects(
+    resolveAgentJwksUri(AGENT, { fetch: network }),
+    (e) => e instanceof JwksError && e.reason === "unavailable",
+  );
+  // A body that breaks off is the network's failure too, not the document's.
+  const broken = answering(() =>
+    new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("{"));
+          controller.error(new Error("reset"));
+        },
+      }),
+    )
+  );
+  await rejects(
+    resolveAgentJwksUri(AGENT, { fetch: broken.fetch }),
+    (e) => e instanceof JwksError && e.reason === "unavailable",
+  );
+  // The deadline.
+  const silent = () => new Promise<Response>(() => {});
+  await rejects(
+    resolveAgentJwksUri(AGENT, { fetch: silent, timeoutMs: 20 }),
+    (e) => e instanceof JwksError && e.reason === "unavailable",
+  );
 });

@@ -13,7 +13,8 @@ export interface CanonicalTargetUri {
 /**
  * Canonicalizes a URL the way AdCP signers and verifiers must before building a signature base:
  * lowercase scheme and host, IDN to A-labels (UTS-46 nontransitional), one trailing root dot
- * removed, userinfo and default port stripped, dot segments removed (consecutive slashes kept),
+ * removed, userinfo, the default port and an empty port (`host:`, RFC 3986 §6.2.3) stripped, an
+ * empty path made `/`, dot segments removed (consecutive slashes kept),
  * percent escapes uppercased and unreserved ones decoded, the query kept byte for byte, the
  * fragment dropped. Malformed authorities are refused.
  *
@@ -30,6 +31,10 @@ export interface CanonicalTargetUri {
  *
  * deepStrictEqual(canonicalizeTargetUri("HTTPS://Seller.Example:443/a/./b%7e?b=2&a=1#frag"), {
  *   targetUri: "https://seller.example/a/b~?b=2&a=1",
+ *   authority: "seller.example",
+ * });
+ * deepStrictEqual(canonicalizeTargetUri("https://seller.example:/p"), {
+ *   targetUri: "https://seller.example/p",
  *   authority: "seller.example",
  * });
  * ```

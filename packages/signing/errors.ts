@@ -25,7 +25,77 @@ export type RequestSignatureErrorCode =
   | "request_signature_replayed"
   | "request_signature_rate_abuse"
   | "request_signature_jwks_unavailable"
-  | "request_signature_jwks_untrusted";
+  | "request_signature_jwks_untrusted"
+  // The discovery chain of an agent's keys (security.mdx, "Discovering an agent's signing keys
+  // via `brand_json_url`", "Rejection codes for this discovery chain").
+  | "request_signature_brand_json_url_missing"
+  | "request_signature_capabilities_unreachable"
+  | "request_signature_brand_json_unreachable"
+  | "request_signature_brand_json_malformed"
+  | "request_signature_brand_origin_mismatch"
+  | "request_signature_agent_not_in_brand_json"
+  | "request_signature_brand_json_ambiguous"
+  | "request_signature_key_origin_mismatch"
+  | "request_signature_key_origin_missing";
+
+/** Every {@link RequestSignatureErrorCode}: the type checker refuses a missing or extra one. */
+const REQUEST_SIGNATURE_CODES: ReadonlySet<string> = new Set(
+  Object.keys(
+    {
+      request_signature_required: true,
+      request_target_uri_malformed: true,
+      request_signature_header_malformed: true,
+      request_signature_params_incomplete: true,
+      request_signature_tag_invalid: true,
+      request_signature_alg_not_allowed: true,
+      request_signature_window_invalid: true,
+      request_signature_components_incomplete: true,
+      request_signature_components_unexpected: true,
+      request_signature_key_unknown: true,
+      request_signature_key_purpose_invalid: true,
+      request_signature_key_revoked: true,
+      request_signature_revocation_stale: true,
+      request_signature_invalid: true,
+      request_signature_digest_mismatch: true,
+      request_body_malformed: true,
+      request_signature_replayed: true,
+      request_signature_rate_abuse: true,
+      request_signature_jwks_unavailable: true,
+      request_signature_jwks_untrusted: true,
+      request_signature_brand_json_url_missing: true,
+      request_signature_capabilities_unreachable: true,
+      request_signature_brand_json_unreachable: true,
+      request_signature_brand_json_malformed: true,
+      request_signature_brand_origin_mismatch: true,
+      request_signature_agent_not_in_brand_json: true,
+      request_signature_brand_json_ambiguous: true,
+      request_signature_key_origin_mismatch: true,
+      request_signature_key_origin_missing: true,
+    } satisfies Record<RequestSignatureErrorCode, true>,
+  ),
+);
+
+/**
+ * Whether `value` is one of the spec's request-signing codes (security.mdx, "Transport error
+ * taxonomy" and the key-discovery chain's codes): for reading a seller's
+ * `WWW-Authenticate: Signature error="<code>"`, where anything else is seller text to drop.
+ *
+ * @param value A value to test.
+ * @returns Whether it is a {@link RequestSignatureErrorCode}.
+ *
+ * @example Usage
+ * ```ts
+ * import { isRequestSignatureErrorCode } from "@adcp-wire/signing";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(isRequestSignatureErrorCode("request_signature_key_unknown"), true);
+ * strictEqual(isRequestSignatureErrorCode("request_signature_whatever"), false);
+ * strictEqual(isRequestSignatureErrorCode("__proto__"), false);
+ * ```
+ */
+export function isRequestSignatureErrorCode(value: unknown): value is RequestSignatureErrorCode {
+  return typeof value === "string" && REQUEST_SIGNATURE_CODES.has(value);
+}
 
 /**
  * The stable codes of the webhook-signing profile (security.mdx, "Webhook error taxonomy"). The
@@ -63,11 +133,13 @@ export type AdcpSigningErrorCode =
   | "jwks_untrusted"
   | "body_too_large"
   | "body_timeout"
-  | "agent_key_discovery";
+  | "agent_key_discovery"
+  | "SIGNING_FAILED";
 
 /**
  * Base class of the `@adcp-wire/signing` error family, under the workspace root `AdcpWireError`.
- * Codes are lower-case: they are the spec's own codes.
+ * Codes the spec names keep its lower-case spelling; the one local condition the spec has no code
+ * for, a signer that could not sign ({@link SigningFailedError}), is upper-case.
  *
  * @example Catching every signing error at once
  * ```ts
@@ -342,5 +414,92 @@ export class BodyTimeoutError extends AdcpSigningError {
   constructor(timeoutMs: number) {
     super(`Cannot verify the message: its body did not arrive within ${timeoutMs} ms`);
     this.timeoutMs = timeoutMs;
+  }
+}
+
+/** Which local step of signing failed ({@link SigningFailedError}). */
+export type SigningFailurePhase =
+  /** Importing the private JWK into Web Crypto (the lazy import of the first signature). */
+  | "import"
+  /** Hashing the body for `Content-Digest`. */
+  | "digest"
+  /** The signature itself, or a signer of the caller's own that threw. */
+  | "sign";
+
+/** What a {@link SigningFailedError} records. */
+export interface SigningFailure {
+  /** The step that failed. */
+  readonly phase: SigningFailurePhase;
+  /** The signer's `keyid`, when known. */
+  readonly keyid?: string | undefined;
+  /** The signer's `alg`, when known. */
+  readonly alg?: string | undefined;
+}
+
+/**
+ * A signer could not sign: Web Crypto refused the key or the operation (a key that imports but
+ * cannot sign, a private JWK whose material is not a key). Nothing was sent. It is a local
+ * failure, never a network one: the same key fails the same way on every attempt, so it is not
+ * retried (a client passes it through unwrapped; `AdcpAgent` answers it as `failed` with no
+ * recovery decision). Fix the signer's key: security.mdx, "AdCP RFC 9421 profile".
+ *
+ * The spec has no code for it (its taxonomy is the verifier's), hence the upper-case
+ * `SIGNING_FAILED`. The runtime's error is the `cause`; the message names only its kind.
+ *
+ * @example Reading the phase and the key
+ * ```ts
+ * import { SigningFailedError } from "@adcp-wire/signing";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const error = new SigningFailedError({ phase: "sign", keyid: "buyer-1", alg: "ed25519" });
+ * strictEqual(error.code, "SIGNING_FAILED");
+ * strictEqual(error.phase, "sign");
+ * strictEqual(error.keyid, "buyer-1");
+ * ```
+ */
+export class SigningFailedError extends AdcpSigningError {
+  /** The class name, a literal so that minifiers cannot change it. */
+  override readonly name: string = "SigningFailedError";
+  /** Always `SIGNING_FAILED`. */
+  override readonly code = "SIGNING_FAILED" as const;
+  /** The step that failed. */
+  readonly phase: SigningFailurePhase;
+  /** The signer's `keyid`, when known. */
+  readonly keyid: string | undefined;
+  /** The signer's `alg`, when known. */
+  readonly alg: string | undefined;
+
+  /**
+   * Makes the error.
+   *
+   * @param failure The phase, and the signer's `keyid` and `alg` when known.
+   * @param options `cause`: what Web Crypto (or the signer) threw.
+   *
+   * @example Usage
+   * ```ts
+   * import { SigningFailedError } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const cause = new DOMException("no", "OperationError");
+   * const error = new SigningFailedError({ phase: "sign", keyid: "k", alg: "ed25519" }, { cause });
+   * strictEqual(
+   *   error.message,
+   *   'Cannot sign the message: the sign step failed for keyid "k" (ed25519) with OperationError',
+   * );
+   * strictEqual(error.cause, cause);
+   * ```
+   */
+  constructor(failure: SigningFailure, options?: ErrorOptions) {
+    const { phase, keyid, alg } = failure;
+    const key = keyid === undefined ? "" : ` for keyid ${JSON.stringify(keyid)}`;
+    const algorithm = alg === undefined ? "" : ` (${alg})`;
+    const cause = options?.cause;
+    const kind = cause instanceof Error || cause instanceof DOMException
+      ? ` with ${cause.name}`
+      : "";
+    super(`Cannot sign the message: the ${phase} step failed${key}${algorithm}${kind}`, options);
+    this.phase = phase;
+    this.keyid = keyid;
+    this.alg = alg;
   }
 }

@@ -4,6 +4,7 @@ import { untilAborted } from "./_abort.ts";
 import { isJsonObject, optionError } from "@adcp-wire/internal";
 import { JwksError } from "./errors.ts";
 import type { AdcpJwk, AdcpJwks, KeyResolver, ResolveKeyContext } from "./keys.ts";
+import { agentUrlOption, STATIC_KEY_SETS } from "./_signer_identity.ts";
 import {
   deepFreeze,
   fetchJwksFrom,
@@ -210,6 +211,15 @@ export interface JwksResolverOptions extends FetchJwksOptions {
    * @default {() => performance.now()}
    */
   readonly now?: (() => number) | undefined;
+  /**
+   * The `url` of the brand.json `agents[]` entry whose `jwks_uri` this is: the identity a
+   * verifier reports for every key resolved here (`VerifiedSigner.agentUrl`, security.mdx,
+   * "Agent identity"). An http(s) URL of at most 2,048 characters, kept as written.
+   * {@link JwksResolver.forAgent} sets it from `resolveAgentJwksUri`. Without it a verifier's
+   * sender id is `jwks:` and the JWKS URL.
+   * @default {undefined}
+   */
+  readonly agentUrl?: string | undefined;
 }
 
 /** A fetched set, indexed. */
@@ -302,6 +312,59 @@ export class JwksResolver implements KeyResolver {
   #failure: { readonly error: JwksError; readonly at: number } | undefined;
   #inflight: Promise<CachedSet> | undefined;
   #lastRefetchAt: number | undefined;
+  readonly #agentUrl: string | undefined;
+
+  /**
+   * Makes a resolver for the keys of the agent `location` names (what `resolveAgentJwksUri`
+   * found), bound to that agent: its `jwksUri`, and its `agentUrl` from the matched entry's `url`
+   * (byte-equal to the agent URL asked about).
+   *
+   * Spec: security.mdx, "Agent identity" (`agent_url` is the `url` of the `agents[]` entry whose
+   * `jwks_uri` resolved the keyid).
+   *
+   * @param location Where the agent's keys are published: an `AgentKeyLocation`.
+   * @param options The fetch options and the cache settings (`agentUrl` is taken from `location`).
+   * @returns The resolver.
+   * @throws {JwksError} `untrusted` when the JWKS URL is refused.
+   * @throws {TypeError} When `location` is not an agent key location, or an option has the wrong
+   * type.
+   * @throws {RangeError} When a number option is out of range.
+   *
+   * @example A resolver that knows its agent
+   * ```ts
+   * import { JwksResolver, resolveAgentJwksUri } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const brand = { agents: [{ type: "sales", url: "https://seller.example/mcp" }] };
+   * const fetch = () => Promise.resolve(Response.json(brand));
+   * const location = await resolveAgentJwksUri("https://seller.example/mcp", { fetch });
+   * const resolver = JwksResolver.forAgent(location);
+   * strictEqual(resolver.agentUrl, "https://seller.example/mcp");
+   * strictEqual(resolver.jwksUri, "https://seller.example/.well-known/jwks.json");
+   * ```
+   */
+  static forAgent(
+    location: {
+      readonly agentUrl: string;
+      readonly jwksUri: string;
+      readonly entry?: Readonly<Record<string, unknown>>;
+    },
+    options?: Omit<JwksResolverOptions, "agentUrl">,
+  ): JwksResolver {
+    const action = "create a JwksResolver";
+    if (!isJsonObject(location) || typeof location.jwksUri !== "string") {
+      throw optionError(TypeError, action, "location", "an AgentKeyLocation", location);
+    }
+    if (typeof location.agentUrl !== "string") {
+      throw optionError(TypeError, action, "location.agentUrl", "a string", location.agentUrl);
+    }
+    const entryUrl = isJsonObject(location.entry) ? location.entry.url : undefined;
+    const agentUrl = typeof entryUrl === "string" ? entryUrl : location.agentUrl;
+    return new JwksResolver(location.jwksUri, {
+      ...optionsObject<JwksResolverOptions>(options, action),
+      agentUrl,
+    });
+  }
 
   /**
    * Makes a resolver; nothing is fetched until the first {@link JwksResolver.resolve}.
@@ -347,7 +410,27 @@ export class JwksResolver implements KeyResolver {
       throw optionError(TypeError, action, "options.now", "a function or undefined", now);
     }
     this.#now = now ?? (() => performance.now());
+    this.#agentUrl = agentUrlOption(raw.agentUrl, action, "options.agentUrl");
     this.#url = jwksUrl(jwksUri, this.#settings, action, "jwksUri");
+  }
+
+  /**
+   * The agent these keys belong to (the `agentUrl` option), or `undefined`.
+   *
+   * @example Usage
+   * ```ts
+   * import { JwksResolver } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const resolver = new JwksResolver("https://keys.seller.example/jwks.json", {
+   *   agentUrl: "https://seller.example/mcp",
+   * });
+   * strictEqual(resolver.agentUrl, "https://seller.example/mcp");
+   * strictEqual(new JwksResolver("https://keys.example/jwks.json").agentUrl, undefined);
+   * ```
+   */
+  get agentUrl(): string | undefined {
+    return this.#agentUrl;
   }
 
   /**
@@ -476,6 +559,18 @@ export class JwksResolver implements KeyResolver {
   }
 }
 
+/** Options of {@link StaticKeyResolver}. */
+export interface StaticKeyResolverOptions {
+  /**
+   * The `url` of the brand.json `agents[]` entry these keys belong to (for pinned keys, the
+   * pinned agent): the identity a verifier reports for every key of the set. An http(s) URL of
+   * at most 2,048 characters, kept as written. Without it a verifier's sender id is `keys:` and a
+   * SHA-256 digest of the set's public key material: one set, one sender.
+   * @default {undefined}
+   */
+  readonly agentUrl?: string | undefined;
+}
+
 /**
  * A {@link KeyResolver} over a fixed set of keys: pinned keys (a publisher's `adagents.json`
  * `authorized_agents[].signing_keys[]`, authoritative when present: security.mdx, "Publisher pin
@@ -502,16 +597,20 @@ export class JwksResolver implements KeyResolver {
  */
 export class StaticKeyResolver implements KeyResolver {
   readonly #byKid: ReadonlyMap<string, AdcpJwk>;
+  readonly #agentUrl: string | undefined;
 
   /**
    * Makes a resolver over `jwks`.
    *
    * @param jwks A JWK Set (`{ keys: [...] }`) or an array of JWKs.
-   * @throws {TypeError} When `jwks` is neither, an entry is not an object, or an entry cannot be
-   * copied (a function, a symbol).
+   * @param options The agent the keys belong to.
+   * @throws {TypeError} When `jwks` is neither, an entry is not an object, an entry cannot be
+   * copied (a function, a symbol), or `options.agentUrl` is not an http(s) URL.
    */
-  constructor(jwks: AdcpJwks | readonly AdcpJwk[]) {
+  constructor(jwks: AdcpJwks | readonly AdcpJwk[], options?: StaticKeyResolverOptions) {
     const action = "create a StaticKeyResolver";
+    const raw = optionsObject<StaticKeyResolverOptions>(options, action);
+    this.#agentUrl = agentUrlOption(raw.agentUrl, action, "options.agentUrl");
     let entries: unknown;
     let name: string;
     if (Array.isArray(jwks)) {
@@ -538,7 +637,25 @@ export class StaticKeyResolver implements KeyResolver {
         { cause: error },
       );
     }
-    this.#byKid = indexKeys(deepFreeze(usableKeys(copies)));
+    const usable = deepFreeze(usableKeys(copies));
+    this.#byKid = indexKeys(usable);
+    STATIC_KEY_SETS.set(this, usable);
+  }
+
+  /**
+   * The agent these keys belong to (the `agentUrl` option), or `undefined`.
+   *
+   * @example Usage
+   * ```ts
+   * import { StaticKeyResolver } from "@adcp-wire/signing";
+   * import { strictEqual } from "node:assert/strict";
+   *
+   * const pinned = new StaticKeyResolver([], { agentUrl: "https://seller.example/mcp" });
+   * strictEqual(pinned.agentUrl, "https://seller.example/mcp");
+   * ```
+   */
+  get agentUrl(): string | undefined {
+    return this.#agentUrl;
   }
 
   /**

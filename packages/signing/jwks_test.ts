@@ -6,6 +6,7 @@
 import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
 import fc from "fast-check";
 import { isReservedAddress } from "@adcp-wire/security";
+import { resolveAgentJwksUri } from "./agent_keys.ts";
 import { JwksError } from "./errors.ts";
 import type { AdcpJwk } from "./keys.ts";
 import {
@@ -1501,3 +1502,40 @@ Deno.test(
     ok(outcomes.derived > 50 && outcomes.refused > 50, JSON.stringify(outcomes));
   },
 );
+
+Deno.test("JwksResolver.forAgent() binds the resolver to the agents[] entry's url", async () => {
+  const brand = {
+    agents: [{ type: "sales", url: "https://Seller.example/mcp", jwks_uri: "https://k.example/j" }],
+  };
+  const fetch = () => Promise.resolve(Response.json(brand));
+  // The entry's url as written (matched byte for byte), not the parsed agent URL.
+  const location = await resolveAgentJwksUri("https://Seller.example/mcp", { fetch });
+  strictEqual(location.agentUrl, "https://seller.example/mcp");
+  const resolver = JwksResolver.forAgent(location, { fetch });
+  strictEqual(resolver.agentUrl, "https://Seller.example/mcp");
+  strictEqual(resolver.jwksUri, "https://k.example/j");
+  throws(() => JwksResolver.forAgent(null as never), TypeError);
+  throws(() => JwksResolver.forAgent({ agentUrl: "https://a.example" } as never), TypeError);
+});
+
+Deno.test("JwksResolver and StaticKeyResolver check their agentUrl option", () => {
+  const jwksUri = "https://keys.example/jwks.json";
+  strictEqual(
+    new JwksResolver(jwksUri, { agentUrl: "http://a.example/x" }).agentUrl,
+    "http://a.example/x",
+  );
+  strictEqual(new StaticKeyResolver([]).agentUrl, undefined);
+  for (
+    const bad of [
+      "",
+      "not a url",
+      "mailto:a@example.com",
+      42,
+      "https://a.example/".padEnd(2049, "x"),
+    ]
+  ) {
+    throws(() => new JwksResolver(jwksUri, { agentUrl: bad as never }), TypeError);
+    throws(() => new StaticKeyResolver([], { agentUrl: bad as never }), TypeError);
+  }
+  throws(() => new StaticKeyResolver([], "x" as never), TypeError);
+});

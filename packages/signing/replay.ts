@@ -8,7 +8,7 @@ export type ReplayInsertResult =
   | "inserted"
   /** The pair is already held: a replay (step 12, re-checked atomically). */
   | "replayed"
-  /** The keyid's cap, or the store's total cap, is reached: nothing was inserted (step 13). */
+  /** A cap (the keyid's, the signer's, or the store's) is reached: nothing was inserted. */
   | "capped";
 
 /**
@@ -16,16 +16,23 @@ export type ReplayInsertResult =
  * token or an IP: security.mdx, "Transport replay dedup"). Times are Unix seconds. A distributed
  * store makes {@link ReplayStore.insert} atomic with its cap check (a Redis script, `SET NX`);
  * {@link ReplayStore.capped} is then only the cheap pre-crypto guard of step 9a.
+ *
+ * The verifiers also pass `signer`, the verified signer identity (`VerifiedSigner.senderId`: the
+ * agent URL the key was resolved for). It is not part of the replay key; it scopes the caps, so
+ * that the per-keyid cap counts a keyid as resolved for its signer (another seller publishing the
+ * same `kid` cannot exhaust it) and one signer's many keyids share one budget ("operators SHOULD
+ * budget per-seller": security.mdx, "Webhook replay dedup sizing").
  */
 export interface ReplayStore {
   /**
-   * Step 9a: whether new signatures of `keyid` must be refused because its entries, or the
-   * store's, reached their cap.
+   * Step 9a: whether new signatures of `keyid` must be refused because its entries, its
+   * signer's, or the store's, reached their cap.
    *
    * @param keyid The signature's `keyid`.
    * @param now Unix seconds.
+   * @param signer The verified signer identity the keyid was resolved for.
    */
-  capped(keyid: string, now: number): boolean | Promise<boolean>;
+  capped(keyid: string, now: number, signer?: string): boolean | Promise<boolean>;
   /**
    * Step 12: whether `(keyid, nonce)` is held and not expired.
    *
@@ -41,28 +48,41 @@ export interface ReplayStore {
    * @param nonce The signature's `nonce`.
    * @param expiresAt Unix seconds: `expires + 60` (TTL `(expires − now) + 60 s`).
    * @param now Unix seconds.
+   * @param signer The verified signer identity the keyid was resolved for.
    */
   insert(
     keyid: string,
     nonce: string,
     expiresAt: number,
     now: number,
+    signer?: string,
   ): ReplayInsertResult | Promise<ReplayInsertResult>;
 }
 
 /** How an {@link InMemoryReplayStore} is bounded. */
 export interface InMemoryReplayStoreOptions {
   /**
-   * Entries held per `keyid` at most; at the cap new signatures of that key are refused
-   * (`*_rate_abuse`), never evicted. Default 250,000 (the request-side ceiling the spec
-   * recommends is 1,000,000; a quarter of the total keeps other keys served); the webhook
-   * verifier's default store uses 100,000 (security.mdx, "Webhook replay dedup sizing").
+   * Entries held per `keyid` of one signer at most (entries inserted without a `signer` count for
+   * every signer of the keyid, and a call without a `signer` counts every entry of the keyid); at
+   * the cap new signatures of that key are refused (`*_rate_abuse`), never evicted. Default
+   * 250,000 (the request-side ceiling the spec recommends is 1,000,000; a quarter of the total
+   * keeps other keys served); the webhook verifier's default store uses 100,000 (security.mdx,
+   * "Webhook replay dedup sizing").
    */
   readonly maxEntriesPerKeyid?: number;
   /**
-   * Entries held in all at most; when full, every new signature is refused (`*_rate_abuse`).
-   * Default 1,000,000, roughly 150 MB of memory: raise it deliberately (the spec's ceiling for the
-   * aggregate is `min(memory budget, 10,000,000)`).
+   * Entries held per signer at most, across all its keyids: a seller publishing 1,000 keyids
+   * gets a quarter of the store, not all of it. Default: the larger of `maxEntriesPerKeyid` and
+   * a quarter of `maxEntries` (250,000 at the defaults). Keep it under `maxEntries` so that no
+   * one signer can fill the store. Entries inserted without a `signer` count towards no
+   * signer's budget.
+   */
+  readonly maxEntriesPerSigner?: number;
+  /**
+   * Entries held in all at most; when full, every new signature is refused (`*_rate_abuse`, the
+   * spec's aggregate cap: it takes several signers at their cap). Default 1,000,000, roughly
+   * 150 MB of memory: raise it deliberately (the spec's ceiling for the aggregate is
+   * `min(memory budget, 10,000,000)`).
    */
   readonly maxEntries?: number;
 }
@@ -95,11 +115,32 @@ function capOption(value: unknown, name: string, fallback: number): number {
   return value;
 }
 
+/** The entries one signer holds. */
+interface Signer {
+  readonly id: string;
+  count: number;
+  /** Entries per keyid. */
+  readonly keyids: Map<string, number>;
+}
+
+/** One held `(keyid, nonce)`. */
+interface Entry {
+  readonly keyid: string;
+  readonly nonce: string;
+  readonly expiresAt: number;
+  /** Who inserted it; `undefined` for an insert without a signer. */
+  readonly signer: Signer | undefined;
+}
+
 /**
- * The default replay cache: in memory, one process, bounded per keyid and in total, expired
- * entries dropped as it goes. Full means refusing (`*_rate_abuse`), never silent eviction, which
- * would open replay windows exactly under attack. A verifier fleet needs a shared store behind the
+ * The default replay cache: in memory, one process, bounded per keyid of a signer, per signer
+ * and in total, expired entries dropped exactly as time passes (a min-heap on expiry: O(log n) a
+ * call). Full means refusing (`*_rate_abuse`), never silent eviction, which would open replay
+ * windows exactly under attack. A verifier fleet needs a shared store behind the
  * {@link ReplayStore} interface instead (security.mdx, "Cross-endpoint scoping").
+ *
+ * Spec: security.mdx, "Transport replay dedup" (the per-keyid cap; refuse, never evict) and
+ * "Webhook replay dedup sizing" (the aggregate cap; "operators SHOULD budget per-seller").
  *
  * @example A replay is refused; a full key is capped
  * ```ts
@@ -113,17 +154,34 @@ function capOption(value: unknown, name: string, fallback: number): number {
  * strictEqual(store.capped("k1", 1_000), true);
  * strictEqual(store.capped("k1", 1_061), false); // the entry expired
  * ```
+ *
+ * @example One seller's many keyids share its budget; another seller's same kid is its own
+ * ```ts
+ * import { InMemoryReplayStore } from "@adcp-wire/signing";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * const store = new InMemoryReplayStore({ maxEntriesPerKeyid: 2, maxEntriesPerSigner: 2 });
+ * const hostile = "https://hostile.example/mcp";
+ * strictEqual(store.insert("k1", "n1", 1_060, 1_000, hostile), "inserted");
+ * strictEqual(store.insert("k2", "n2", 1_060, 1_000, hostile), "inserted");
+ * strictEqual(store.insert("k3", "n3", 1_060, 1_000, hostile), "capped"); // its budget: 2
+ * strictEqual(store.capped("k1", 1_000, "https://honest.example/mcp"), false);
+ * ```
  */
 export class InMemoryReplayStore implements ReplayStore {
   readonly #perKeyid: number;
+  readonly #perSigner: number;
   readonly #total: number;
-  readonly #keys = new Map<string, Map<string, number>>();
-  readonly #lastSweep = new Map<string, number>();
+  /** keyid → nonce → entry. */
+  readonly #pairs = new Map<string, Map<string, Entry>>();
+  readonly #signers = new Map<string, Signer>();
+  /** keyid → entries inserted without a signer. */
+  readonly #unattributed = new Map<string, number>();
+  /** Every entry, a min-heap on `expiresAt`. */
+  readonly #heap: Entry[] = [];
   readonly #admissions: number[] = [];
   /** Keyids ever admitted (bounded by `maxEntries`, oldest forgotten first). */
   readonly #known = new Map<string, true>();
-  #lastTotalSweep = -Infinity;
-  #size = 0;
 
   /**
    * Makes an empty store.
@@ -160,6 +218,11 @@ export class InMemoryReplayStore implements ReplayStore {
       "maxEntries",
       DEFAULT_REPLAY_MAX_ENTRIES,
     );
+    this.#perSigner = capOption(
+      options.maxEntriesPerSigner,
+      "maxEntriesPerSigner",
+      Math.max(this.#perKeyid, Math.floor(this.#total / 4)),
+    );
   }
 
   /** Records a first insert of a keyid (bounded: one timestamp per key held at most). */
@@ -180,33 +243,36 @@ export class InMemoryReplayStore implements ReplayStore {
     if (drop > 0) this.#admissions.splice(0, drop);
   }
 
-  /** Drops the expired entries of one key: at most once a second, so a full key costs O(1). */
-  #sweep(
-    keyid: string,
-    entries: Map<string, number>,
-    now: number,
-    force: boolean,
-  ): void {
-    const last = this.#lastSweep.get(keyid);
-    if (!force && last !== undefined && now - last < 1) return;
-    this.#lastSweep.set(keyid, now);
-    for (const [nonce, expiresAt] of entries) {
-      if (expiresAt < now) {
-        entries.delete(nonce);
-        this.#size--;
+  /** Drops every entry whose `expiresAt` is before `now` (held through it, inclusive). */
+  #expire(now: number): void {
+    const heap = this.#heap;
+    while (heap.length > 0 && heap[0]!.expiresAt < now) {
+      const entry = heap[0]!;
+      const last = heap.pop()!;
+      if (heap.length > 0) {
+        heap[0] = last;
+        siftDown(heap, 0);
       }
-    }
-    if (entries.size === 0) {
-      this.#keys.delete(keyid);
-      this.#lastSweep.delete(keyid);
+      const nonces = this.#pairs.get(entry.keyid)!;
+      nonces.delete(entry.nonce);
+      if (nonces.size === 0) this.#pairs.delete(entry.keyid);
+      const signer = entry.signer;
+      if (signer === undefined) decrement(this.#unattributed, entry.keyid);
+      else {
+        signer.count--;
+        decrement(signer.keyids, entry.keyid);
+        if (signer.count === 0) this.#signers.delete(signer.id);
+      }
     }
   }
 
   /**
-   * Step 9a: whether `keyid`, or the whole store, is at its cap (expired entries dropped first).
+   * Step 9a: whether `keyid` of `signer`, `signer`, or the whole store is at its cap (expired
+   * entries dropped first).
    *
    * @param keyid The signature's `keyid`.
    * @param now Unix seconds.
+   * @param signer The verified signer identity; without it, every entry of the keyid counts.
    * @returns `true` when a new signature of `keyid` must be refused.
    *
    * @example Usage
@@ -217,28 +283,24 @@ export class InMemoryReplayStore implements ReplayStore {
    * strictEqual(new InMemoryReplayStore().capped("k1", 0), false);
    * ```
    */
-  capped(keyid: string, now: number): boolean {
-    const entries = this.#keys.get(keyid);
-    if (entries !== undefined && entries.size >= this.#perKeyid) {
-      this.#sweep(keyid, entries, now, false);
-      if (entries.size >= this.#perKeyid) return true;
+  capped(keyid: string, now: number, signer?: string): boolean {
+    this.#expire(now);
+    if (signer === undefined) {
+      // Not attributed: the keyid is counted whoever inserted its entries.
+      if ((this.#pairs.get(keyid)?.size ?? 0) >= this.#perKeyid) return true;
+    } else {
+      const held = this.#signers.get(signer);
+      const unattributed = this.#unattributed.get(keyid) ?? 0;
+      if ((held?.keyids.get(keyid) ?? 0) + unattributed >= this.#perKeyid) return true;
+      if (held !== undefined && held.count >= this.#perSigner) return true;
     }
-    if (this.#size >= this.#total) {
-      if (now - this.#lastTotalSweep >= 1) {
-        this.#lastTotalSweep = now;
-        for (const [key, held] of [...this.#keys]) {
-          this.#sweep(key, held, now, true);
-        }
-      }
-      return this.#size >= this.#total;
-    }
-    return false;
+    return this.#heap.length >= this.#total;
   }
 
   /**
    * Step 12: whether `(keyid, nonce)` is held: an entry is held through its `expiresAt`
    * inclusive, so that it outlives the window of step 5 (which accepts `expires` up to
-   * `now − 60`, the entry being held until `expires + 60`).
+   * `now − 60`, the entry being held until `expires + 60`). Whichever signer inserted it.
    *
    * @param keyid The signature's `keyid`.
    * @param nonce The signature's `nonce`.
@@ -257,8 +319,8 @@ export class InMemoryReplayStore implements ReplayStore {
    * ```
    */
   seen(keyid: string, nonce: string, now: number): boolean {
-    const expiresAt = this.#keys.get(keyid)?.get(nonce);
-    return expiresAt !== undefined && expiresAt >= now;
+    const entry = this.#pairs.get(keyid)?.get(nonce);
+    return entry !== undefined && entry.expiresAt >= now;
   }
 
   /**
@@ -269,7 +331,10 @@ export class InMemoryReplayStore implements ReplayStore {
    * @param nonce The signature's `nonce`.
    * @param expiresAt Unix seconds.
    * @param now Unix seconds.
+   * @param signer The verified signer identity; without it, every entry of the keyid counts and
+   * the entry is no signer's.
    * @returns What happened.
+   * @throws {TypeError} When `expiresAt` or `now` is not a finite number.
    *
    * @example Usage
    * ```ts
@@ -286,13 +351,32 @@ export class InMemoryReplayStore implements ReplayStore {
     nonce: string,
     expiresAt: number,
     now: number,
+    signer?: string,
   ): ReplayInsertResult {
+    if (!Number.isFinite(expiresAt) || !Number.isFinite(now)) {
+      // A NaN expiry would never leave the heap: refuse it as the programmer error it is.
+      throw optionError(
+        TypeError,
+        "insert into the replay store",
+        Number.isFinite(now) ? "expiresAt" : "now",
+        "a finite number of Unix seconds",
+        Number.isFinite(now) ? expiresAt : now,
+      );
+    }
     if (this.seen(keyid, nonce, now)) return "replayed";
-    if (this.capped(keyid, now)) return "capped";
-    let entries = this.#keys.get(keyid);
-    if (entries === undefined) {
-      entries = new Map();
-      this.#keys.set(keyid, entries);
+    if (this.capped(keyid, now, signer)) return "capped";
+    let owner: Signer | undefined;
+    if (signer !== undefined) {
+      owner = this.#signers.get(signer);
+      if (owner === undefined) {
+        owner = { id: signer, count: 0, keyids: new Map() };
+        this.#signers.set(signer, owner);
+      }
+    }
+    let nonces = this.#pairs.get(keyid);
+    if (nonces === undefined) {
+      nonces = new Map();
+      this.#pairs.set(keyid, nonces);
       if (!this.#known.has(keyid)) this.#admit(now);
       this.#known.delete(keyid);
       this.#known.set(keyid, true);
@@ -300,13 +384,15 @@ export class InMemoryReplayStore implements ReplayStore {
         this.#known.delete(this.#known.keys().next().value as string);
       }
     }
-    const previous = entries.get(nonce);
-    if (previous !== undefined) {
-      entries.delete(nonce); // expired: replaced
-      this.#size--;
+    const entry: Entry = { keyid, nonce, expiresAt, signer: owner };
+    nonces.set(nonce, entry);
+    if (owner === undefined) increment(this.#unattributed, keyid);
+    else {
+      owner.count++;
+      increment(owner.keyids, keyid);
     }
-    entries.set(nonce, expiresAt);
-    this.#size++;
+    this.#heap.push(entry);
+    siftUp(this.#heap, this.#heap.length - 1);
     return "inserted";
   }
 
@@ -334,9 +420,44 @@ export class InMemoryReplayStore implements ReplayStore {
   ): { entries: number; keyids: number; newKeyidsLast5Minutes: number } {
     this.#expireAdmissions(now);
     return {
-      entries: this.#size,
-      keyids: this.#keys.size,
+      entries: this.#heap.length,
+      keyids: this.#pairs.size,
       newKeyidsLast5Minutes: this.#admissions.length,
     };
   }
+}
+
+function increment(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const left = counts.get(key)! - 1;
+  if (left === 0) counts.delete(key);
+  else counts.set(key, left);
+}
+
+function siftUp(heap: Entry[], index: number): void {
+  const entry = heap[index]!;
+  while (index > 0) {
+    const parent = (index - 1) >> 1;
+    if (heap[parent]!.expiresAt <= entry.expiresAt) break;
+    heap[index] = heap[parent]!;
+    index = parent;
+  }
+  heap[index] = entry;
+}
+
+function siftDown(heap: Entry[], index: number): void {
+  const entry = heap[index]!;
+  const length = heap.length;
+  for (;;) {
+    let child = 2 * index + 1;
+    if (child >= length) break;
+    if (child + 1 < length && heap[child + 1]!.expiresAt < heap[child]!.expiresAt) child++;
+    if (heap[child]!.expiresAt >= entry.expiresAt) break;
+    heap[index] = heap[child]!;
+    index = child;
+  }
+  heap[index] = entry;
 }

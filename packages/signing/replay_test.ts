@@ -291,3 +291,107 @@ Deno.test("with the default caps, one key at its cap leaves room for every other
   strictEqual(store.capped("innocent", 0), false);
   strictEqual(store.insert("innocent", "n", 1_000, 0), "inserted");
 });
+
+Deno.test("a signer publishing 1,000 keyids cannot fill the store: others keep room", () => {
+  const store = new InMemoryReplayStore({
+    maxEntriesPerKeyid: DEFAULT_WEBHOOK_REPLAY_CAP_PER_KEYID,
+  });
+  const hostile = "https://hostile.example/mcp";
+  let inserted = 0;
+  for (let kid = 0; kid < 1_000; kid++) {
+    // Each keyid floods fresh nonces until refused.
+    for (let n = 0;; n++) {
+      if (store.insert(`kid-${kid}`, `n${n}`, 360, 0, hostile) !== "inserted") break;
+      inserted++;
+    }
+  }
+  // The signer's budget, a quarter of the store: not 1,000 keyids' caps.
+  strictEqual(inserted, DEFAULT_REPLAY_MAX_ENTRIES / 4);
+  for (const honest of ["https://honest.example/mcp", "https://other.example/a2a"]) {
+    strictEqual(store.capped("kid-0", 0, honest), false, "another seller's kid of the same name");
+    strictEqual(store.capped("main", 0, honest), false);
+    strictEqual(store.insert("main", `${honest}-n`, 360, 0, honest), "inserted");
+  }
+  strictEqual(store.capped("kid-1", 0, hostile), true);
+  // The budget frees as the entries expire.
+  strictEqual(store.capped("kid-1", 361, hostile), false);
+  strictEqual(store.stats(361).entries, 0);
+});
+
+Deno.test("InMemoryReplayStore caps a keyid per signer; the replay key is (keyid, nonce)", () => {
+  const store = new InMemoryReplayStore({ maxEntriesPerKeyid: 2, maxEntriesPerSigner: 3 });
+  strictEqual(store.insert("k1", "a", 100, 0, "seller-a"), "inserted");
+  strictEqual(store.insert("k1", "b", 100, 0, "seller-a"), "inserted");
+  strictEqual(store.capped("k1", 0, "seller-a"), true, "seller-a's k1 is at its cap");
+  strictEqual(store.capped("k1", 0, "seller-b"), false, "seller-b's k1 is another key");
+  strictEqual(store.insert("k1", "c", 100, 0, "seller-b"), "inserted");
+  strictEqual(store.insert("k2", "a", 100, 0, "seller-a"), "inserted");
+  strictEqual(store.insert("k3", "a", 100, 0, "seller-a"), "capped", "seller-a's budget is 3");
+  // A nonce is a replay whoever presents it under the keyid.
+  strictEqual(store.seen("k1", "a", 0), true);
+  strictEqual(store.insert("k1", "a", 100, 0, "seller-b"), "replayed");
+  deepStrictEqual(store.stats(0), { entries: 4, keyids: 2, newKeyidsLast5Minutes: 2 });
+  throws(() => store.insert("k9", "x", Number.NaN, 0), TypeError);
+  throws(() => store.insert("k9", "x", 10, Infinity), TypeError);
+  throws(() => new InMemoryReplayStore({ maxEntriesPerSigner: 0 }), RangeError);
+});
+
+Deno.test("InMemoryReplayStore counts entries inserted without a signer for every signer", () => {
+  // A harness or a migration preloads a keyid's entries without a signer: they still count.
+  const store = new InMemoryReplayStore({ maxEntriesPerKeyid: 2 });
+  strictEqual(store.insert("k1", "a", 100, 0), "inserted");
+  strictEqual(store.capped("k1", 0, "seller-a"), false);
+  strictEqual(store.insert("k1", "b", 100, 0, "seller-a"), "inserted");
+  strictEqual(store.capped("k1", 0, "seller-a"), true);
+  strictEqual(store.capped("k1", 0, "seller-b"), false, "seller-b holds 0 of its own, 1 shared");
+  strictEqual(store.capped("k1", 0), true, "unattributed: both entries count");
+  strictEqual(store.insert("k1", "c", 100, 0), "capped");
+});
+
+Deno.test("property: per-signer caps agree with a model and hold under random inserts", () => {
+  const op = fc.record({
+    signer: fc.constantFrom("s1", "s2", "s3", undefined),
+    keyid: fc.constantFrom("k1", "k2", "k3"),
+    nonce: fc.constantFrom("a", "b", "c", "d"),
+    ttl: fc.integer({ min: 0, max: 30 }),
+    advance: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 20 })),
+  });
+  fc.assert(
+    fc.property(
+      fc.array(op, { maxLength: 80 }),
+      fc.integer({ min: 1, max: 4 }),
+      fc.integer({ min: 1, max: 6 }),
+      fc.integer({ min: 1, max: 10 }),
+      (ops, perKeyid, perSigner, total) => {
+        const store = new InMemoryReplayStore({
+          maxEntriesPerKeyid: perKeyid,
+          maxEntriesPerSigner: perSigner,
+          maxEntries: total,
+        });
+        type Held = { signer: string | undefined; keyid: string; nonce: string; expiresAt: number };
+        let model: Held[] = [];
+        let now = 0;
+        for (const { signer, keyid, nonce, ttl, advance } of ops) {
+          now += advance;
+          model = model.filter((e) => e.expiresAt >= now);
+          const held = model.some((e) => e.keyid === keyid && e.nonce === nonce);
+          const ofKeyid = model.filter((e) => e.keyid === keyid);
+          const ofSigner = model.filter((e) => e.signer === signer);
+          // A signer's keyid counts its own entries and the unattributed ones; an unattributed
+          // call counts them all.
+          const counted = signer === undefined
+            ? ofKeyid
+            : ofKeyid.filter((e) => e.signer === signer || e.signer === undefined);
+          const capped = counted.length >= perKeyid ||
+            (signer !== undefined && ofSigner.length >= perSigner) || model.length >= total;
+          strictEqual(store.capped(keyid, now, signer), capped);
+          const result = store.insert(keyid, nonce, now + ttl, now, signer);
+          strictEqual(result, held ? "replayed" : capped ? "capped" : "inserted");
+          if (result === "inserted") model.push({ signer, keyid, nonce, expiresAt: now + ttl });
+          strictEqual(store.stats(now).entries, model.length);
+        }
+      },
+    ),
+    { numRuns: 500 },
+  );
+});

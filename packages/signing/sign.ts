@@ -8,7 +8,9 @@ import {
   privateKeyOf,
   type SignatureAlgorithm,
   signBytes,
+  signingKeyProblem,
 } from "./_crypto.ts";
+import { SigningFailedError, type SigningFailurePhase } from "./errors.ts";
 import type { HttpMessageParts } from "./_message.ts";
 import { clockOf } from "./_options.ts";
 import {
@@ -24,8 +26,12 @@ import { canonicalizeTargetUri } from "./canonicalize_target_uri.ts";
 /** How a signer signs. */
 export interface SignerOptions {
   /**
-   * The private key: a Web Crypto `CryptoKey` with the `sign` usage, or a private JWK (`d`
-   * present), imported on first use.
+   * The private key: a Web Crypto `CryptoKey` of type `private` with the `sign` usage, or a
+   * private JWK (`d` present), imported on first use. Either must be of `alg`'s algorithm:
+   * Ed25519 (JWK `kty: "OKP"`, `crv: "Ed25519"`) or ECDSA on P-256 (`kty: "EC"`,
+   * `crv: "P-256"`); a JWK's optional `alg` and `use` must agree (`EdDSA`/`ES256`, `sig`; its
+   * `key_ops` is not read, as the published entry with `d` added says `verify`). Checked when the
+   * signer is made.
    */
   readonly key: CryptoKey | JsonWebKey;
   /** The `kid` of the matching public key in the agent's JWKS. */
@@ -136,16 +142,29 @@ class Signer {
     this.#validity = validity;
     this.#now = clockOf(options.now, action);
     this.#coverDigest = coverDigest;
+    // A key that cannot sign is refused here, not on every request after it: a public key, one
+    // without the `sign` usage, or one of another algorithm or curve than `alg`.
     const key = options.key;
+    const problem = signingKeyProblem(key, this.#alg);
+    if (problem !== undefined) {
+      throw optionError(TypeError, action, problem.member, problem.requirement, problem.value);
+    }
     if (typeof CryptoKey !== "undefined" && key instanceof CryptoKey) {
       this.#key = Promise.resolve(key);
-    } else if (
-      typeof key === "object" && key !== null && typeof (key as JsonWebKey).d === "string"
-    ) {
+    } else {
       this.#key = privateKeyOf(key as JsonWebKey, this.#alg);
       this.#key.catch(() => {});
-    } else {
-      throw optionError(TypeError, action, "key", "a CryptoKey or a private JWK", key);
+    }
+  }
+
+  /** Runs one Web Crypto step; whatever it throws becomes a {@link SigningFailedError}. */
+  async #crypto<T>(phase: SigningFailurePhase, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      throw new SigningFailedError({ phase, keyid: this.#keyid, alg: this.#alg }, {
+        cause: error,
+      });
     }
   }
 
@@ -179,7 +198,7 @@ class Signer {
     ];
     let digest: string | undefined;
     if (components.includes("content-digest")) {
-      const bytes = await digestOf("sha-256", body);
+      const bytes = await this.#crypto("digest", () => digestOf("sha-256", body));
       digest = `sha-256=:${encodeBinary(bytes, this.#digestEncoding)}:`;
       headers.set("content-digest", digest);
     }
@@ -219,7 +238,8 @@ class Signer {
       return value;
     });
     const base = new TextEncoder().encode(signatureBase(components, values, params));
-    const signature = await signBytes(this.#alg, await this.#key, base);
+    const key = await this.#crypto("import", () => this.#key);
+    const signature = await this.#crypto("sign", () => signBytes(this.#alg, key, base));
     return {
       "Signature-Input": `sig1=${params}`,
       Signature: `sig1=:${encodeBinary(signature, this.#profile.signatureEncoding)}:`,
@@ -282,7 +302,9 @@ export class RequestSigner {
    * Makes a signer.
    *
    * @param options Key, keyid, algorithm, endpoint profile.
-   * @throws {TypeError} When the key, keyid or an option has the wrong type.
+   * @throws {TypeError} When the key, keyid or an option has the wrong type, or the key cannot
+   * sign under `alg` (a public key, no `sign` usage, another algorithm or curve); the message
+   * names the member (`key.type`, `key.usages`, `key.algorithm`, `key.crv`, ...).
    * @throws {RangeError} When `alg` is not allowed, the validity exceeds 300 s, or a 3.2 signer
    * is asked not to cover content-digest.
    *
@@ -297,6 +319,21 @@ export class RequestSigner {
    * ]) as CryptoKeyPair;
    * const unbound = { key: privateKey, keyid: "k", alg: "ed25519" } as const;
    * throws(() => new RequestSigner({ ...unbound, coverContentDigest: false }), RangeError);
+   * ```
+   *
+   * @example A key that cannot sign is refused at once
+   * ```ts
+   * import { RequestSigner } from "@adcp-wire/signing";
+   * import { throws } from "node:assert/strict";
+   *
+   * const { publicKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, false, [
+   *   "sign",
+   *   "verify",
+   * ]) as CryptoKeyPair;
+   * throws(
+   *   () => new RequestSigner({ key: publicKey, keyid: "k", alg: "ed25519" }),
+   *   (e) => e instanceof TypeError && e.message.includes("'key.type' must be \"private\""),
+   * );
    * ```
    */
   constructor(options: RequestSignerOptions) {
@@ -349,6 +386,7 @@ export class RequestSigner {
    * @param overrides Fixed `created`/`expires`/`nonce`/components (tests, vectors).
    * @returns `Signature-Input`, `Signature`, and `Content-Digest` when covered.
    * @throws {TargetUriMalformedError} When the URL has no canonical form: nothing is signed.
+   * @throws {SigningFailedError} When Web Crypto fails to import the key, hash the body or sign.
    * @throws {TypeError} When a covered field is missing, or a body has no single Content-Type.
    *
    * @example Usage
@@ -375,6 +413,8 @@ export class RequestSigner {
    * @param request The request as it will be sent.
    * @param overrides Fixed parameters (tests).
    * @returns The signed request.
+   * @throws {TargetUriMalformedError} When the URL has no canonical form: nothing is signed.
+   * @throws {SigningFailedError} When Web Crypto fails to import the key, hash the body or sign.
    *
    * @example Usage
    * ```ts
@@ -427,7 +467,8 @@ export class WebhookSigner {
    * Makes a signer.
    *
    * @param options Key, keyid, algorithm.
-   * @throws {TypeError} When the key or keyid has the wrong type.
+   * @throws {TypeError} When the key or keyid has the wrong type, or the key cannot sign under
+   * `alg` (a public key, no `sign` usage, another algorithm or curve).
    * @throws {RangeError} When `alg` is not allowed or the validity exceeds 300 s.
    *
    * @example Usage
@@ -452,6 +493,8 @@ export class WebhookSigner {
    * @param message The POST to the buyer's webhook URL, with its exact body.
    * @param overrides Fixed parameters (tests).
    * @returns `Signature-Input`, `Signature`, `Content-Digest`.
+   * @throws {TargetUriMalformedError} When the URL has no canonical form: nothing is signed.
+   * @throws {SigningFailedError} When Web Crypto fails to import the key, hash the body or sign.
    *
    * @example Usage
    * ```ts
@@ -482,6 +525,8 @@ export class WebhookSigner {
    * @param request The delivery as it will be sent.
    * @param overrides Fixed parameters (tests).
    * @returns The signed request.
+   * @throws {TargetUriMalformedError} When the URL has no canonical form: nothing is signed.
+   * @throws {SigningFailedError} When Web Crypto fails to import the key, hash the body or sign.
    *
    * @example Usage
    * ```ts

@@ -17,6 +17,7 @@ import { type RequestSignatureErrorCode, SignatureVerificationError } from "./er
 import type { AdcpJwk, KeyResolver } from "./keys.ts";
 import { InMemoryReplayStore, type ReplayStore } from "./replay.ts";
 import type { RevocationSource } from "./revocation.ts";
+import { agentUrlOption, type SignerIdentity, signerIdentityOf } from "./_signer_identity.ts";
 
 const ACTION = "verify the request";
 
@@ -51,6 +52,13 @@ export interface RequestSigningCapability {
 export interface RequestVerifierOptions {
   /** Where keys come from: a {@link KeyResolver} (such as `JwksResolver`) or a fixed set. */
   readonly keys: KeysOption;
+  /**
+   * The `url` of the brand.json `agents[]` entry the keys belong to: `signer.agentUrl` and
+   * `signer.senderId` of every verification. Needed for a custom {@link KeyResolver} that names
+   * no agent; a `JwksResolver` or `StaticKeyResolver` made with `agentUrl` names its own (both
+   * given must be equal). Without any, see {@link VerifiedSigner.senderId}.
+   */
+  readonly agentUrl?: string;
   /** The advertised capability. Default: supported, nothing required. */
   readonly capability?: RequestSigningCapability;
   /**
@@ -59,7 +67,10 @@ export interface RequestVerifierOptions {
    * Base64URL, `covers_content_digest` as advertised). Never chosen from the request itself.
    */
   readonly profile?: "3.2" | "3.1";
-  /** The replay cache. Default: in memory, 250,000 entries per keyid, 1,000,000 in all. */
+  /**
+   * The replay cache. Default: in memory, 250,000 entries per keyid and per signer (whatever
+   * number of keyids it publishes), 1,000,000 in all.
+   */
   readonly replay?: ReplayStore;
   /**
    * The signers' revocation list (step 9): a {@link RevocationSource} such as `RevocationList`,
@@ -96,8 +107,29 @@ export interface VerifyRequestOptions {
   readonly signal?: AbortSignal;
 }
 
-/** The signer a verified signature established (step 7's keyid and key). */
+/**
+ * The signer a verified signature established: the agent whose keys verified it, and step 7's
+ * keyid and key. Spec: security.mdx, "Agent identity" (`verified_signer: { keyid, agent_url,
+ * verified_at }`; `agent_url` comes from the key source the verifier configured, never from the
+ * message) and webhooks.mdx, "Dedup by `idempotency_key`" (the sender identity is the resolved
+ * `keyid` → signer `agents[]` entry URL).
+ */
 export interface VerifiedSigner {
+  /**
+   * The `url` of the brand.json `agents[]` entry whose keys verified the signature: the
+   * verifier's `agentUrl` option, or its key source's (`JwksResolver.forAgent`, a resolver or
+   * key set made with `agentUrl`). Absent when the configuration names no agent.
+   */
+  readonly agentUrl?: string;
+  /**
+   * The identity to dedup and budget by (`WebhookDedup`'s `sender`, the replay store's
+   * `signer`): `agentUrl` when known; else `jwks:` and the JWKS URL for a `JwksResolver`, or
+   * `keys:sha-256:` and a digest of the public key material for a fixed key set (one configured
+   * set, one sender). Never the `keyid`: one seller can publish 1,000 of them. A custom
+   * `KeyResolver` that names no agent (no `agentUrl`, no `jwksUri`) needs the verifier's
+   * `agentUrl` option: without it a signature that passes step 8 throws a `TypeError`.
+   */
+  readonly senderId: string;
   /** The `keyid` the signature named and the JWKS resolved. */
   readonly keyid: string;
   /** The RFC 9421 algorithm. */
@@ -292,6 +324,7 @@ function hasAuthentication(config: Record<string, unknown>): boolean {
  *     key_ops: ["verify"],
  *     adcp_use: "request-signing",
  *   }],
+ *   agentUrl: "https://buyer.example/agent", // the agents[] entry these keys belong to
  *   capability: { covers_content_digest: "required", required_for: ["create_media_buy"] },
  * });
  * const request = await signer.signRequest(new Request("https://seller.example/mcp", {
@@ -302,11 +335,14 @@ function hasAuthentication(config: Record<string, unknown>): boolean {
  * const result = await verifier.verify(request);
  * strictEqual(result.authentication, "signature");
  * strictEqual(result.signer?.keyid, "k1");
+ * strictEqual(result.signer?.agentUrl, "https://buyer.example/agent");
+ * strictEqual(result.signer?.senderId, "https://buyer.example/agent");
  * strictEqual(result.operation, "create_media_buy");
  * ```
  */
 export class RequestVerifier {
   readonly #keys: KeyResolver;
+  readonly #identity: () => Promise<SignerIdentity>;
   readonly #replay: ReplayStore;
   readonly #revocation: RevocationSource | undefined;
   readonly #now: () => number;
@@ -347,6 +383,12 @@ export class RequestVerifier {
     }
     const action = "create the request verifier";
     this.#keys = keyResolverOf(options.keys, action);
+    this.#identity = signerIdentityOf(
+      this.#keys,
+      agentUrlOption(options.agentUrl, action, "agentUrl"),
+      action,
+      ACTION,
+    );
     this.#replay = options.replay ?? new InMemoryReplayStore();
     this.#revocation = revocationOf(options.revocation, action);
     this.#now = clockOf(options.now, action);
@@ -519,6 +561,7 @@ export class RequestVerifier {
         legacyDigest: this.#legacy ? this.#digest : undefined,
         label: "sig1",
         signal: options.signal,
+        identity: this.#identity,
       });
       // Step 14, never shadowed: the signature is valid, the body is ambiguous.
       if (!parsed.ok) throw parseBodyError(profile, parsed.error);

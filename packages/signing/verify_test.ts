@@ -17,6 +17,7 @@ import {
   TargetUriMalformedError,
 } from "./errors.ts";
 import type { AdcpJwk, KeyResolver, ResolveKeyContext } from "./keys.ts";
+import { JwksResolver, StaticKeyResolver } from "./jwks.ts";
 import { InMemoryReplayStore, type ReplayStore } from "./replay.ts";
 import { RevocationList, type RevocationSource } from "./revocation.ts";
 import {
@@ -128,6 +129,7 @@ async function sign(
 
 interface Env {
   readonly keys?: KeysOption;
+  readonly agentUrl?: string;
   readonly replay?: ReplayStore;
   readonly revocation?: RevocationSource;
   readonly now?: () => number;
@@ -139,6 +141,7 @@ interface Env {
 function makeVerifier(profile: ProfileName, env: Env = {}): RequestVerifier | WebhookVerifier {
   const base: WebhookVerifierOptions = {
     keys: env.keys ?? KEYS.map((k) => k.jwk),
+    ...(env.agentUrl === undefined ? {} : { agentUrl: env.agentUrl }),
     now: env.now ?? clock,
     ...(env.replay === undefined ? {} : { replay: env.replay }),
     revocation: env.revocation ?? null,
@@ -274,6 +277,8 @@ async function rejectsOption(
 interface Verified {
   readonly authentication?: string;
   readonly signer?: {
+    readonly agentUrl?: string;
+    readonly senderId: string;
     readonly keyid: string;
     readonly alg: string;
     readonly created: number;
@@ -2117,13 +2122,16 @@ Deno.test("signers accept a private JWK as the key", async () => {
       }],
     });
   }
-  // A private JWK that does not import fails at signing, not at construction.
-  const bad = new RequestSigner({
-    key: { kty: "OKP", crv: "Ed25519", x: "AA", d: "AA" },
-    keyid: "k",
-    alg: "ed25519",
-  });
-  ok((await rejection(bad.sign(message("3.2")))) instanceof Error);
+  // A private JWK of the wrong shape is refused at construction (sign_test.ts has the rest).
+  throws(
+    () =>
+      new RequestSigner({
+        key: { kty: "OKP", crv: "Ed25519", x: "AA", d: "AA" },
+        keyid: "k",
+        alg: "ed25519",
+      }),
+    TypeError,
+  );
 });
 
 Deno.test("signers use the validity, nonce and clock they are given", async () => {
@@ -2308,3 +2316,91 @@ Deno.test("more than 32 covered components is malformed, before any key lookup",
   );
   strictEqual(resolved, 0);
 });
+
+// ---------------------------------------------------------------------------------------------
+// The verified signer identity (security.mdx, "Agent identity"; webhooks.mdx, "Dedup by
+// idempotency_key": the sender is the resolved keyid's agents[] entry URL, never the keyid)
+
+const AGENT = "https://seller.example/mcp";
+
+for (const profile of PROFILES) {
+  Deno.test(`${profile}: signer.agentUrl and senderId come from the configuration`, async () => {
+    const jwks = KEYS.map((k) => k.jwk);
+    const viaOption = await verified(profile, await sign(profile), { keys: jwks, agentUrl: AGENT });
+    strictEqual(viaOption.signer!.agentUrl, AGENT);
+    strictEqual(viaOption.signer!.senderId, AGENT);
+    const pinned = new StaticKeyResolver(jwks, { agentUrl: AGENT });
+    const viaResolver = await verified(profile, await sign(profile), { keys: pinned });
+    strictEqual(viaResolver.signer!.agentUrl, AGENT);
+    strictEqual(viaResolver.signer!.senderId, AGENT);
+    // Both given: they must agree.
+    makeVerifier(profile, { keys: pinned, agentUrl: AGENT });
+    throws(() => makeVerifier(profile, { keys: pinned, agentUrl: `${AGENT}/` }), RangeError);
+    for (const bad of ["", "seller.example", "ftp://seller.example/", "x".repeat(2049)]) {
+      throws(() => makeVerifier(profile, { agentUrl: bad }), TypeError);
+      throws(() => new StaticKeyResolver([], { agentUrl: bad }), TypeError);
+    }
+  });
+
+  Deno.test(`${profile}: every keyid of one key source is one sender`, async () => {
+    // A key set that names no agent is one sender: a digest of its public key material.
+    const first = await verified(profile, await sign(profile));
+    const second = await verified(
+      profile,
+      await sign(profile, undefined, undefined, { signWith: P256 }),
+    );
+    strictEqual(first.signer!.agentUrl, undefined);
+    ok(/^keys:sha-256:[A-Za-z0-9_-]{43}$/.test(first.signer!.senderId), first.signer!.senderId);
+    strictEqual(second.signer!.senderId, first.signer!.senderId, "two keyids, one sender");
+    const reordered = await verified(profile, await sign(profile), {
+      keys: { keys: [P256.jwk, ED.jwk] },
+    });
+    strictEqual(reordered.signer!.senderId, first.signer!.senderId, "the set, not its order");
+    const other = await verified(profile, await sign(profile), { keys: [ED.jwk] });
+    ok(other.signer!.senderId !== first.signer!.senderId, "another set, another sender");
+    // A JwksResolver that names no agent is its JWKS URL.
+    const jwksUri = "https://keys.seller.example/.well-known/jwks.json";
+    const fetch = () => Promise.resolve(Response.json({ keys: KEYS.map((k) => k.jwk) }));
+    const viaJwks = await verified(profile, await sign(profile), {
+      keys: new JwksResolver(jwksUri, { fetch }),
+    });
+    strictEqual(viaJwks.signer!.agentUrl, undefined);
+    strictEqual(viaJwks.signer!.senderId, `jwks:${jwksUri}`);
+    const named = await verified(profile, await sign(profile), {
+      keys: new JwksResolver(jwksUri, { fetch, agentUrl: AGENT }),
+    });
+    strictEqual(named.signer!.senderId, AGENT);
+  });
+
+  Deno.test(`${profile}: a custom resolver naming no agent needs the agentUrl option`, async () => {
+    const inner = new StaticKeyResolver(KEYS.map((k) => k.jwk));
+    const keys: KeyResolver = { resolve: (keyid) => inner.resolve(keyid) };
+    const replay = new InMemoryReplayStore();
+    await rejectsOption(
+      verify(profile, await sign(profile), { keys, replay }),
+      TypeError,
+      `Cannot verify the ${profile === "webhook" ? "webhook" : "request"} as 'agentUrl' must be ` +
+        "the agents[] entry URL of a key source that names no agent (a KeyResolver without " +
+        "agentUrl or jwksUri): current value is undefined",
+    );
+    strictEqual(replay.stats(NOW).entries, 0, "refused before the nonce is burned");
+    const ok2 = await verified(profile, await sign(profile), { keys, agentUrl: AGENT });
+    strictEqual(ok2.signer!.senderId, AGENT);
+  });
+
+  Deno.test(`${profile}: the replay budget is the signer's, across its keyids`, async () => {
+    // One seller signing under many keyids gets one budget; another seller's is untouched.
+    const replay = new InMemoryReplayStore({ maxEntriesPerKeyid: 5, maxEntriesPerSigner: 2 });
+    const env = { replay, keys: KEYS.map((k) => k.jwk), agentUrl: AGENT };
+    await verified(profile, await sign(profile), env);
+    await verified(profile, await sign(profile, undefined, undefined, { signWith: P256 }), env);
+    await failsWith(
+      verify(profile, await sign(profile), env),
+      codeOf(profile, "signature_rate_abuse"),
+      "9a",
+    );
+    // The same kids published by another seller are that seller's keys: not capped.
+    await verified(profile, await sign(profile), { ...env, agentUrl: "https://other.example/a" });
+    strictEqual(replay.stats(NOW).entries, 3);
+  });
+}

@@ -20,6 +20,7 @@ import {
 } from "./replay.ts";
 import type { RevocationSource } from "./revocation.ts";
 import type { VerifiedSigner } from "./verify_request.ts";
+import { agentUrlOption, type SignerIdentity, signerIdentityOf } from "./_signer_identity.ts";
 
 const ACTION = "verify the webhook";
 
@@ -31,8 +32,17 @@ export interface WebhookVerifierOptions {
   /** The seller's keys: a {@link KeyResolver} (such as `JwksResolver`) or a fixed set. */
   readonly keys: KeysOption;
   /**
+   * The `url` of the seller's brand.json `agents[]` entry the keys belong to (the agent URL you
+   * integrated with): `signer.agentUrl` and `signer.senderId`, the sender of `WebhookDedup`.
+   * Needed for a custom {@link KeyResolver} that names no agent; a `JwksResolver` or
+   * `StaticKeyResolver` made with `agentUrl` names its own (both given must be equal). Without
+   * any, see `VerifiedSigner.senderId`.
+   */
+  readonly agentUrl?: string;
+  /**
    * The replay cache; share one across every endpoint a seller can reach (security.mdx,
-   * "Cross-endpoint scoping"). Default: in memory, 100,000 entries per keyid, 1,000,000 in all.
+   * "Cross-endpoint scoping"). Default: in memory, 100,000 entries per keyid, 250,000 per signer
+   * (whatever number of keyids it publishes), 1,000,000 in all.
    */
   readonly replay?: ReplayStore;
   /**
@@ -60,7 +70,7 @@ export interface VerifyWebhookOptions {
 
 /** A verified webhook: who signed it, its exact bytes, and its JSON parsed strictly. */
 export interface WebhookVerification {
-  /** The seller key that signed. */
+  /** The seller agent and key that signed; `signer.senderId` is the sender to dedup by. */
   readonly signer: VerifiedSigner;
   /** The body bytes, read once. */
   readonly body: Uint8Array;
@@ -89,6 +99,7 @@ export interface WebhookVerification {
  * const signer = new WebhookSigner({ key: pair.privateKey, keyid: "seller-1", alg: "ed25519" });
  * const verifier = new WebhookVerifier({
  *   revocation: null,
+ *   agentUrl: "https://seller.example/mcp", // the agents[] entry these keys belong to
  *   keys: [{
  *     ...jwk,
  *     kid: "seller-1",
@@ -105,11 +116,13 @@ export interface WebhookVerification {
  * }));
  * const result = await verifier.verify(delivery);
  * strictEqual(result.signer.keyid, "seller-1");
+ * strictEqual(result.signer.senderId, "https://seller.example/mcp"); // WebhookDedup's sender
  * deepStrictEqual(result.payload, { task_id: "t1", status: "completed" });
  * ```
  */
 export class WebhookVerifier {
   readonly #keys: KeyResolver;
+  readonly #identity: () => Promise<SignerIdentity>;
   readonly #replay: ReplayStore;
   readonly #revocation: RevocationSource | undefined;
   readonly #now: () => number;
@@ -135,6 +148,12 @@ export class WebhookVerifier {
     }
     const action = "create the webhook verifier";
     this.#keys = keyResolverOf(options.keys, action);
+    this.#identity = signerIdentityOf(
+      this.#keys,
+      agentUrlOption(options.agentUrl, action, "agentUrl"),
+      action,
+      ACTION,
+    );
     this.#replay = options.replay ??
       new InMemoryReplayStore({ maxEntriesPerKeyid: DEFAULT_WEBHOOK_REPLAY_CAP_PER_KEYID });
     this.#revocation = revocationOf(options.revocation, action);
@@ -203,6 +222,7 @@ export class WebhookVerifier {
       now,
       label: "sig1",
       signal: options.signal,
+      identity: this.#identity,
     });
     const payload = parseBodyStrict(WEBHOOK_PROFILE, message.body);
     return { signer: { ...result, verifiedAt: now }, body: message.body, payload };

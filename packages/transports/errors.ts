@@ -1,4 +1,5 @@
 import type { ExtractedAdcpError } from "@adcp-wire/core";
+import type { RequestSignatureErrorCode } from "@adcp-wire/signing";
 import { AdcpWireError } from "@adcp-wire/internal";
 import {
   AdcpSecurityError,
@@ -619,7 +620,8 @@ export class NetworkError extends AdcpTransportError {
  * when it has one (delay-seconds or an HTTP-date, rounded up and clamped to [1, 3600] as
  * `retry_after` is: Error Handling, "Normative throttling behavior"), so the clients' `retry`
  * option and `withRetry` of `@adcp-wire/recovery` wait that long before retrying. Other statuses
- * carry `adcpError: null` and are not retried.
+ * carry `adcpError: null` and are not retried. A 401 that refuses a signed request names the
+ * spec's reason in `signatureError` (from `WWW-Authenticate: Signature error="<code>"`).
  *
  * @example A 429 with Retry-After
  * ```ts
@@ -647,19 +649,33 @@ export class HttpStatusError extends AdcpTransportError {
   readonly retryAfterSeconds: number | undefined;
   /** The transient AdCP error this status stands for (429, 408, 5xx), or `null`. */
   readonly adcpError: ExtractedAdcpError | null;
+  /**
+   * Why the seller refused the request's signature: the spec's code in the `WWW-Authenticate:
+   * Signature error="<code>"` of a 401 (security.mdx, "`WWW-Authenticate` format"), such as
+   * `request_signature_key_unknown`; `undefined` when the answer named none, or named a value
+   * that is not one of the spec's codes (never seller text).
+   */
+  readonly signatureError: RequestSignatureErrorCode | undefined;
 
   /**
    * Creates the error.
    *
    * @param status The HTTP status.
    * @param retryAfterSeconds The normalized `Retry-After`, if any.
+   * @param signatureError The signature code of a 401's `WWW-Authenticate`, if any.
    */
-  constructor(status: number, retryAfterSeconds?: number) {
-    super(`Cannot use agent response: expected a 2xx status, saw HTTP ${status}`, {
-      cause: { status, retryAfterSeconds },
+  constructor(
+    status: number,
+    retryAfterSeconds?: number,
+    signatureError?: RequestSignatureErrorCode,
+  ) {
+    const why = signatureError === undefined ? "" : ` (signature refused: ${signatureError})`;
+    super(`Cannot use agent response: expected a 2xx status, saw HTTP ${status}${why}`, {
+      cause: { status, retryAfterSeconds, signatureError },
     });
     this.status = status;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.signatureError = signatureError;
     const transient = status === 429 || status === 408 || (status >= 500 && status <= 599);
     this.adcpError = transient
       ? {

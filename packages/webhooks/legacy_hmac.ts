@@ -437,7 +437,12 @@ export type LegacyWebhookHmacVerification =
     readonly value: unknown;
     /** The signed timestamp, in Unix seconds. */
     readonly timestamp: number;
-    /** Which configured secret verified it (0 for a single secret): the sender's credential. */
+    /**
+     * Which configured secret verified it (0 for a single secret). Not a sender identity: both
+     * secrets of a rotation belong to one registration, whose seller is the `WebhookDedup`
+     * sender (the seller's agent URL, the same keyspace as its RFC 9421 deliveries: webhooks.mdx,
+     * "Dedup by `idempotency_key`").
+     */
     readonly secretIndex: number;
   }
   | {

@@ -54,6 +54,8 @@ function numberField(input: unknown, key: string, suite: string): number {
 function harness(state: unknown, now: number, suite: string) {
   const replay = new InMemoryReplayStore({ maxEntriesPerKeyid: HARNESS_CAP });
   let revocation: RevocationList | undefined;
+  // The vector's clock: a list is timed against the vector's now, not the machine's.
+  const clock = () => now * 1000;
   if (state === undefined || state === null) return { replay, revocation };
   if (!isObject(state)) throw new TypeError(`${suite}: state must be an object`);
   const entries = field(state, "replay_cache_entries");
@@ -77,17 +79,17 @@ function harness(state: unknown, now: number, suite: string) {
   }
   const list = field(state, "revocation_list");
   if (isObject(list)) {
-    revocation = new RevocationList();
+    revocation = new RevocationList({ now: clock });
     revocation.update(list as never, now);
   }
   const kids = field(state, "revoked_kids");
   if (Array.isArray(kids)) {
-    revocation = new RevocationList();
+    revocation = new RevocationList({ now: clock });
     revocation.update({ updated: iso(now), next_update: iso(now + 900), revoked_kids: kids }, now);
   }
   const stale = field(state, "revocation_list_stale_seconds");
   if (typeof stale === "number") {
-    revocation = new RevocationList();
+    revocation = new RevocationList({ now: clock });
     const at = now - stale;
     revocation.update({ updated: iso(at), next_update: iso(at + 900), revoked_kids: [] }, at);
   }

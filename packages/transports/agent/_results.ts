@@ -4,10 +4,16 @@
 import { isFinalA2ATaskState, normalizeA2ATaskState, validateAdcpError } from "@adcp-wire/core";
 import { isJsonObject, type JsonRecord, own } from "@adcp-wire/internal";
 import { decideRecovery, type RecoveryDecision } from "@adcp-wire/recovery";
+import { AdcpSigningError } from "@adcp-wire/signing";
 import { statusMessageText } from "../a2a/_frames.ts";
 import type { A2ACallResult } from "../a2a/types.ts";
 import { transportAdcpError } from "../client/_retry.ts";
-import { AdcpTransportError, AgentProtocolError, JsonRpcError } from "../errors.ts";
+import {
+  AdcpTransportError,
+  AgentProtocolError,
+  HttpStatusError,
+  JsonRpcError,
+} from "../errors.ts";
 import type { McpCallResult, McpTask } from "../mcp/types.ts";
 import {
   type AgentCallResult,
@@ -369,14 +375,35 @@ export function fromTaskStatus(task: AgentTask, polled: AgentCallResult): AgentC
   );
 }
 
-/** A transport failure as a result member, with the recovery decision it stands for. */
-export function failedResult(protocol: AgentProtocol, error: AdcpTransportError): AgentFailed {
-  const adcpError = transportAdcpError(error);
+/**
+ * A transport failure as a result member, with the recovery decision it stands for; a local
+ * signing failure (the signer could not sign, nothing was sent) stands for none: `null`.
+ */
+export function failedResult(
+  protocol: AgentProtocol,
+  error: AdcpTransportError | AdcpSigningError,
+): AgentFailed {
+  const adcpError = error instanceof AdcpTransportError ? transportAdcpError(error) : null;
   const decision: RecoveryDecision | null = adcpError === null ? null : decideRecovery(adcpError);
-  return { kind: "failed", protocol, contextId: undefined, raw: undefined, error, decision };
+  const failed: AgentFailed = {
+    kind: "failed",
+    protocol,
+    contextId: undefined,
+    raw: undefined,
+    error,
+    decision,
+  };
+  const signatureError = error instanceof HttpStatusError ? error.signatureError : undefined;
+  return signatureError === undefined ? failed : { ...failed, signatureError };
 }
 
-/** Whether `thrown` is a transport failure to return as `failed` (anything else is rethrown). */
-export function isTransportFailure(thrown: unknown): thrown is AdcpTransportError {
-  return thrown instanceof AdcpTransportError;
+/**
+ * Whether `thrown` is a failure to return as `failed`: a transport failure, or the signer's own
+ * (`SigningFailedError`, `TargetUriMalformedError` of `@adcp-wire/signing`). Anything else is
+ * rethrown.
+ */
+export function isTransportFailure(
+  thrown: unknown,
+): thrown is AdcpTransportError | AdcpSigningError {
+  return thrown instanceof AdcpTransportError || thrown instanceof AdcpSigningError;
 }

@@ -661,15 +661,14 @@ Deno.test("connectAgent: 400 and 406 probes (an MCP server on every path) mean M
 });
 
 Deno.test("continue: an A2A continuation answered by another task is refused", async () => {
+  // A seller answering with a task other than the one continued.
   const skill: FakeSkill = (input, ids) =>
-    input.total_budget === undefined
-      ? askingForBudget(ids)
-      : { // a seller answering with a task other than the one continued
-        task: adcpProfileTaskResponse({ media_buy_id: "mb_2", packages: [] }, {
-          id: "task-other",
-          contextId: ids.contextId,
-        }).task,
-      };
+    input.total_budget === undefined ? askingForBudget(ids) : {
+      task: adcpProfileTaskResponse({ media_buy_id: "mb_2", packages: [] }, {
+        id: "task-other",
+        contextId: ids.contextId,
+      }).task,
+    };
   const agent = await a2aAgent({ create_media_buy: skill });
   const first = await agent.call("create_media_buy", MEDIA_BUY);
   ok(first.kind === "input_required");

@@ -4,6 +4,7 @@ import type { ExtractedAdcpError } from "@adcp-wire/core";
 import type { PushNotificationConfig } from "@adcp-wire/schemas";
 import type { AdcpTaskName, AdcpTaskRequest, AdcpTaskResponse } from "@adcp-wire/schemas/tasks";
 import type { RecoveryDecision } from "@adcp-wire/recovery";
+import type { AdcpSigningError, RequestSignatureErrorCode } from "@adcp-wire/signing";
 import type { A2ACallResult, A2AClientOptions } from "../a2a/types.ts";
 import type { AuthChallengeCheck } from "../client/auth_challenge.ts";
 import type { CallOptions, ClientOptions } from "../client/options.ts";
@@ -165,18 +166,26 @@ export interface AgentAuthRequired extends AgentResultBase {
 
 /**
  * The call got no usable answer: the size, deadline, network, HTTP, JSON-RPC and protocol failures
- * of the `AdcpTransportError` family, as a result member instead of a throw. `decision` is the
- * recovery decision of the AdCP error the failure stands for (a network failure, a 429 or 5xx,
- * a JSON-RPC error carrying `adcp_error`, a deadline), `null` when it stands for none (a size cap,
- * a protocol violation): retrying those would fail the same way.
+ * of the `AdcpTransportError` family, or the signer's own failure (`SigningFailedError`,
+ * `TargetUriMalformedError` of `@adcp-wire/signing`: nothing was sent), as a result member instead
+ * of a throw. `decision` is the recovery decision of the AdCP error the failure stands for (a
+ * network failure, a 429 or 5xx, a JSON-RPC error carrying `adcp_error`, a deadline), `null` when
+ * it stands for none (a size cap, a protocol violation, a signing failure): retrying those would
+ * fail the same way.
  */
 export interface AgentFailed extends AgentResultBase {
   /** No usable answer. */
   readonly kind: "failed";
   /** The failure. */
-  readonly error: AdcpTransportError;
+  readonly error: AdcpTransportError | AdcpSigningError;
   /** The decision of the AdCP error it stands for, or `null`. */
   readonly decision: RecoveryDecision | null;
+  /**
+   * Why the seller refused the request's signature, when it said so: the spec's code from the
+   * 401's `WWW-Authenticate: Signature error="<code>"` (the `signatureError` of the
+   * `HttpStatusError`), such as `request_signature_key_unknown`.
+   */
+  readonly signatureError?: RequestSignatureErrorCode | undefined;
   /**
    * The `idempotency_key` the request carried (the `idempotencyKey` option): resend with
    * `idempotencyKey: result.idempotencyKey` so that the seller can recognize the same request

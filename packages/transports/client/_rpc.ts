@@ -5,6 +5,7 @@ import { AdcpWireError, isJsonObject, type JsonRecord, own } from "@adcp-wire/in
 import { sanitizeSellerString } from "@adcp-wire/security";
 import { extractAdcpErrorFromJsonRpcError, jsonSerializedBound } from "@adcp-wire/core";
 import { normalizeRetryAfter } from "@adcp-wire/recovery";
+import { isRequestSignatureErrorCode } from "@adcp-wire/signing";
 import type { ResolvedClientLimits } from "./limits.ts";
 import {
   AgentProtocolError,
@@ -28,6 +29,7 @@ import { isRedirect } from "../read/_redirect.ts";
 import { decodeUtf8 } from "../read/_utf8_decoder.ts";
 import type { FetchLike } from "../read/bounded_fetch.ts";
 import { SseBudget } from "../read/sse.ts";
+import { signatureChallengeError } from "./_www_authenticate.ts";
 import { describe } from "@adcp-wire/internal";
 
 /**
@@ -397,9 +399,19 @@ function adcpErrorOf(error: RpcErrorObject): unknown {
   return isJsonObject(error.data) ? own(error.data, "adcp_error") : undefined;
 }
 
-/** The error for a status outside 2xx, with its `Retry-After`. */
+/**
+ * The error for a status outside 2xx, with its `Retry-After`, and for a 401 the signature code
+ * of its `WWW-Authenticate` (one of the spec's, or none).
+ */
 export function httpStatusError(response: Response): HttpStatusError {
-  return new HttpStatusError(response.status, parseRetryAfter(response.headers.get("retry-after")));
+  const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+  if (response.status !== 401) return new HttpStatusError(response.status, retryAfter);
+  const code = signatureChallengeError(response.headers.get("www-authenticate"));
+  return new HttpStatusError(
+    401,
+    retryAfter,
+    code !== undefined && isRequestSignatureErrorCode(code) ? code : undefined,
+  );
 }
 
 /** Longest `Retry-After` value read, in characters (an HTTP-date is 29). */

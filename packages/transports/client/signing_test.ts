@@ -1,6 +1,13 @@
 // The clients sign every request when given a signer; a seller verifies each with one call.
-import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
-import { RequestSigner, RequestVerifier, SignatureVerificationError } from "@adcp-wire/signing";
+import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
+import { withRetry } from "@adcp-wire/recovery";
+import {
+  RequestSigner,
+  RequestVerifier,
+  SignatureVerificationError,
+  SigningFailedError,
+} from "@adcp-wire/signing";
+import { NetworkError } from "../errors.ts";
 import { A2AClient, fetchAgentCard } from "../a2a/mod.ts";
 import { AdcpAgent, connectAgent } from "../agent/mod.ts";
 import { McpClient } from "../mcp/mod.ts";
@@ -178,4 +185,211 @@ Deno.test("connectAgent passes the signer on: the agent's calls verify as signed
       "success",
   );
   deepStrictEqual(front.seen, ["signature:SendMessage"]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// A signer that cannot sign: refused when it is made, or a local failure that is never retried.
+
+/** Retry at once, without waiting, up to 3 times. */
+const FAST_RETRY = { maxRetries: 3, sleep: () => Promise.resolve() } as const;
+
+/** Runs `body` with `crypto.subtle.sign` rejecting as Web Crypto does for an unusable key. */
+async function withFailingSign(body: () => Promise<void>): Promise<void> {
+  const subtle = crypto.subtle as unknown as { sign: unknown };
+  const original = subtle.sign;
+  subtle.sign = () => Promise.reject(new DOMException("Key not usable", "InvalidAccessError"));
+  try {
+    await body();
+  } finally {
+    subtle.sign = original;
+  }
+}
+
+/** A signer that counts its calls, signing with `inner`. */
+function counting(inner: Pick<RequestSigner, "signRequest">) {
+  const counter = { signs: 0 };
+  const signer = {
+    signRequest(request: Request) {
+      counter.signs++;
+      return inner.signRequest(request);
+    },
+  };
+  return { signer, counter };
+}
+
+/** A fetch that counts what reaches it, answering with `inner`. */
+function countingFetch(inner: FetchLike) {
+  const counter = { sent: 0 };
+  const fetch: FetchLike = (input, init) => {
+    counter.sent++;
+    return inner(input, init);
+  };
+  return { fetch, counter };
+}
+
+Deno.test("a signer holding a public key is a TypeError naming the key", async () => {
+  const pair = await crypto.subtle.generateKey({ name: "Ed25519" }, true, [
+    "sign",
+    "verify",
+  ]) as CryptoKeyPair;
+  throws(
+    () => new RequestSigner({ key: pair.publicKey, keyid: "k", alg: "ed25519" }),
+    (error: unknown) =>
+      error instanceof TypeError &&
+      error.message.startsWith("Cannot create the request signer as 'key.type' must be"),
+  );
+  // A P-256 key under alg ed25519, too.
+  const ec = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, [
+    "sign",
+    "verify",
+  ]) as CryptoKeyPair;
+  throws(
+    () => new RequestSigner({ key: ec.privateKey, keyid: "k", alg: "ed25519" }),
+    (error: unknown) => error instanceof TypeError && error.message.includes("'key.algorithm'"),
+  );
+});
+
+Deno.test("McpClient: a signing failure is SigningFailedError, never retried", async () => {
+  const { signer: real } = await keyPair("buyer-9");
+  const { signer, counter } = counting(real);
+  const seller = countingFetch(
+    fakeMcpAgent({ tools: { get_products: () => adcpSuccessResult({ products: [] }) } }),
+  );
+  const client = new McpClient("https://seller.example/mcp", {
+    fetch: seller.fetch,
+    signer,
+    retry: FAST_RETRY,
+  });
+  await withFailingSign(async () => {
+    const error = await client.callTool("get_products", {}).then(() => undefined, (e) => e);
+    ok(error instanceof SigningFailedError, String(error));
+    ok(!(error instanceof NetworkError));
+    strictEqual(error.phase, "sign");
+    strictEqual(error.keyid, "buyer-9");
+    ok(error.cause instanceof DOMException);
+  });
+  strictEqual(counter.signs, 1);
+  strictEqual(seller.counter.sent, 0);
+  // Web Crypto working again, the same client signs and is answered.
+  const result = await client.callTool("get_products", {});
+  ok(result.kind === "success");
+});
+
+Deno.test("the client retries a network failure (the control)", async () => {
+  const { signer } = await keyPair("buyer-10");
+  const down = countingFetch(() => Promise.reject(new TypeError("connection refused")));
+  const client = new McpClient("https://seller.example/mcp", {
+    fetch: down.fetch,
+    signer,
+    retry: FAST_RETRY,
+  });
+  await rejects(client.callTool("get_products", {}), NetworkError);
+  strictEqual(down.counter.sent, 4); // 1 + 3 retries
+});
+
+Deno.test("A2AClient: a signing failure is SigningFailedError, never retried", async () => {
+  const { signer: real } = await keyPair("buyer-11");
+  const { signer, counter } = counting(real);
+  const agent = fakeA2AAgent({ skills: { get_products: () => ({ data: { products: [] } }) } });
+  const card = await fetchAgentCard(agent.cardUrl, { fetch: agent.fetch });
+  const client = new A2AClient(card, { fetch: agent.fetch, signer, retry: FAST_RETRY });
+  await withFailingSign(async () => {
+    await rejects(
+      client.sendMessage(client.invocation("get_products", { brief: "CTV" })),
+      (e: unknown) => e instanceof SigningFailedError && !(e instanceof NetworkError),
+    );
+  });
+  strictEqual(counter.signs, 1);
+});
+
+Deno.test("AdcpAgent.call: a signing failure is failed, with no retry decision", async () => {
+  const { signer: real } = await keyPair("buyer-12");
+  const { signer, counter } = counting(real);
+  const seller = countingFetch(
+    fakeMcpAgent({ tools: { get_products: () => adcpSuccessResult({ products: [] }) } }),
+  );
+  const agent = new AdcpAgent(
+    new McpClient("https://seller.example/mcp", {
+      fetch: seller.fetch,
+      signer,
+      retry: FAST_RETRY,
+    }),
+  );
+  await withFailingSign(async () => {
+    const result = await agent.call("get_products", { buying_mode: "brief", brief: "CTV" });
+    strictEqual(result.kind, "failed");
+    ok(result.kind === "failed");
+    ok(result.error instanceof SigningFailedError, String(result.error));
+    strictEqual(result.decision, null);
+  });
+  strictEqual(counter.signs, 1);
+  strictEqual(seller.counter.sent, 0);
+});
+
+Deno.test("withRetry around a client does not retry a signing failure", async () => {
+  const { signer: real } = await keyPair("buyer-13");
+  const { signer, counter } = counting(real);
+  const client = new McpClient("https://seller.example/mcp", {
+    fetch: fakeMcpAgent({ tools: {} }),
+    signer,
+  });
+  let attempts = 0;
+  await withFailingSign(async () => {
+    await rejects(
+      withRetry(() => {
+        attempts++;
+        return client.callTool("get_products", {});
+      }, { policy: FAST_RETRY }),
+      SigningFailedError,
+    );
+  });
+  strictEqual(attempts, 1);
+  strictEqual(counter.signs, 1);
+});
+
+Deno.test("a custom signer that throws is SigningFailedError (cause kept)", async () => {
+  const thrown = new TypeError("no key loaded");
+  const signer = { signRequest: () => Promise.reject(thrown) };
+  const seller = countingFetch(fakeMcpAgent({ tools: {} }));
+  const client = new McpClient("https://seller.example/mcp", {
+    fetch: seller.fetch,
+    signer,
+    retry: FAST_RETRY,
+  });
+  const error = await client.callTool("get_products", {}).then(() => undefined, (e) => e);
+  ok(error instanceof SigningFailedError, String(error));
+  strictEqual(error.cause, thrown);
+  strictEqual(error.keyid, undefined);
+  strictEqual(seller.counter.sent, 0);
+});
+
+Deno.test("a request to https://h:/p is signed as https://h/p and verifies", async () => {
+  const { signer, jwk } = await keyPair("buyer-14");
+  // A fresh verifier for each check: each has its own replay cache.
+  const verifier = () => new RequestVerifier({ revocation: null, keys: [jwk] });
+  // The message parts as a server without Request objects holds them: the URL and Host header
+  // with the empty port, as sent.
+  const parts = {
+    method: "POST",
+    url: "https://seller.example:/mcp",
+    headers: { "content-type": "application/json", host: "seller.example:" },
+    body: "{}",
+  };
+  const fields = await signer.sign(parts);
+  const result = await verifier().verify({ ...parts, headers: { ...parts.headers, ...fields } });
+  strictEqual(result.authentication, "signature");
+  // A Host header without the port is the same authority; so is the Request form.
+  const plain = await verifier().verify({
+    ...parts,
+    headers: { "content-type": "application/json", host: "seller.example", ...fields },
+  });
+  strictEqual(plain.authentication, "signature");
+  const signed = await signer.signRequest(
+    new Request("https://seller.example:/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    }),
+  );
+  strictEqual((await verifier().verify(signed)).authentication, "signature");
 });
