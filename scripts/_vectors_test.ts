@@ -535,3 +535,28 @@ Deno.test("the sectioned suites fail an implementation that answers nothing usef
     strictEqual(errors.passed, mayPass, `${name}: error replies`);
   }
 });
+
+Deno.test(
+  "vectors/README.md names, under retry-decisions, every generic_error vector of the suite",
+  async () => {
+    const root = new URL("..", import.meta.url);
+    const readme = await Deno.readTextFile(new URL("vectors/README.md", root));
+    const start = readme.indexOf("### `retry-decisions`");
+    ok(start >= 0, "vectors/README.md has a retry-decisions section");
+    const next = readme.indexOf("\n#", start + 1);
+    const section = readme.slice(start, next < 0 ? undefined : next);
+    const file = JSON.parse(
+      await Deno.readTextFile(new URL("vectors/local/retry-decisions.json", root)),
+    ) as { vectors: { id: string; error: unknown; expected: { action: string } }[] };
+    const generic = file.vectors.filter((v) => v.expected.action === "generic_error");
+    ok(generic.length > 0);
+    for (const vector of generic) {
+      ok(section.includes(`\`${vector.id}\``), `the section does not name ${vector.id}`);
+    }
+    // The cases the section spells out, each with a vector of the suite.
+    for (const phrase of ["`null`", "not a string", "empty string", "64 UTF-16 code units"]) {
+      ok(section.includes(phrase), phrase);
+    }
+    ok(section.includes('`{"action": "generic_error"}`'));
+  },
+);

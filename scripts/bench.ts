@@ -10,6 +10,9 @@
  * since the run whose `--json` output it names, and how many moved by at most
  * {@link AGREEMENT}.
  *
+ * The group processes read {@link BENCH_LOCK}, `deno.bench.lock`, the only lock that holds the
+ * bench-only SDKs (run a bench file by hand with `deno bench --lock=deno.bench.lock FILE`).
+ *
  * The bench files stay ordinary `deno bench` files (`Deno.bench` with `group` and `baseline`);
  * each may export `BENCH_TARGETS`, benchmark name → target (`time <= 1.10x`, `throughput >=
  * 0.9x`), which {@link parseTarget} reads. How the ratios are measured, so that consecutive runs
@@ -38,7 +41,7 @@
  * @module
  */
 import { relative } from "node:path";
-import { runMain, ScriptError } from "./_cli.ts";
+import { runMain, ScriptError, unknownArgument, UsageError } from "./_cli.ts";
 import {
   closingLine,
   compareRuns,
@@ -79,6 +82,7 @@ export const BENCH_USAGE: string = [
   "Measures every benchmark of the packages' *_bench.ts files as a ratio to its group's",
   "baseline in the same run (CPU time, interleaved rounds, one process per group and pass),",
   'prints the ratio, its target and whether it was met, then "N of M targets met".',
+  "The benchmarks run against deno.bench.lock, the only lock with the SDKs they compare against.",
   "",
   "  --check          exit 1 when a target is missed (otherwise 0 whatever was measured)",
   "  --filter=TEXT    only the groups whose file path or group name contains TEXT",
@@ -86,14 +90,20 @@ export const BENCH_USAGE: string = [
   "  --compare=PATH   print how each ratio moved since the run whose --json output is PATH",
   "  --markdown       also print the rows as a Markdown table (the README's performance table)",
   "  --help           print this and exit",
+  "",
+  "Exit status: 0, or 1 with --check when a target is missed; 2 for a mistaken command line.",
 ].join("\n");
+
+/** The flags of `deno task bench`, for the nearest-flag hint. */
+const BENCH_FLAGS = ["--check", "--filter", "--json", "--compare", "--markdown", "--help"] as const;
 
 /**
  * Parses the arguments of `scripts/bench.ts`.
  *
  * @param args The command-line arguments.
- * @returns What they ask for, or `"help"` for `--help`.
- * @throws {ScriptError} On an unknown argument or an empty value.
+ * @returns What they ask for, or `"help"` for `--help` (or `-h`).
+ * @throws {UsageError} On an unknown argument (naming it and the nearest flag), a value given to
+ * a flag that takes none, or a missing or empty value.
  */
 export function parseBenchArgs(args: readonly string[]): BenchArgs | "help" {
   let check = false;
@@ -105,20 +115,21 @@ export function parseBenchArgs(args: readonly string[]): BenchArgs | "help" {
     const [flag, value] = arg.includes("=")
       ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
       : [arg, undefined];
-    if ((flag === "--help" || flag === "-h") && value === undefined) return "help";
-    if (flag === "--check" && value === undefined) check = true;
-    else if (flag === "--markdown" && value === undefined) markdown = true;
-    else if (
-      (flag === "--filter" || flag === "--json" || flag === "--compare") &&
-      value !== undefined && value !== ""
-    ) {
+    if (flag === "--help" || flag === "-h" || flag === "--check" || flag === "--markdown") {
+      if (value !== undefined) throw new UsageError(`${flag} takes no value (see --help)`);
+      if (flag === "--check") check = true;
+      else if (flag === "--markdown") markdown = true;
+      else return "help";
+    } else if (flag === "--filter" || flag === "--json" || flag === "--compare") {
+      if (value === undefined || value === "") {
+        const name = flag === "--filter" ? "TEXT" : "PATH";
+        throw new UsageError(`${flag} needs a value: ${flag}=${name} (see --help)`);
+      }
       if (flag === "--filter") filter = value;
       else if (flag === "--json") json = value;
       else compare = value;
     } else {
-      throw new ScriptError(
-        `Unknown argument "${arg}" (see --help)`,
-      );
+      throw unknownArgument(arg, BENCH_FLAGS);
     }
   }
   return { check, filter, json, compare, markdown };
@@ -197,8 +208,56 @@ const GROUP_PERMISSIONS = [
   `--allow-run=${Deno.execPath()}`,
 ];
 
+/**
+ * The lock of the group processes, relative to the repository root: the benchmarks measure against
+ * SDKs (`@adcp/sdk`, and the MCP and A2A SDKs) that nothing else runs, locked there and not in
+ * `deno.lock`, so that `sync`, `gen` and `test-vectors` never download them.
+ */
+export const BENCH_LOCK = "deno.bench.lock";
+
 const ROOT = new URL("../", import.meta.url);
 const RUNNER = new URL("./_bench/run_group.ts", import.meta.url);
+
+/**
+ * The `deno` arguments of the process that runs one group (or lists a file's groups), from the
+ * repository root: `run` with {@link BENCH_LOCK}, the garbage collector exposed, the permissions
+ * the bench files need, `scripts/_bench/run_group.ts` and the job.
+ *
+ * @param job What the process measures.
+ * @returns The arguments.
+ *
+ * @example The lock comes first
+ * ```ts
+ * import { groupProcessArgs } from "./bench.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * const job = {
+ *   file: "file:///x_bench.ts",
+ *   group: -1,
+ *   warmupMs: 1,
+ *   budgetMs: 1,
+ *   minGroupMs: 1,
+ *   cycles: 1,
+ *   minBatchMs: 1,
+ *   minIterations: 1,
+ * };
+ * deepStrictEqual(groupProcessArgs(job).slice(0, 3), [
+ *   "run",
+ *   "--lock=deno.bench.lock",
+ *   "--v8-flags=--expose-gc",
+ * ]);
+ * ```
+ */
+export function groupProcessArgs(job: GroupJob): string[] {
+  return [
+    "run",
+    `--lock=${BENCH_LOCK}`,
+    "--v8-flags=--expose-gc",
+    ...GROUP_PERMISSIONS,
+    RUNNER.href,
+    JSON.stringify(job),
+  ];
+}
 
 /** Every `*_bench.ts` file under `dir`, sorted. */
 async function benchFiles(dir: URL): Promise<URL[]> {
@@ -226,7 +285,7 @@ async function runGroupProcess(
   const { passes: _, ...settings } = MEASURING;
   const job: GroupJob = { file: file.href, group, ...settings, batches };
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--v8-flags=--expose-gc", ...GROUP_PERMISSIONS, RUNNER.href, JSON.stringify(job)],
+    args: groupProcessArgs(job),
     cwd: ROOT,
     env: ALLOCATOR_ENV,
     stdout: "piped",

@@ -1,6 +1,7 @@
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import {
   batchSize,
+  BENCH_LOCK,
   BENCH_USAGE,
   closingLine,
   compareRuns,
@@ -11,6 +12,8 @@ import {
   formatMarkdownTable,
   formatRow,
   formatTarget,
+  groupProcessArgs,
+  MEASURING,
   median,
   meets,
   parseBenchArgs,
@@ -26,6 +29,7 @@ import {
 } from "./bench.ts";
 import { ScriptError } from "./_cli.ts";
 import { type GroupJob, type GroupResult, runGroup } from "./_bench/run_group.ts";
+import { ROOT } from "./_sources.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Targets
@@ -179,18 +183,20 @@ Deno.test("parseBenchArgs() reads --check, --filter, --json, --compare and --hel
   ok(BENCH_USAGE.includes("--compare=PATH") && BENCH_USAGE.includes("--check"));
 });
 
-Deno.test("parseBenchArgs() refuses unknown arguments and empty values", () => {
-  const bad = [
-    ["--chek"],
-    ["--check=yes"],
-    ["--filter"],
-    ["--filter="],
-    ["--compare"],
-    ["--markdown=yes"],
-    ["bench"],
+Deno.test("parseBenchArgs() refuses unknown arguments, values and empty values", () => {
+  const bad: [string[], string][] = [
+    [["--chek"], 'Unknown argument "--chek"; did you mean --check? (see --help)'],
+    [["--filer=sse"], 'Unknown argument "--filer=sse"; did you mean --filter? (see --help)'],
+    [["bench"], 'Unknown argument "bench" (see --help)'],
+    [["--check=yes"], "--check takes no value (see --help)"],
+    [["--markdown=yes"], "--markdown takes no value (see --help)"],
+    [["--help=x"], "--help takes no value (see --help)"],
+    [["--filter"], "--filter needs a value: --filter=TEXT (see --help)"],
+    [["--filter="], "--filter needs a value: --filter=TEXT (see --help)"],
+    [["--compare"], "--compare needs a value: --compare=PATH (see --help)"],
   ];
-  for (const args of bad) {
-    throws(() => parseBenchArgs(args), /Unknown argument/);
+  for (const [args, message] of bad) {
+    throws(() => parseBenchArgs(args), { name: "UsageError", message });
   }
 });
 
@@ -408,3 +414,174 @@ async function throwsAsync(fn: () => Promise<unknown>, message: RegExp): Promise
   }
   throw new Error("Expected a rejection");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Locks: what users' commands download
+
+/** A Deno lock (version 5), as far as these tests read it. */
+interface DenoLock {
+  specifiers: Record<string, string>;
+  npm: Record<string, { dependencies?: string[]; optionalDependencies?: string[] }>;
+}
+
+async function readDenoLock(name: string): Promise<DenoLock> {
+  return JSON.parse(await Deno.readTextFile(`${ROOT}/${name}`)) as DenoLock;
+}
+
+/** The package name of a lock's `npm` key or dependency (`@a2a-js/sdk@1.3.0_express@5.3.0`). */
+function packageName(key: string): string {
+  const at = key.indexOf("@", 1);
+  return at < 0 ? key : key.slice(0, at);
+}
+
+/** Every `npm:name@version` specifier the `.ts` files under `dir` import (or export), by file. */
+async function npmImports(dir: string, out = new Map<string, Set<string>>()) {
+  for await (const entry of Deno.readDir(`${ROOT}/${dir}`)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory && entry.name !== "node_modules") await npmImports(path, out);
+    if (!entry.isFile || !entry.name.endsWith(".ts")) continue;
+    const text = await Deno.readTextFile(`${ROOT}/${path}`);
+    const found = new Set<string>();
+    const imports = /\b(?:from|import)\s*\(?\s*["']npm:((?:@[^/"'@]+\/)?[^/"'@]+)@([^/"']+)/g;
+    for (const match of text.matchAll(imports)) {
+      found.add(`npm:${match[1]}@${match[2]}`);
+    }
+    if (found.size > 0) out.set(path, found);
+  }
+  return out;
+}
+
+/** The npm packages a lock's specifiers reach, by `npm` key; throws on a dangling reference. */
+function reachable(lock: DenoLock): Set<string> {
+  const byName = new Map<string, string[]>();
+  for (const key of Object.keys(lock.npm)) {
+    byName.set(packageName(key), [...(byName.get(packageName(key)) ?? []), key]);
+  }
+  const resolve = (dependency: string): string => {
+    if (Object.hasOwn(lock.npm, dependency)) return dependency;
+    const keys = byName.get(dependency) ?? [];
+    if (keys.length !== 1) throw new Error(`dangling dependency ${dependency}`);
+    return keys[0]!;
+  };
+  const seen = new Set<string>();
+  const stack = Object.entries(lock.specifiers).map(([specifier, version]) =>
+    `${packageName(specifier.slice("npm:".length))}@${version}`
+  );
+  while (stack.length > 0) {
+    const key = stack.pop()!;
+    if (seen.has(key)) continue;
+    if (!Object.hasOwn(lock.npm, key)) throw new Error(`dangling package ${key}`);
+    seen.add(key);
+    const entry = lock.npm[key]!;
+    for (const dependency of [...entry.dependencies ?? [], ...entry.optionalDependencies ?? []]) {
+      stack.push(resolve(dependency));
+    }
+  }
+  return seen;
+}
+
+Deno.test(
+  "deno.lock locks only the root imports, so sync, gen and test-vectors download no SDK",
+  async () => {
+    const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`)) as {
+      imports: Record<string, string>;
+      lock: { path: string; frozen: boolean };
+    };
+    deepStrictEqual(config.lock, { path: "./deno.lock", frozen: true });
+    const lock = await readDenoLock("deno.lock");
+    const roots = Object.values(config.imports).filter((target) => target.startsWith("npm:"));
+    deepStrictEqual(Object.keys(lock.specifiers).sort(), roots.sort());
+    // Every package of the lock is one of theirs, or one they depend on: Deno installs the whole
+    // lock on the first npm import, so a leftover would still be downloaded.
+    deepStrictEqual([...reachable(lock)].sort(), Object.keys(lock.npm).sort());
+    for (const name of ["@adcp/sdk", "@modelcontextprotocol/sdk", "@a2a-js/sdk"]) {
+      ok(Object.keys(lock.npm).every((key) => packageName(key) !== name), `deno.lock has ${name}`);
+    }
+  },
+);
+
+Deno.test(
+  "the bench-only SDKs are locked in deno.bench.lock only, the test SDKs in deno.test.lock",
+  async () => {
+    const byFile = await npmImports("packages");
+    for (const [path, found] of await npmImports("scripts")) byFile.set(path, found);
+    for (const [path, found] of await npmImports("examples")) byFile.set(path, found);
+    const benchOnly = new Set<string>();
+    const elsewhere = new Set<string>();
+    for (const [path, found] of byFile) {
+      for (const specifier of found) {
+        (path.endsWith("_bench.ts") ? benchOnly : elsewhere).add(specifier);
+      }
+    }
+    for (const specifier of elsewhere) benchOnly.delete(specifier);
+    // The case this guards: @adcp/sdk, which only a benchmark compares against.
+    ok(benchOnly.has("npm:@adcp/sdk@6.11.0"), [...benchOnly].join(", "));
+
+    const test = await readDenoLock("deno.test.lock");
+    const bench = await readDenoLock(BENCH_LOCK);
+    const main = await readDenoLock("deno.lock");
+    for (const lock of [test, bench]) {
+      deepStrictEqual([...reachable(lock)].sort(), Object.keys(lock.npm).sort());
+      // What every command reads is locked alike in each lock.
+      for (const [specifier, version] of Object.entries(main.specifiers)) {
+        strictEqual(lock.specifiers[specifier], version, specifier);
+      }
+    }
+    // Tests (and every file but a benchmark) run and type-check against deno.test.lock.
+    for (const specifier of elsewhere) ok(Object.hasOwn(test.specifiers, specifier), specifier);
+    // Benchmarks run (scripts/bench.ts) and type-check (deno task check) against deno.bench.lock.
+    for (const [path, found] of byFile) {
+      if (!path.endsWith("_bench.ts")) continue;
+      for (const specifier of found) {
+        ok(Object.hasOwn(bench.specifiers, specifier), `${path}: ${specifier}`);
+      }
+    }
+    // No bench-only package in the locks users' and tests' commands read, not even as a
+    // dependency: @adcp/sdk's peer range would also make Deno warn about the test lock's A2A SDK.
+    for (const specifier of benchOnly) {
+      const name = packageName(specifier.slice("npm:".length));
+      for (const [file, lock] of [["deno.lock", main], ["deno.test.lock", test]] as const) {
+        ok(!Object.hasOwn(lock.specifiers, specifier), `${file} locks ${specifier}`);
+        ok(Object.keys(lock.npm).every((key) => packageName(key) !== name), `${file}: ${name}`);
+      }
+    }
+  },
+);
+
+Deno.test("a bench file that imports a bench-only SDK loads in a group process", async () => {
+  // The listing run scripts/bench.ts starts for each file, as it starts it: against
+  // deno.bench.lock, which is frozen like deno.lock (a missing entry would fail here).
+  const { passes: _, ...settings } = MEASURING;
+  const job: GroupJob = {
+    file: new URL("../packages/core/extract_sdk_bench.ts", import.meta.url).href,
+    group: -1,
+    ...settings,
+  };
+  const args = groupProcessArgs(job);
+  ok(args.includes(`--lock=${BENCH_LOCK}`));
+  const output = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  strictEqual(output.code, 0, stderr);
+  // Nothing but downloads, on a cold cache: no peer-dependency warning.
+  deepStrictEqual(stderr.split("\n").filter((l) => l !== "" && !l.startsWith("Download ")), []);
+  const line = new TextDecoder().decode(output.stdout).split("\n").find((text) =>
+    text.startsWith("RESULT ")
+  );
+  const listing = JSON.parse(line!.slice("RESULT ".length)) as GroupResult;
+  ok(listing.groups.length > 0);
+});
+
+Deno.test("deno task check type-checks the benchmarks against deno.bench.lock", async () => {
+  strictEqual(BENCH_LOCK, "deno.bench.lock");
+  const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`)) as {
+    tasks: Record<string, { command: string }>;
+  };
+  ok(config.tasks.check!.command.includes(`--lock=${BENCH_LOCK} 'packages/**/*_bench.ts'`));
+  ok(config.tasks.check!.command.includes("'!packages/**/*_bench.ts'"));
+});

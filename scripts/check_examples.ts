@@ -24,13 +24,13 @@
  * directory (`packages/transports`: each of its `exports`) or a workspace specifier
  * (`@adcp-wire/transports`, `@adcp-wire/transports/mcp`); with none, every export of every
  * workspace member is checked. A symbol re-exported by several entry points is reported once,
- * where it is declared.
+ * where it is declared. `--help` prints {@link CHECK_EXAMPLES_USAGE}; an unknown flag exits 2.
  *
  * @module
  */
 
 import { posix } from "node:path";
-import { runMain, ScriptError } from "./_cli.ts";
+import { runMain, ScriptError, unknownArgument } from "./_cli.ts";
 import { type Member, readWorkspace } from "./check_shape.ts";
 
 /** A JSDoc comment as `deno doc --json` gives it. */
@@ -322,11 +322,51 @@ export async function checkExamples(
   return docProblems(await readDocJson(entryPoints), { ...options, displayPath: relativePath });
 }
 
+/** The usage text of `check_examples.ts --help`. */
+export const CHECK_EXAMPLES_USAGE: string = [
+  "Usage: deno run --allow-read --allow-run scripts/check_examples.ts [--forbid-linkcode] " +
+  "[ENTRY]...",
+  "Checks that every exported function and class, and every public method, getter and setter,",
+  "has an @example, and every entry point a module doc. An ENTRY is a module path, a workspace",
+  "member's directory or a workspace specifier; with none, every export of every member.",
+  "  --forbid-linkcode   also refuse {@linkcode ...} in doc comments",
+  "  --help              print this and exit",
+  "Exit status: 0 when the docs are complete, 1 when not, 2 for a mistaken command line.",
+].join("\n");
+
+/** The flags of `check_examples.ts`, for the nearest-flag hint. */
+const CHECK_EXAMPLES_FLAGS = ["--forbid-linkcode", "--help"] as const;
+
+/**
+ * Parses the command line of `check_examples.ts`.
+ *
+ * @param args The arguments.
+ * @returns Whether `{@linkcode}` is refused and the entries, or `"help"` for `--help` (or `-h`).
+ * @throws {UsageError} On an unknown flag, naming it and the nearest one.
+ */
+export function parseCheckExamplesArgs(
+  args: readonly string[],
+): { forbidLinkcode: boolean; entries: string[] } | "help" {
+  let forbidLinkcode = false;
+  const entries: string[] = [];
+  for (const arg of args) {
+    if (arg === "--help" || arg === "-h") return "help";
+    if (arg === "--forbid-linkcode") forbidLinkcode = true;
+    else if (arg.startsWith("-")) throw unknownArgument(arg, CHECK_EXAMPLES_FLAGS);
+    else entries.push(arg);
+  }
+  return { forbidLinkcode, entries };
+}
+
 /** The CLI: prints each problem, then a count; exits 1 when there is any. */
 async function main(): Promise<number> {
+  const args = parseCheckExamplesArgs(Deno.args);
+  if (args === "help") {
+    console.log(CHECK_EXAMPLES_USAGE);
+    return 0;
+  }
+  const { forbidLinkcode, entries } = args;
   const root = posix.relative(Deno.cwd(), new URL("..", import.meta.url).pathname) || ".";
-  const forbidLinkcode = Deno.args.includes("--forbid-linkcode");
-  const entries = Deno.args.filter((a) => !a.startsWith("--"));
   const members = await readWorkspace(root);
   const entryPoints = entries.length > 0
     ? resolveEntryPoints(entries, members, root)

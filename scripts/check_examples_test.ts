@@ -1,11 +1,13 @@
-import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { posix } from "node:path";
 import {
+  CHECK_EXAMPLES_USAGE,
   checkExamples,
   docProblems,
   exampleProblem,
   hasDoc,
   linkcodes,
+  parseCheckExamplesArgs,
   resolveEntryPoints,
 } from "./check_examples.ts";
 import type { Member } from "./check_shape.ts";
@@ -274,4 +276,18 @@ Deno.test("resolveEntryPoints() takes paths, member directories and workspace sp
         "@adcp-wire/transports (., ./mcp), found ./nope",
     },
   );
+});
+
+Deno.test("parseCheckExamplesArgs() reads the flag and entries, and names an unknown flag", () => {
+  deepStrictEqual(parseCheckExamplesArgs([]), { forbidLinkcode: false, entries: [] });
+  deepStrictEqual(parseCheckExamplesArgs(["--forbid-linkcode", "packages/core"]), {
+    forbidLinkcode: true,
+    entries: ["packages/core"],
+  });
+  strictEqual(parseCheckExamplesArgs(["packages/core", "--help"]), "help");
+  ok(CHECK_EXAMPLES_USAGE.includes("--forbid-linkcode"));
+  throws(() => parseCheckExamplesArgs(["--forbid-linkcod"]), {
+    name: "UsageError",
+    message: 'Unknown argument "--forbid-linkcod"; did you mean --forbid-linkcode? (see --help)',
+  });
 });

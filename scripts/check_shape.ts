@@ -4,7 +4,8 @@
  * exits 1 when there is any.
  *
  * Usage: `deno run --allow-read --allow-run scripts/check_shape.ts [--only=cycle,layer,name,width]
- * [root]` (`root` defaults to the repository root; `--only` picks rules, all by default).
+ * [root]` (`root` defaults to the repository root; `--only` picks rules, all by default; `--help`
+ * prints {@link CHECK_SHAPE_USAGE}; a mistaken command line exits 2).
  *
  * 1. Cycles: no import cycle among the source files of one package. Test files (`*_test.ts`,
  *    `*_bench.ts`, `_test_*.ts`, anything under `testdata/`) are left out of the graph. Edges are
@@ -37,7 +38,8 @@
  * @module
  */
 import { posix } from "node:path";
-import { runMain, ScriptError } from "./_cli.ts";
+import { nearestName } from "@adcp-wire/internal";
+import { quoteArgument, runMain, unknownArgument, UsageError } from "./_cli.ts";
 import { findCycles } from "./_shape/cycles.ts";
 import { isRelative, parseImports, resolveRelative } from "./_shape/imports.ts";
 import { directionProblem, layerOf, LAYERS } from "./_shape/layers.ts";
@@ -262,16 +264,70 @@ export function summarize(findings: Finding[], rules: readonly Rule[] = RULES): 
     .join(", ");
 }
 
+/** The usage text of `check_shape.ts --help`. */
+export const CHECK_SHAPE_USAGE: string = [
+  "Usage: deno task check-shape [--only=RULE,...] [ROOT]",
+  "Checks the shape of the workspace at ROOT (default: the repository root): import cycles",
+  "inside a package, layer violations, public names declared twice and lines over " +
+  `${MAX_COLUMNS} columns.`,
+  `  --only=RULES   check only these rules, comma-separated: ${RULES.join(", ")}`,
+  "  --help         print this and exit",
+  "Exit status: 0 when nothing is found, 1 when something is, 2 for a mistaken command line.",
+].join("\n");
+
+/** The flags of `check_shape.ts`, for the nearest-flag hint. */
+const CHECK_SHAPE_FLAGS = ["--only", "--help"] as const;
+
+/**
+ * Parses the command line of `check_shape.ts`.
+ *
+ * @param args The arguments.
+ * @returns The rules (all when absent) and the root (the repository root when absent), or
+ * `"help"` for `--help` (or `-h`).
+ * @throws {UsageError} On an unknown flag (naming it and the nearest one), an unknown rule
+ * (naming the nearest), `--only` without rules, or more than one root.
+ */
+export function parseCheckShapeArgs(
+  args: readonly string[],
+): { rules?: Rule[]; root?: string } | "help" {
+  const parsed: { rules?: Rule[]; root?: string } = {};
+  for (const arg of args) {
+    if (arg === "--help" || arg === "-h") return "help";
+    if (arg === "--only" || arg.startsWith("--only=")) {
+      const only = arg.slice("--only=".length);
+      if (only === "") throw new UsageError(`--only needs rules: --only=${RULES.join(",")}`);
+      const rules = only.split(",");
+      for (const rule of rules) {
+        if (!(RULES as readonly string[]).includes(rule)) {
+          const near = nearestName(rule, RULES);
+          throw new UsageError(
+            `Unknown rule ${quoteArgument(rule)} in --only` +
+              (near === undefined ? "" : ` (did you mean ${near}?)`) +
+              `; the rules are ${RULES.join(", ")}`,
+          );
+        }
+      }
+      parsed.rules = rules as Rule[];
+    } else if (arg.startsWith("-")) {
+      throw unknownArgument(arg, CHECK_SHAPE_FLAGS);
+    } else if (parsed.root !== undefined) {
+      throw new UsageError(`Expected at most one root, got ${quoteArgument(arg)} too`);
+    } else {
+      parsed.root = arg;
+    }
+  }
+  return parsed;
+}
+
 /** The CLI: prints each finding, then a summary; exits 1 when there is any. */
 async function main(): Promise<number> {
-  const only = Deno.args.find((a) => a.startsWith("--only="))?.slice("--only=".length);
-  const rules = only?.split(",") as Rule[] | undefined;
-  const unknown = rules?.filter((r) => !(RULES as readonly string[]).includes(r)) ?? [];
-  if (unknown.length > 0) {
-    throw new ScriptError(`expected --only=${RULES.join(",")} (any of), found ${only}`);
+  const args = parseCheckShapeArgs(Deno.args);
+  if (args === "help") {
+    console.log(CHECK_SHAPE_USAGE);
+    return 0;
   }
-  const root = Deno.args.find((a) => !a.startsWith("--")) ??
-    new URL("..", import.meta.url).pathname;
+  const { rules } = args;
+  const root = args.root ?? new URL("..", import.meta.url).pathname;
   const findings = await checkShape(root, rules ? { rules } : {});
   for (const finding of findings) console.log(finding.message);
   if (findings.length > 0) {

@@ -1,6 +1,7 @@
-import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, match, ok, strictEqual, throws } from "node:assert/strict";
 import { posix } from "node:path";
 import {
+  CHECK_SHAPE_USAGE,
   checkShape,
   type Declaration,
   declarationsOf,
@@ -16,6 +17,7 @@ import {
   longLines,
   type Member,
   packageOf,
+  parseCheckShapeArgs,
   parseImports,
   resolveRelative,
   type Rule,
@@ -565,4 +567,29 @@ Deno.test("summarize() counts the findings of the checked rules", () => {
     "1 import cycles, 0 layer violations, 0 public-name problems, 2 long lines",
   );
   strictEqual(summarize(findings, ["width"]), "2 long lines");
+});
+
+Deno.test("parseCheckShapeArgs() reads --only and a root, names an unknown flag or rule", () => {
+  deepStrictEqual(parseCheckShapeArgs([]), {});
+  deepStrictEqual(parseCheckShapeArgs(["--only=cycle,width", "/tmp/w"]), {
+    rules: ["cycle", "width"],
+    root: "/tmp/w",
+  });
+  strictEqual(parseCheckShapeArgs(["--only=cycle", "--help"]), "help");
+  strictEqual(parseCheckShapeArgs(["-h"]), "help");
+  ok(CHECK_SHAPE_USAGE.startsWith("Usage: deno task check-shape"));
+  throws(() => parseCheckShapeArgs(["--onyl=cycle"]), {
+    name: "UsageError",
+    message: 'Unknown argument "--onyl=cycle"; did you mean --only? (see --help)',
+  });
+  throws(() => parseCheckShapeArgs(["--only=cycles"]), {
+    name: "UsageError",
+    message: 'Unknown rule "cycles" in --only (did you mean cycle?); the rules are cycle, layer, ' +
+      "name, width",
+  });
+  throws(() => parseCheckShapeArgs(["--only"]), { name: "UsageError" });
+  throws(() => parseCheckShapeArgs(["a", "b"]), {
+    name: "UsageError",
+    message: 'Expected at most one root, got "b" too',
+  });
 });

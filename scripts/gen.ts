@@ -19,7 +19,7 @@
  * @module
  */
 import { compile } from "json-schema-to-typescript";
-import { runMain, ScriptError } from "./_cli.ts";
+import { runMain, ScriptError, unknownArgument } from "./_cli.ts";
 import {
   byString,
   denoFmt,
@@ -636,13 +636,20 @@ export const GEN_USAGE = "Usage: deno task gen [--check]\n" +
   "  --check   write nothing; fail when a generated file is stale\n" +
   "  --help    print this and exit";
 
-/** Reads the command line: `--check`, or `--help` (returns `"help"`). */
+/** The flags of `deno task gen`, for the nearest-flag hint. */
+const GEN_FLAGS = ["--check", "--help"] as const;
+
+/**
+ * Reads the command line: `--check`, or `--help` (returns `"help"`).
+ *
+ * @throws {UsageError} On any other argument, naming it and the nearest flag.
+ */
 export function parseGenArgs(args: readonly string[]): { check: boolean } | "help" {
   let check = false;
   for (const argument of args) {
     if (argument === "--help" || argument === "-h") return "help";
     if (argument === "--check") check = true;
-    else throw new ScriptError(`Unknown argument ${JSON.stringify(argument)} (see --help)`);
+    else throw unknownArgument(argument, GEN_FLAGS);
   }
   return { check };
 }

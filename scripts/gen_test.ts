@@ -103,7 +103,11 @@ Deno.test("gen --help prints usage and reads nothing; an unknown argument is ref
   strictEqual(parseGenArgs(["--check", "-h"]), "help");
   deepStrictEqual(parseGenArgs([]), { check: false });
   deepStrictEqual(parseGenArgs(["--check"]), { check: true });
-  throws(() => parseGenArgs(["--chek"]), { message: 'Unknown argument "--chek" (see --help)' });
+  throws(() => parseGenArgs(["--chek"]), {
+    name: "UsageError",
+    message: 'Unknown argument "--chek"; did you mean --check? (see --help)',
+  });
+  throws(() => parseGenArgs(["check"]), { message: 'Unknown argument "check" (see --help)' });
   ok(GEN_USAGE.startsWith("Usage: deno task gen [--check]"));
 });
 

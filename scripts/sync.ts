@@ -56,7 +56,7 @@ import {
   writeFileAtomic,
   writeLock,
 } from "./_sources.ts";
-import { runMain, ScriptError } from "./_cli.ts";
+import { quoteArgument, runMain, ScriptError, unknownArgument, UsageError } from "./_cli.ts";
 
 /** Where bytes come from. */
 export interface Source {
@@ -384,23 +384,54 @@ export function referencedPaths(
 }
 
 /** The command line of `deno task sync`. */
-interface Options {
+export interface SyncArgs {
+  /** `--version`: the AdCP version to sync and pin. */
   version?: string;
+  /** `--from`: a directory laid out like the site, or another copy of the site. */
   from?: string;
+  /** `--update`: re-fetch everything and rewrite the lock. */
   update: boolean;
+  /** `--check`: verify only, write nothing. */
   check: boolean;
+  /** `--quiet`: print nothing but errors. */
   quiet: boolean;
 }
 
-function parseArgs(args: string[]): Options {
-  const options: Options = { update: false, check: false, quiet: false };
+/** The usage text of `deno task sync --help`. */
+export const SYNC_USAGE: string =
+  "Usage: deno task sync [--version V] [--from URL|DIR] [--update] [--check] [--quiet]\n" +
+  "Verifies the committed snapshot (spec/schemas/<pinned version>/, vectors/upstream/\n" +
+  "with compliance/<pinned version>/) against spec/sources.lock.json and fetches only\n" +
+  "the files that are missing.\n" +
+  "  --version V   sync AdCP version V (schemas and compliance files) and pin it in\n" +
+  "                spec/sources.jsonc\n" +
+  "  --from X      read missing files from a directory laid out like the site, or\n" +
+  "                another copy of the site (default: $ADCP_UPSTREAM, else the site)\n" +
+  "  --update      re-fetch everything and rewrite spec/sources.lock.json\n" +
+  "  --check       verify the synced files against the lock; write nothing\n" +
+  "  --quiet       print nothing but errors\n" +
+  "  --help        print this and exit";
+
+/** The flags of `deno task sync`, for the nearest-flag hint. */
+const SYNC_FLAGS = ["--version", "--from", "--update", "--check", "--quiet", "--help"] as const;
+
+/**
+ * Parses the command line of `deno task sync`.
+ *
+ * @param args The arguments.
+ * @returns The options, or `"help"` for `--help` (or `-h`).
+ * @throws {UsageError} On an unknown argument (naming it and the nearest flag), a missing value,
+ * `--update` with `--check`, or a `--version` that is not a version.
+ */
+export function parseSyncArgs(args: readonly string[]): SyncArgs | "help" {
+  const options: SyncArgs = { update: false, check: false, quiet: false };
   for (let index = 0; index < args.length; index++) {
     const argument = args[index]!;
     const value = (): string => {
       const equals = argument.indexOf("=");
       if (equals >= 0) return argument.slice(equals + 1);
       const next = args[++index];
-      if (next === undefined) throw new ScriptError(`${argument} needs a value`);
+      if (next === undefined) throw new UsageError(`${argument} needs a value`);
       return next;
     };
     if (argument === "--update") options.update = true;
@@ -409,29 +440,15 @@ function parseArgs(args: string[]): Options {
     else if (argument === "--version" || argument.startsWith("--version=")) {
       options.version = value();
     } else if (argument === "--from" || argument.startsWith("--from=")) options.from = value();
-    else if (argument === "--help" || argument === "-h") {
-      console.log(
-        "Usage: deno task sync [--version V] [--from URL|DIR] [--update] [--check] [--quiet]\n" +
-          "Verifies the committed snapshot (spec/schemas/<pinned version>/, vectors/upstream/\n" +
-          "with compliance/<pinned version>/) against spec/sources.lock.json and fetches only\n" +
-          "the files that are missing.\n" +
-          "  --version V   sync AdCP version V (schemas and compliance files) and pin it in\n" +
-          "                spec/sources.jsonc\n" +
-          "  --from X      read missing files from a directory laid out like the site, or\n" +
-          "                another copy of the site (default: $ADCP_UPSTREAM, else the site)\n" +
-          "  --update      re-fetch everything and rewrite spec/sources.lock.json\n" +
-          "  --check       verify the synced files against the lock; write nothing\n" +
-          "  --quiet       print nothing but errors",
-      );
-      Deno.exit(0);
-    } else throw new ScriptError(`Unknown argument ${JSON.stringify(argument)} (see --help)`);
+    else if (argument === "--help" || argument === "-h") return "help";
+    else throw unknownArgument(argument, SYNC_FLAGS);
   }
   if (options.update && options.check) {
-    throw new ScriptError("--update and --check exclude each other");
+    throw new UsageError("--update and --check exclude each other");
   }
   if (options.version !== undefined && !isVersion(options.version)) {
-    throw new ScriptError(
-      `--version must look like 3.2.0-beta.5 (got ${JSON.stringify(options.version)})`,
+    throw new UsageError(
+      `--version must look like 3.2.0-beta.5 (got ${quoteArgument(options.version)})`,
     );
   }
   return options;
@@ -955,8 +972,12 @@ async function fetchClosure(
   return { digests, files };
 }
 
-async function main(): Promise<void> {
-  const options = parseArgs(Deno.args);
+async function main(): Promise<number | void> {
+  const options = parseSyncArgs(Deno.args);
+  if (options === "help") {
+    console.log(SYNC_USAGE);
+    return 0;
+  }
   const sources = await readSources();
   const lock = await readLock();
   const version = options.version ?? sources.schema_version;

@@ -1,4 +1,4 @@
-import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
 import {
   formatLock,
   type Lock,
@@ -20,9 +20,38 @@ import {
   formatSummary,
   httpSource,
   networkReason,
+  parseSyncArgs,
   SourceUnreachableError,
   sync,
+  SYNC_USAGE,
 } from "./sync.ts";
+
+Deno.test("parseSyncArgs() reads the flags and --help, and names an unknown one, nearest", () => {
+  deepStrictEqual(parseSyncArgs([]), { update: false, check: false, quiet: false });
+  deepStrictEqual(parseSyncArgs(["--version", "3.1.19", "--from=/m", "--quiet"]), {
+    update: false,
+    check: false,
+    quiet: true,
+    version: "3.1.19",
+    from: "/m",
+  });
+  strictEqual(parseSyncArgs(["--check", "--help"]), "help");
+  strictEqual(parseSyncArgs(["-h"]), "help");
+  ok(SYNC_USAGE.startsWith("Usage: deno task sync") && SYNC_USAGE.includes("--help"));
+  throws(() => parseSyncArgs(["--updat"]), {
+    name: "UsageError",
+    message: 'Unknown argument "--updat"; did you mean --update? (see --help)',
+  });
+  throws(() => parseSyncArgs(["--form=/m"]), {
+    message: 'Unknown argument "--form=/m"; did you mean --from? (see --help)',
+  });
+  throws(() => parseSyncArgs(["--from"]), { name: "UsageError", message: "--from needs a value" });
+  throws(() => parseSyncArgs(["--update", "--check"]), { name: "UsageError" });
+  throws(() => parseSyncArgs(["--version=3.1"]), {
+    name: "UsageError",
+    message: '--version must look like 3.2.0-beta.5 (got "3.1")',
+  });
+});
 
 const VERSION = "1.0.0";
 const SITE = "https://adcontextprotocol.org";

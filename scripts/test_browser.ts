@@ -21,12 +21,12 @@
  * `google-chrome-stable` and `google-chrome` on `PATH`.
  *
  * Exit status 1 when a vector or a check fails, or with one `error:` line when Chromium is missing,
- * exits early or reports nothing in time.
+ * exits early or reports nothing in time; 2, with one `error:` line, for a mistaken command line.
  *
  * @module
  */
 import { bundleFile, stopBundler } from "./_bundle.ts";
-import { runMain, ScriptError } from "./_cli.ts";
+import { quoteArgument, runMain, ScriptError, unknownArgument, UsageError } from "./_cli.ts";
 import { assembleCompliance } from "./_compliance.ts";
 import { displayPath, LOCAL_VECTORS_DIR, ROOT, UPSTREAM_VECTORS_DIR } from "./_sources.ts";
 import { ADCP_VERSION } from "@adcp-wire/schemas";
@@ -276,14 +276,19 @@ export const TEST_BROWSER_USAGE: string =
   "Usage: deno task test-browser [--serve] [--adcp-version V]\n" +
   "  --serve            start no browser: print the page's URL and wait for its report\n" +
   "  --adcp-version V   the AdCP version the vectors are checked against (default: the pinned " +
-  `${ADCP_VERSION})`;
+  `${ADCP_VERSION})\n` +
+  "  --help             print this and exit";
+
+/** The flags of `deno task test-browser`, for the nearest-flag hint. */
+const TEST_BROWSER_FLAGS = ["--serve", "--adcp-version", "--help"] as const;
 
 /**
  * Parses the command line of `deno task test-browser`.
  *
  * @param args The arguments.
- * @returns The options, or `"help"`.
- * @throws {ScriptError} On an unknown argument, a missing value or a version that is not SemVer.
+ * @returns The options, or `"help"` for `--help` (or `-h`).
+ * @throws {UsageError} On an unknown argument (naming it and the nearest flag), a missing value
+ * or a version that is not SemVer.
  */
 export function parseTestBrowserArgs(
   args: readonly string[],
@@ -296,16 +301,16 @@ export function parseTestBrowserArgs(
     else if (arg === "--help" || arg === "-h") return "help";
     else if (arg === "--adcp-version" || arg.startsWith("--adcp-version=")) {
       const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[++index];
-      if (value === undefined) throw new ScriptError(`${arg} needs a value`);
+      if (value === undefined) throw new UsageError(`${arg} needs a value`);
       try {
         compareVersions(value, value);
       } catch {
-        throw new ScriptError(
-          `--adcp-version must be a SemVer version such as 3.1.19, got ${JSON.stringify(value)}`,
+        throw new UsageError(
+          `--adcp-version must be a SemVer version such as 3.1.19, got ${quoteArgument(value)}`,
         );
       }
       adcpVersion = value;
-    } else throw new ScriptError(`Unknown argument ${JSON.stringify(arg)} (see --help)`);
+    } else throw unknownArgument(arg, TEST_BROWSER_FLAGS);
   }
   return { serve, adcpVersion };
 }

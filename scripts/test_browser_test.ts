@@ -82,6 +82,11 @@ Deno.test("parseTestBrowserArgs() takes --serve and --adcp-version, refusing bad
   throws(() => parseTestBrowserArgs(["--adcp-version"]), /needs a value/);
   throws(() => parseTestBrowserArgs(["--adcp-version", "3.1"]), /must be a SemVer version/);
   throws(() => parseTestBrowserArgs(["--nope"]), /Unknown argument "--nope"/);
+  strictEqual(parseTestBrowserArgs(["-h"]), "help");
+  throws(() => parseTestBrowserArgs(["--adcp-versoin=3.1.19"]), {
+    name: "UsageError",
+    message: 'Unknown argument "--adcp-versoin=3.1.19"; did you mean --adcp-version? (see --help)',
+  });
 });
 
 for (const version of [ADCP_VERSION, "3.1.19"]) {

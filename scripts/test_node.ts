@@ -14,13 +14,15 @@
  *    {@link EXPECTED_EXAMPLE_OUTPUT}.
  *
  * Exit status 1 when a vector fails or the example's output differs, or with one `error:` line when
- * Node.js is missing or too old.
+ * Node.js is missing or too old; 2, with one `error:` line, for a mistaken command line (checked
+ * before anything is bundled). `--help` prints {@link TEST_NODE_USAGE}.
  *
  * @module
  */
 import { bundleFile, bundlePackages, type OutputFile, stopBundler } from "./_bundle.ts";
-import { runMain, ScriptError } from "./_cli.ts";
+import { runMain, ScriptError, UsageError } from "./_cli.ts";
 import { ROOT } from "./_sources.ts";
+import { parseTestVectorsArgs, TEST_VECTORS_FLAGS } from "./test_vectors.ts";
 
 /** The oldest Node.js major version the packages support. */
 export const MIN_NODE_MAJOR = 20;
@@ -123,18 +125,41 @@ export function outputDifference(expected: string, actual: string): string | und
   return lines.length === 0 ? undefined : lines.join("\n");
 }
 
+/** The usage text of `deno task test-node --help`. */
+export const TEST_NODE_USAGE: string = [
+  "Usage: deno task test-node [--vectors DIR]... [--suite NAME]... [--json FILE] " +
+  "[--adcp-version V]",
+  `Bundles ${NODE_ADAPTER} and the packages for Node.js (>= ${MIN_NODE_MAJOR}), runs the ` +
+  "conformance suite against it",
+  `(test-vectors --impl "node <bundle>"), then runs ${NODE_EXAMPLE} on Node and compares its ` +
+  "output.",
+  "  --vectors DIR      also run the vector files of DIR",
+  "  --suite NAME       run only the files of suite NAME (repeatable)",
+  "  --json FILE        write the conformance report as JSON to FILE",
+  "  --adcp-version V   the AdCP version the vectors are checked against",
+  "  --help             print this and exit",
+  "Every argument but --help goes to test-vectors (see deno task test-vectors --help); --impl is",
+  "set by this task. Exit status: 0 when both pass, 1 when one fails or Node.js is missing or too",
+  "old, 2 for a mistaken command line.",
+].join("\n");
+
 /**
- * The arguments passed on to `test_vectors.ts`: all of them, with `--impl` refused (this task
- * sets it).
+ * Reads the command line of `deno task test-node`: `--help`, or the arguments passed on to
+ * `test_vectors.ts`, checked as it checks them before anything is bundled, with `--impl` refused
+ * (this task sets it).
  *
  * @param args This script's arguments.
- * @returns The same arguments.
- * @throws {ScriptError} When one is `--impl`.
+ * @returns The same arguments, or `"help"` for `--help` (or `-h`).
+ * @throws {UsageError} When one is `--impl`, or one `test_vectors.ts` refuses (an unknown
+ * argument, with the nearest flag; a missing value; an unknown suite).
  */
-export function vectorArgs(args: readonly string[]): string[] {
+export function vectorArgs(args: readonly string[]): string[] | "help" {
   if (args.some((arg) => arg === "--impl" || arg.startsWith("--impl="))) {
-    throw new ScriptError("test-node sets --impl itself (node <bundle>); leave it out");
+    throw new UsageError("test-node sets --impl itself (node <bundle>); leave it out");
   }
+  // Only the flags this task passes on are suggested: test-vectors' own, without --impl.
+  const flags = TEST_VECTORS_FLAGS.filter((flag) => flag !== "--impl");
+  if (parseTestVectorsArgs(args, flags) === "help") return "help";
   return [...args];
 }
 
@@ -200,6 +225,10 @@ async function runExample(dir: string, node: string, version: string): Promise<b
 async function main(): Promise<number> {
   const started = performance.now();
   const passThrough = vectorArgs(Deno.args);
+  if (passThrough === "help") {
+    console.log(TEST_NODE_USAGE);
+    return 0;
+  }
   const { node, version } = await findNode();
   const dir = await Deno.makeTempDir({ prefix: "adcp-wire-node-" });
   try {

@@ -1,11 +1,12 @@
-import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
-import { ScriptError } from "./_cli.ts";
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import { UsageError } from "./_cli.ts";
 import {
   EXPECTED_EXAMPLE_OUTPUT,
   findOnPath,
   nodeMajor,
   outputDifference,
   shellQuote,
+  TEST_NODE_USAGE,
   vectorArgs,
 } from "./test_node.ts";
 
@@ -33,8 +34,35 @@ Deno.test("outputDifference() names the lines that differ, ignoring trailing whi
 
 Deno.test("vectorArgs() passes test-vectors arguments on, but not --impl", () => {
   deepStrictEqual(vectorArgs(["--json", "out.json"]), ["--json", "out.json"]);
-  throws(() => vectorArgs(["--impl", "x"]), ScriptError);
-  throws(() => vectorArgs(["--impl=x"]), ScriptError);
+  deepStrictEqual(vectorArgs(["--suite=seller-strings", "--adcp-version", "3.1.19"]), [
+    "--suite=seller-strings",
+    "--adcp-version",
+    "3.1.19",
+  ]);
+  throws(() => vectorArgs(["--impl", "x"]), UsageError);
+  throws(() => vectorArgs(["--impl=x"]), UsageError);
+});
+
+Deno.test("vectorArgs() gives --help to test-node, and refuses what test-vectors refuses", () => {
+  strictEqual(vectorArgs(["--help"]), "help");
+  strictEqual(vectorArgs(["--json", "out.json", "-h"]), "help");
+  ok(TEST_NODE_USAGE.startsWith("Usage: deno task test-node"));
+  // Checked before anything is bundled, with the nearest flag this task passes on.
+  throws(() => vectorArgs(["--jsn", "out.json"]), {
+    name: "UsageError",
+    message: 'Unknown argument "--jsn"; did you mean --json? (see --help)',
+  });
+  throws(() => vectorArgs(["--impk"]), (error: Error) => {
+    strictEqual(error.name, "UsageError");
+    ok(error.message.startsWith('Unknown argument "--impk"; did you mean --'), error.message);
+    ok(!error.message.includes("--impl"), error.message);
+    return true;
+  });
+  throws(() => vectorArgs(["--suite", "seller-string"]), {
+    name: "UsageError",
+    message: /^Unknown suite "seller-string" \(did you mean seller-strings\?\)/,
+  });
+  throws(() => vectorArgs(["--json"]), { name: "UsageError", message: "--json needs a value" });
 });
 
 Deno.test("findOnPath() takes the first executable on PATH, never Deno's node shim", () => {

@@ -14,10 +14,11 @@
  *
  * @module
  */
-import { runMain, ScriptError } from "./_cli.ts";
+import { quoteArgument, runMain, ScriptError, unknownArgument, UsageError } from "./_cli.ts";
 import { assembleCompliance } from "./_compliance.ts";
 import { displayPath, LOCAL_VECTORS_DIR, ROOT, UPSTREAM_VECTORS_DIR } from "./_sources.ts";
 import { ADCP_VERSION } from "@adcp-wire/schemas";
+import { nearestName } from "@adcp-wire/internal";
 import {
   checkReply,
   compareVersions,
@@ -315,7 +316,10 @@ export const TEST_VECTORS_USAGE: string =
   "  --impl CMD         check the implementation started by CMD (JSON lines; see " +
   "vectors/README.md)\n" +
   "  --adcp-version V   the AdCP version the implementation is checked against (default: the " +
-  `pinned ${ADCP_VERSION})`;
+  `pinned ${ADCP_VERSION})\n` +
+  "  --help             print this and exit\n" +
+  "Exit status: 0 when every vector passes, 1 when one fails or the run cannot start, 2 for a " +
+  "mistaken command line";
 
 /** The command line of `deno task test-vectors`. */
 export interface TestVectorsArgs {
@@ -331,14 +335,47 @@ export interface TestVectorsArgs {
   adcpVersion: string;
 }
 
+/** The flags of `deno task test-vectors`, for the nearest-flag hint. */
+export const TEST_VECTORS_FLAGS: readonly string[] = [
+  "--vectors",
+  "--suite",
+  "--json",
+  "--impl",
+  "--adcp-version",
+  "--help",
+];
+
+/**
+ * The error for a `--suite` name the runner does not know: it names the suite and the nearest
+ * known one (`nearestName` of `@adcp-wire/internal`), and lists the known suites.
+ *
+ * @param name The name given.
+ * @returns The error to throw.
+ */
+export function unknownSuite(name: string): UsageError {
+  const near = nearestName(name, SUITE_NAMES);
+  return new UsageError(
+    `Unknown suite ${quoteArgument(name)}` +
+      (near === undefined ? "" : ` (did you mean ${near}?)`) +
+      `; the known suites are ${SUITE_NAMES.join(", ")}`,
+  );
+}
+
 /**
  * Parses the command line of `deno task test-vectors`.
  *
- * @returns The arguments, or `"help"` for `--help`.
- * @throws {ScriptError} On an unknown argument, a missing value, an unknown suite (the message
- * lists the known ones) or a version that is not SemVer.
+ * @param argv The arguments.
+ * @param flags The flags an unknown argument's hint may name (a task passing its arguments on
+ * leaves out the ones it sets).
+ * @returns The arguments, or `"help"` for `--help` (or `-h`).
+ * @throws {UsageError} On an unknown argument (naming it and the nearest flag), a missing value,
+ * an unknown suite (naming the nearest suite and listing the known ones) or a version that is not
+ * SemVer.
  */
-export function parseTestVectorsArgs(argv: string[]): TestVectorsArgs | "help" {
+export function parseTestVectorsArgs(
+  argv: readonly string[],
+  flags: readonly string[] = TEST_VECTORS_FLAGS,
+): TestVectorsArgs | "help" {
   const args: TestVectorsArgs = {
     dirs: [UPSTREAM_VECTORS_DIR, LOCAL_VECTORS_DIR],
     adcpVersion: ADCP_VERSION,
@@ -349,7 +386,7 @@ export function parseTestVectorsArgs(argv: string[]): TestVectorsArgs | "help" {
       const equals = argument.indexOf("=");
       if (equals >= 0) return argument.slice(equals + 1);
       const next = argv[++index];
-      if (next === undefined) throw new ScriptError(`${argument} needs a value`);
+      if (next === undefined) throw new UsageError(`${argument} needs a value`);
       return next;
     };
     const is = (name: string) => argument === name || argument.startsWith(`${name}=`);
@@ -358,24 +395,20 @@ export function parseTestVectorsArgs(argv: string[]): TestVectorsArgs | "help" {
     else if (is("--impl")) args.command = value();
     else if (is("--suite")) {
       const name = value();
-      if (!(SUITE_NAMES as readonly string[]).includes(name)) {
-        throw new ScriptError(
-          `Unknown suite ${JSON.stringify(name)}; the known suites are ${SUITE_NAMES.join(", ")}`,
-        );
-      }
+      if (!(SUITE_NAMES as readonly string[]).includes(name)) throw unknownSuite(name);
       (args.suites ??= new Set()).add(name as SuiteName);
     } else if (is("--adcp-version")) {
       const version = value();
       try {
         compareVersions(version, version);
       } catch {
-        throw new ScriptError(
-          `--adcp-version must be a SemVer version such as 3.1.19, got ${JSON.stringify(version)}`,
+        throw new UsageError(
+          `--adcp-version must be a SemVer version such as 3.1.19, got ${quoteArgument(version)}`,
         );
       }
       args.adcpVersion = version;
     } else if (argument === "--help" || argument === "-h") return "help";
-    else throw new ScriptError(`Unknown argument ${JSON.stringify(argument)} (see --help)`);
+    else throw unknownArgument(argument, flags);
   }
   return args;
 }
@@ -409,5 +442,6 @@ async function main(): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
-// Exit status: 1 when a vector fails; 1 with one `error:` line when the run itself fails.
+// Exit status: 1 when a vector fails; 1 with one `error:` line when the run itself fails; 2 with
+// one `error:` line for a mistaken command line.
 if (import.meta.main) await runMain(main);

@@ -376,13 +376,33 @@ Deno.test("test-vectors --suite runs only the named suites, refusing unknown one
   ok(args !== "help");
   deepStrictEqual([...args.suites!], ["seller-strings", "retry-decisions"]);
   strictEqual(args.adcpVersion, ADCP_VERSION);
+  // A mistyped suite names the nearest one, then lists them all.
   throws(
     () => parseTestVectorsArgs(["--suite", "seller-string"]),
     {
-      message: `Unknown suite "seller-string"; the known suites are ${SUITE_NAMES.join(", ")}`,
+      name: "UsageError",
+      message: 'Unknown suite "seller-string" (did you mean seller-strings?); the known suites ' +
+        `are ${SUITE_NAMES.join(", ")}`,
     },
   );
-  throws(() => parseTestVectorsArgs(["--suite"]), { message: "--suite needs a value" });
+  throws(() => parseTestVectorsArgs(["--suite=retry-decision"]), {
+    message: /^Unknown suite "retry-decision" \(did you mean retry-decisions\?\); /,
+  });
+  throws(() => parseTestVectorsArgs(["--suite", "Webhook-Signing"]), {
+    message: /^Unknown suite "Webhook-Signing" \(did you mean webhook-signing\?\); /,
+  });
+  throws(() => parseTestVectorsArgs(["--suite", "nope"]), {
+    message: /^Unknown suite "nope" \(did you mean [a-z0-9-]+\?\); the known suites are /,
+  });
+  throws(() => parseTestVectorsArgs(["--suite"]), {
+    name: "UsageError",
+    message: "--suite needs a value",
+  });
+  throws(() => parseTestVectorsArgs(["--sutie", "seller-strings"]), {
+    name: "UsageError",
+    message: 'Unknown argument "--sutie"; did you mean --suite? (see --help)',
+  });
+  strictEqual(parseTestVectorsArgs(["--json", "x.json", "-h"]), "help");
   strictEqual(
     (parseTestVectorsArgs(["--adcp-version", "3.1.19"]) as { adcpVersion: string }).adcpVersion,
     "3.1.19",
@@ -410,17 +430,20 @@ Deno.test("test-vectors --suite runs only the named suites, refusing unknown one
   ]);
   ok(signing.every((r) => r.suite === "request-signing" && r.failed === 0));
 
+  // A mistaken command line is exit status 2, before any vector runs.
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "-A", "scripts/test_vectors.ts", "--suite", "nope"],
+    args: ["run", "--quiet", "-A", "scripts/test_vectors.ts", "--suite", "seller-string"],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",
     env: { NO_COLOR: "1" },
   }).output();
-  strictEqual(out.code, 1);
+  strictEqual(out.code, 2);
+  strictEqual(new TextDecoder().decode(out.stdout), "");
   strictEqual(
     new TextDecoder().decode(out.stderr),
-    `error: Unknown suite "nope"; the known suites are ${SUITE_NAMES.join(", ")}\n`,
+    'error: Unknown suite "seller-string" (did you mean seller-strings?); the known suites are ' +
+      `${SUITE_NAMES.join(", ")}\n`,
   );
 });
 

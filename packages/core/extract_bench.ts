@@ -1,6 +1,7 @@
 // Text fallback (JSON in a `content[].text` item) against a plain JSON.parse of the same text, in
 // the same run, at every size and in every script (issue 18): target 1.05x. Run:
-// `deno task bench --filter=extract` (ratios with targets) or `deno bench packages/core`.
+// `deno task bench --filter=extract` (ratios with targets) or
+// `deno bench --lock=deno.bench.lock packages/core` (extract_sdk_bench.ts needs that lock).
 //
 // V8 stores text differently by content (one byte per unit up to U+00FF, two otherwise), hence
 // ASCII, Latin-1 (é), other BMP (—) and CJK text. Extraction is JSON.parse plus the checks: the

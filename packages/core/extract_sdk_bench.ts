@@ -1,5 +1,6 @@
-// Extraction against the official AdCP SDK (`@adcp/sdk` 6.11.0, a bench-only dependency) doing the
-// same job, in the same run (issue 18). Run: `deno task bench --filter=extract`.
+// Extraction against the official AdCP SDK (`@adcp/sdk` 6.11.0, a bench-only dependency, locked
+// in deno.bench.lock only) doing the same job, in the same run (issue 18). Run: `deno task bench
+// --filter=extract`, or `deno bench --lock=deno.bench.lock packages/core/extract_sdk_bench.ts`.
 //
 // Like with like. `extractResult` reads `structuredContent`, else JSON.parses the first text
 // item; `unwrapProtocolResponse(response, undefined, "a2a")` takes a JSON-RPC response and returns

@@ -20,4 +20,5 @@ export * from "./errors.ts";
 export * from "./idempotency_key.ts";
 export * from "./json.ts";
 export * from "./option_error.ts";
+export * from "./option_keys.ts";
 export * from "./utf8.ts";

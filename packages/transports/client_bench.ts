@@ -5,7 +5,10 @@
 // `time <= 1.00x` (issue 18).
 //
 //   deno task bench --filter=client_bench (ratios with targets), or
-//   deno bench --allow-read --allow-net --allow-env --allow-run packages/transports/client_bench.ts
+//   deno bench --lock=deno.bench.lock --allow-read --allow-net --allow-env --allow-run \
+//     packages/transports/client_bench.ts
+//
+// (The SDKs are locked for benchmarks in deno.bench.lock, which `deno task bench` passes.)
 //
 // How the client's CPU is isolated: the agent (testdata/bench_server.ts) runs in another process,
 // started here with Deno.Command when this module loads and stopped on `unload` (the group
