@@ -7,7 +7,14 @@ import type { CheckedOptions } from "./_outgoing_options.ts";
 import { preparedError } from "./_outgoing.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
 import { notShown } from "../read/_not_shown.ts";
-import { isJsonObject as isObject, type JsonRecord, optionError, own } from "@adcp-wire/internal";
+import { shownCode } from "./_shown_code.ts";
+import {
+  describe,
+  isJsonObject as isObject,
+  type JsonRecord,
+  optionError,
+  own,
+} from "@adcp-wire/internal";
 
 /** The task payload a helper's `payload` option asks for. */
 export type PayloadOption = boolean | Readonly<Record<string, unknown>> | undefined;
@@ -84,8 +91,10 @@ export function payloadLayer(
         TypeError,
         checked.action,
         "options.payload.errors[0].code",
-        "the code of error (the transport and payload layers must agree)",
-        notShown(errors[0]!.code),
+        `the code of error, ${
+          describe(shownCode(error.code, checked.serviceNames))
+        } (the transport and payload layers must agree)`,
+        shownCode(errors[0]!.code, checked.serviceNames),
       );
     }
   }

@@ -55,8 +55,15 @@ export interface AdcpErrorResultOptions extends OutgoingErrorOptions {
  * @param error The error (`code` and `message` required).
  * @param options The summary, the payload layer, and the {@link OutgoingErrorOptions}.
  * @returns The tool result, ready to return from an MCP tool handler.
- * @throws {TypeError} When the error is refused (`cause` holds every issue), the summary is not one
- * line of prose, or `payload` is malformed.
+ * A refused error throws: returned from a tool handler unhandled, that reaches the buyer as the MCP
+ * SDK's `-32603` internal error (or an `isError` text), with no `adcp_error` and no recovery. Catch
+ * it and send a valid standard error instead, as the second example does, or check the error first
+ * with {@link checkOutgoingAdcpError}; `docs/outgoing-errors.md` ("When a helper refuses an error")
+ * has both.
+ *
+ * @throws {TypeError} When the error is refused (the message names a refused `code` that looks
+ * like one, `cause` holds every issue), the summary is not one line of prose, or `payload` is
+ * malformed.
  * @throws {RangeError} When the error (or a payload error) is over 4096 serialized UTF-8 bytes, or
  * `options.summary` over 256.
  *
@@ -70,6 +77,34 @@ export interface AdcpErrorResultOptions extends OutgoingErrorOptions {
  * strictEqual(result.isError, true);
  * strictEqual(result.structuredContent.adcp_error.recovery, "transient");
  * strictEqual(result.content[1]?.text, "Rate limited, retry in 5s.");
+ * ```
+ *
+ * @example Sending the spec's fallback when the error is refused
+ * ```ts
+ * import { adcpErrorResult, translateUpstreamError } from "@adcp-wire/transports/seller";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * // A seller's own code must be X_{VENDOR}_{CODE}: FLOOR_NOT_MET is refused. Log why, and send
+ * // "An internal error occurred" (SERVICE_UNAVAILABLE, transient) rather than let the TypeError
+ * // become an anonymous -32603.
+ * function toolError(error: unknown, log: (line: string) => void) {
+ *   try {
+ *     return adcpErrorResult(error);
+ *   } catch (refused) {
+ *     if (!(refused instanceof TypeError || refused instanceof RangeError)) throw refused;
+ *     log(refused.message);
+ *     return adcpErrorResult(translateUpstreamError(refused));
+ *   }
+ * }
+ * const logged: string[] = [];
+ * const floor = { code: "FLOOR_NOT_MET", message: "Bid below the floor", recovery: "correctable" };
+ * const result = toolError(floor, (line) => logged.push(line));
+ * strictEqual(result.structuredContent.adcp_error.code, "SERVICE_UNAVAILABLE");
+ * strictEqual(result.structuredContent.adcp_error.recovery, "transient");
+ * strictEqual(logged[0]?.includes('got "FLOOR_NOT_MET", which is in neither'), true);
+ * // The fix is the vendor form, which is sent as it is.
+ * const vendor = toolError({ ...floor, code: "X_ACME_FLOOR_NOT_MET" }, (l) => logged.push(l));
+ * strictEqual(vendor.structuredContent.adcp_error.code, "X_ACME_FLOOR_NOT_MET");
  * ```
  */
 export function adcpErrorResult(

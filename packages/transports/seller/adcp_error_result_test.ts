@@ -1,6 +1,14 @@
-import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import { deepStrictEqual, match, ok, strictEqual, throws } from "node:assert/strict";
 import { detectAdcpError, handleMcpResponse } from "@adcp-wire/core";
+import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+import { InMemoryTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/inMemory.js";
+import { Server } from "npm:@modelcontextprotocol/sdk@1.32.2/server/index.js";
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+} from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import { adcpErrorResult } from "./adcp_error_result.ts";
+import { translateUpstreamError } from "./translate_upstream_error.ts";
 import type { OutgoingErrorWarning } from "./check_outgoing_adcp_error.ts";
 
 const RATE_LIMITED = {
@@ -23,9 +31,11 @@ Deno.test("adcpErrorResult() puts the JSON text fallback first and the summary s
 });
 
 Deno.test("adcpErrorResult() refuses bad codes, oversize errors and non-sentence summaries", () => {
+  // Not shaped like a code: shown by its length only.
   throws(() => adcpErrorResult({ code: "Rate limited", message: "x" }), {
     name: "TypeError",
-    message: "Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got another string",
+    message: "Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got " +
+      '"(12 characters, not shown)"',
   });
   throws(
     () => adcpErrorResult({ code: "RATE_LIMITED", message: "x".repeat(5_000) }),
@@ -174,15 +184,15 @@ Deno.test(
       {
         name: "TypeError",
         message: "Cannot build the error result as 'options.payload.errors[0].code' must be the " +
-          "code of error (the transport and payload layers must agree): current value is " +
-          '"(12 characters, not shown)"',
+          'code of error, "BUDGET_TOO_LOW" (the transport and payload layers must agree): ' +
+          'current value is "RATE_LIMITED"',
       },
     );
     throws(() => adcpErrorResult(BUDGET, { payload: { errors: [BUDGET, { code: "bad" }] } }), {
       name: "TypeError",
       message: "Cannot build the error result as 'options.payload.errors[1]' must be a sendable " +
-        "AdCP error (Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got another " +
-        "string): current value is an object",
+        'AdCP error (Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got "bad"): ' +
+        "current value is an object",
     });
     throws(
       () =>
@@ -222,3 +232,61 @@ Deno.test("adcpErrorResult() warns when a large payload takes the result over 12
   deepStrictEqual(warnings.map((w) => [w.kind, w.field]), [["response_size", "result"]]);
   ok(/^The tool result is 140\d{3} serialized UTF-8 bytes;/.test(warnings[0]!.message));
 });
+
+Deno.test(
+  "a refused error thrown from an MCP SDK tool handler reaches the buyer with no adcp_error, " +
+    "and the documented fallback keeps it structured",
+  async () => {
+    const floor = {
+      code: "FLOOR_NOT_MET",
+      message: "Bid below the floor",
+      recovery: "correctable",
+    };
+    const logged: string[] = [];
+    // The pattern of docs/outgoing-errors.md, "When a helper refuses an error".
+    const toolError = (error: unknown) => {
+      try {
+        return adcpErrorResult(error);
+      } catch (refused) {
+        if (!(refused instanceof TypeError || refused instanceof RangeError)) throw refused;
+        logged.push(refused.message);
+        return adcpErrorResult(translateUpstreamError(refused));
+      }
+    };
+    const server = new Server({ name: "seller", version: "1.0.0" }, {
+      capabilities: { tools: {} },
+    });
+    server.setRequestHandler(CallToolRequestSchema, (request: CallToolRequest) => {
+      if (request.params.name === "unguarded") return adcpErrorResult(floor);
+      return toolError(floor);
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "buyer", version: "1.0.0" });
+    await client.connect(clientSide);
+    try {
+      // Unguarded: the SDK's -32603, whose message is the TypeError's, and no AdCP error.
+      const unguarded = await client.callTool({ name: "unguarded", arguments: {} }).then(
+        () => undefined,
+        (error: unknown) => error as { code: number; message: string },
+      );
+      strictEqual(unguarded?.code, -32603);
+      match(unguarded.message, /got "FLOOR_NOT_MET"/);
+      // Guarded: a standard error the buyer's extraction finds, with its recovery.
+      const guarded = await client.callTool({ name: "guarded", arguments: {} });
+      deepStrictEqual(handleMcpResponse(guarded), {
+        kind: "error",
+        error: {
+          code: "SERVICE_UNAVAILABLE",
+          message: "An internal error occurred",
+          recovery: "transient",
+        },
+        path: "structured_content",
+      });
+      match(logged[0]!, /got "FLOOR_NOT_MET", which is in neither/);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  },
+);

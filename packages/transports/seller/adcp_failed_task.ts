@@ -79,7 +79,9 @@ export type AdcpFailedTask = {
  * @param options The wire form, summary, timestamp, artifact id, MIME type and payload layer.
  * @returns The task.
  * @throws {TypeError} When `ids` are not non-empty strings, an option is malformed, or the error is
- * refused.
+ * refused (the message names a refused `code` that looks like one; unhandled in an A2A executor,
+ * it fails the task with no `adcp_error`: see "When a helper refuses an error" in
+ * `docs/outgoing-errors.md`).
  * @throws {RangeError} When the error (or a payload error) is over 4096 serialized UTF-8 bytes, or
  * `options.summary` over 256.
  *

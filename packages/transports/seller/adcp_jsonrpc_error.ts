@@ -4,7 +4,7 @@ import { checkOptions } from "./_outgoing_options.ts";
 import { preparedError } from "./_outgoing.ts";
 import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
-import { notShown } from "../read/_not_shown.ts";
+import { shownCode } from "./_shown_code.ts";
 import { isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
 
 /**
@@ -62,7 +62,9 @@ const DEFAULT_MESSAGES = {
  * @param error The error (`code` required; a missing `message` is filled, with a warning).
  * @param options The JSON-RPC message and the {@link OutgoingErrorOptions}.
  * @returns The JSON-RPC error object.
- * @throws {TypeError} When the code is not one of the three, or the error is refused.
+ * @throws {TypeError} When the code is not one of the three (the message names it when it looks
+ * like a code), or the error is refused; "When a helper refuses an error" in
+ * `docs/outgoing-errors.md` says what to send instead.
  * @throws {RangeError} When the error serializes to more than 4096 UTF-8 bytes, or
  * `options.message` to more than 256.
  *
@@ -96,7 +98,7 @@ export function adcpJsonRpcError(
       "error.code",
       "RATE_LIMITED, AUTH_MISSING (or AUTH_REQUIRED) or SERVICE_UNAVAILABLE (send any other " +
         "code by the tool-level path)",
-      notShown(code),
+      shownCode(code, checked.serviceNames),
     );
   }
   // Middleware often has no more to say than the code: the spec's own example of this path carries

@@ -3,6 +3,7 @@ import { isStandardErrorCode, isVendorErrorCode } from "@adcp-wire/recovery";
 import { ADCP_VERSION, lookupErrorCode, type RecoveryClass } from "@adcp-wire/schemas";
 import { jsonCopy } from "../read/_json.ts";
 import { redactLeaks } from "./_leaks.ts";
+import { shownCode } from "./_shown_code.ts";
 import {
   checkOptions,
   type OutgoingErrorOptions,
@@ -53,6 +54,8 @@ const KNOWN_FIELDS: readonly string[] = [
 const RECOVERY_CLASSES: readonly string[] = ["transient", "correctable", "terminal"];
 /** The shape of standard codes: upper-case words joined by underscores (`RATE_LIMITED`). */
 const STANDARD_CODE_SHAPE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+/** The longest code buyers accept, in UTF-16 code units (Client Library Requirements 3). */
+const MAX_CODE_LENGTH = 64;
 
 /** Why an outgoing error was refused. */
 export interface OutgoingErrorIssue {
@@ -60,7 +63,11 @@ export interface OutgoingErrorIssue {
   readonly kind: "shape" | "code_format" | "type" | "leak" | "too_large";
   /** The field concerned. */
   readonly field: string;
-  /** A sentence naming the field and what was expected; it never repeats seller text. */
+  /**
+   * A sentence naming the field and what was expected. It repeats no seller text but a refused
+   * `code` that looks like a code and holds no leak (`"FLOOR_NOT_MET"`), so that the seller sees
+   * which code was refused; any other is shown by its length.
+   */
   readonly message: string;
 }
 
@@ -131,8 +138,8 @@ export function checkOutgoingAdcpError(
   // vocabulary", Error Handling), or a seller's own code missing its X_ prefix ("Seller-specific
   // codes MUST use the format X_{VENDOR}_{CODE}"). Only the caller knows which: refused unless
   // allowUnlistedCode says it is the former.
-  const unlisted = typeof code === "string" && !code.startsWith("X_") &&
-    STANDARD_CODE_SHAPE.test(code) && !isStandardErrorCode(code);
+  const unlisted = typeof code === "string" && code.length <= MAX_CODE_LENGTH &&
+    !code.startsWith("X_") && STANDARD_CODE_SHAPE.test(code) && !isStandardErrorCode(code);
   if (
     typeof code !== "string" ||
     (!isStandardErrorCode(code) && !isVendorErrorCode(code) && !(unlisted && allowUnlistedCode))
@@ -140,14 +147,8 @@ export function checkOutgoingAdcpError(
     issue(
       "code_format",
       "code",
-      `Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got ${
-        typeof code === "string"
-          ? unlisted
-            ? "a code that is in neither: seller-specific codes MUST use the X_{VENDOR}_{CODE} " +
-              "form (set allowUnlistedCode for a standard code newer than this library)"
-            : "another string"
-          : describe(notShown(code))
-      }`,
+      "Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got " +
+        refusedCode(code, unlisted, serviceNames),
     );
   } else {
     out.code = code;
@@ -369,6 +370,35 @@ export function checkOutgoingAdcpError(
 
 function fail(issues: readonly OutgoingErrorIssue[]): OutgoingErrorCheck {
   return { valid: false, issues };
+}
+
+/**
+ * What a refused `code` was, for the `code_format` message: the code itself where `shownCode`
+ * allows it, and why it is neither standard nor a vendor code.
+ */
+function refusedCode(code: unknown, unlisted: boolean, serviceNames: RegExp | undefined): string {
+  if (typeof code !== "string") return describe(notShown(code));
+  if (code.length > MAX_CODE_LENGTH) {
+    return `a code of ${code.length} characters (at most ${MAX_CODE_LENGTH})`;
+  }
+  const shown = shownCode(code, serviceNames);
+  // In full when shown: a code-like string of at most 64 ASCII characters needs no cut or escape.
+  const named = shown === code ? JSON.stringify(code) : describe(shown);
+  if (unlisted) {
+    // "Seller-specific codes MUST use the format X_{VENDOR}_{CODE}" ({CODE} of 2 to 40 characters).
+    const vendorForm = shown === code && code.length <= 40 ? `, as X_{VENDOR}_${code}` : "";
+    return `${named}, which is in neither: seller-specific codes MUST use the X_{VENDOR}_{CODE} ` +
+      `form${vendorForm} (set allowUnlistedCode for a standard code newer than this library)`;
+  }
+  if (code.startsWith("X_")) {
+    return `${named}, which is not of the X_{VENDOR}_{CODE} form ({VENDOR} matching ` +
+      "/^[A-Z][A-Z0-9]{1,19}$/, {CODE} matching /^[A-Z][A-Z0-9_]{1,39}$/)";
+  }
+  const upper = code.toUpperCase();
+  if (upper !== code && isStandardErrorCode(upper) && shown === code) {
+    return `${named}: codes are case-sensitive, and the standard code is ${upper}`;
+  }
+  return named;
 }
 
 /**

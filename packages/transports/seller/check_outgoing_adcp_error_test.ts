@@ -2,6 +2,8 @@ import { deepStrictEqual, match, ok, strictEqual, throws } from "node:assert/str
 import fc from "fast-check";
 import { validateAdcpError } from "@adcp-wire/core";
 import { adcpErrorResult } from "./adcp_error_result.ts";
+import { adcpFailedTask } from "./adcp_failed_task.ts";
+import { adcpJsonRpcError } from "./adcp_jsonrpc_error.ts";
 import {
   checkOutgoingAdcpError,
   type LeakKind,
@@ -115,10 +117,10 @@ Deno.test(
         issues: [{
           kind: "code_format",
           field: "code",
-          message:
-            "Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got a code that " +
-            "is in neither: seller-specific codes MUST use the X_{VENDOR}_{CODE} form (set " +
-            "allowUnlistedCode for a standard code newer than this library)",
+          message: "Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got " +
+            `"${code}", which is in neither: seller-specific codes MUST use the ` +
+            `X_{VENDOR}_{CODE} form, as X_{VENDOR}_${code} (set allowUnlistedCode for a ` +
+            "standard code newer than this library)",
         }],
       });
     }
@@ -891,5 +893,131 @@ Deno.test("checkOutgoingAdcpError() never echoes a wrongly typed string in its i
       strictEqual(issue.message.includes("hunter2"), false, issue.message);
       strictEqual(issue.message.includes("postgres"), false, issue.message);
     }
+  }
+});
+
+Deno.test("checkOutgoingAdcpError() names a refused code and says why it is refused", () => {
+  const prefix = "Expected code to be a standard AdCP code or X_{VENDOR}_{CODE}, got ";
+  const cases: [unknown, string][] = [
+    [
+      "X_A_FLOOR",
+      '"X_A_FLOOR", which is not of the X_{VENDOR}_{CODE} form ({VENDOR} matching ' +
+      "/^[A-Z][A-Z0-9]{1,19}$/, {CODE} matching /^[A-Z][A-Z0-9_]{1,39}$/)",
+    ],
+    [
+      "rate_limited",
+      '"rate_limited": codes are case-sensitive, and the standard code is RATE_LIMITED',
+    ],
+    ["floor-not-met", '"floor-not-met"'],
+    ["", '""'],
+    [429, "429"],
+    [null, "null"],
+    [undefined, "undefined"],
+    [["RATE_LIMITED"], "an array"],
+    ["A".repeat(70), "a code of 70 characters (at most 64)"],
+  ];
+  for (const [code, got] of cases) {
+    const checked = checkOutgoingAdcpError({ code, message: "x", recovery: "terminal" });
+    deepStrictEqual(checked, {
+      valid: false,
+      issues: [{ kind: "code_format", field: "code", message: prefix + got }],
+    }, String(code));
+  }
+  // A code over the 64 characters buyers accept is a code problem, not a size one, even when
+  // unlisted codes are let through.
+  const long = checkOutgoingAdcpError(
+    { code: "A".repeat(70), message: "x", recovery: "terminal" },
+    { allowUnlistedCode: true },
+  );
+  deepStrictEqual(!long.valid && long.issues.map((i) => [i.kind, i.message]), [[
+    "code_format",
+    prefix + "a code of 70 characters (at most 64)",
+  ]]);
+});
+
+Deno.test(
+  "checkOutgoingAdcpError() shows no refused code that holds a leak or is not shaped like a code",
+  () => {
+    const hidden: [string, OutgoingErrorOptions][] = [
+      ["AKIAIOSFODNN7EXAMPLE", {}], // an AWS key id: api_key
+      ["localhost", {}], // internal_host
+      ["billing", { internalServiceNames: ["billing"] }],
+      ["db-1.prod.internal", {}],
+      ["Bearer 4f9a1c2e8b7d6a5f0e1d", {}],
+      ["FLOOR_NOT_MET\n", {}],
+      ["FLOOR\u202eTEM_TON", {}],
+      ["_FLOOR", {}],
+      ["9_LIVES", {}],
+    ];
+    for (const [code, options] of hidden) {
+      const checked = checkOutgoingAdcpError({ code, message: "x", recovery: "terminal" }, options);
+      ok(!checked.valid);
+      const message = checked.issues[0]!.message;
+      ok(!message.includes(code), message);
+      ok(message.includes(`"(${code.length} characters, not shown)"`), message);
+    }
+  },
+);
+
+Deno.test(
+  "checkOutgoingAdcpError() echoes a refused code only when code-like and leak-free, bounded",
+  () => {
+    const codeLike = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 200 }), fc.stringMatching(/^[A-Za-z][A-Za-z0-9_-]{0,70}$/)),
+        (code) => {
+          const checked = checkOutgoingAdcpError({ code, message: "x", recovery: "terminal" });
+          if (checked.valid) return;
+          const issue = checked.issues.find((i) => i.field === "code");
+          if (issue === undefined) return;
+          ok(issue.message.length <= 400, issue.message);
+          if (code.length >= 8 && issue.message.includes(JSON.stringify(code))) {
+            ok(codeLike.test(code), code);
+          }
+          if (code.length > 64) ok(!issue.message.includes(code.slice(0, 64)), code);
+        },
+      ),
+    );
+  },
+);
+
+Deno.test("every seller helper names the code it refuses in the TypeError it throws", () => {
+  const floor = { code: "FLOOR_NOT_MET", message: "Bid below the floor", recovery: "correctable" };
+  const named = /got "FLOOR_NOT_MET", which is in neither/;
+  throws(() => adcpErrorResult(floor), { name: "TypeError", message: named });
+  throws(() => adcpFailedTask({ id: "t1", contextId: "c1" }, floor), {
+    name: "TypeError",
+    message: named,
+  });
+  throws(
+    () => adcpErrorResult({ ...floor, code: "BUDGET_TOO_LOW" }, { payload: { errors: [floor] } }),
+    { name: "TypeError", message: named },
+  );
+  throws(
+    () => adcpFailedTask({ id: "t1", contextId: "c1" }, floor, { payload: { errors: [floor] } }),
+    {
+      name: "TypeError",
+    },
+  );
+  // The JSON-RPC path takes three codes: another is named, a valid one or not.
+  for (const code of ["FLOOR_NOT_MET", "BUDGET_TOO_LOW", "X_ACME_FLOOR_NOT_MET"]) {
+    throws(() => adcpJsonRpcError({ ...floor, code }), {
+      name: "TypeError",
+      message: new RegExp(`: current value is "${code}"$`),
+    });
+  }
+  throws(() => adcpJsonRpcError({ ...floor, code: "AKIAIOSFODNN7EXAMPLE" }), {
+    name: "TypeError",
+    message: /: current value is "\(20 characters, not shown\)"$/,
+  });
+  // The refused code is the TypeError's; every issue is still in its cause.
+  try {
+    adcpErrorResult({ code: "FLOOR_NOT_MET" });
+  } catch (error) {
+    deepStrictEqual(
+      ((error as TypeError).cause as { field: string }[]).map((issue) => issue.field),
+      ["code", "message"],
+    );
   }
 });

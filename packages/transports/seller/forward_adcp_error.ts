@@ -13,7 +13,8 @@ import { optionError } from "@adcp-wire/internal";
  *
  * @param upstream The `adcp_error` the upstream agent sent.
  * @returns A deep-frozen JSON copy of `upstream`, marked as forwarded.
- * @throws {TypeError} When `upstream` is not a valid AdCP error.
+ * @throws {TypeError} When `upstream` is not a valid AdCP error. Nothing of it is shown: it is the
+ * upstream's value, not the seller's (translate it with {@link translateUpstreamError} instead).
  *
  * @example An agency agent passes a seller's error through
  * ```ts

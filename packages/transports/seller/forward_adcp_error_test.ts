@@ -115,7 +115,7 @@ Deno.test("forwardAdcpError() forwards what buyers accept, and nothing else", ()
     name: "TypeError",
     message: "Cannot build the JSON-RPC error as 'error.code' must be RATE_LIMITED, AUTH_MISSING " +
       "(or AUTH_REQUIRED) or SERVICE_UNAVAILABLE (send any other code by the tool-level path): " +
-      'current value is "(14 characters, not shown)"',
+      'current value is "BUDGET_TOO_LOW"',
   });
   // validateAdcpError of @adcp-wire/core decides.
   for (
