@@ -501,7 +501,12 @@ export class AdcpAgent {
       // A poll that fails never loses the task: the seller may have accepted the work (a media
       // buy), so the caller gets the handle back, with the failure, instead of a "retry" that
       // would submit it again.
-      if (next.kind === "failed") return { ...result, pollFailure: next };
+      if (next.kind === "failed") {
+        // A poll the wait's own deadline cut off is the time being up, not a failed poll: the
+        // caller gets what the time being up always gives, the last pending result.
+        const cutOff = next.error instanceof DeadlineExceededError && operation.deadline.expired;
+        return cutOff ? result : { ...result, pollFailure: next };
+      }
       result = next;
       checked.onStatus?.({ result, answers: ++answers });
     }

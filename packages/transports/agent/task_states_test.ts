@@ -4,7 +4,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { A2AClient } from "../a2a/client.ts";
 import { fetchAgentCard } from "../a2a/fetch_agent_card.ts";
-import { AgentProtocolError, JsonRpcError } from "../errors.ts";
+import { AgentProtocolError, DeadlineExceededError, JsonRpcError } from "../errors.ts";
 import { McpClient } from "../mcp/client.ts";
 import { adcpErrorResult } from "../seller/adcp_error_result.ts";
 import { adcpProfileInputRequired } from "../seller/adcp_profile_input_required.ts";
@@ -202,14 +202,17 @@ Deno.test("McpClient.waitForTask: a server's pollInterval is no lower than the f
 });
 
 /** An A2A agent with one skill and a GetTask answered by `getTask` instead of the fake's. */
-async function a2aWithGetTask(skill: FakeSkill, getTask: () => Record<string, unknown>) {
+async function a2aWithGetTask(
+  skill: FakeSkill,
+  getTask: () => Record<string, unknown> | Promise<Record<string, unknown>>,
+) {
   const fake = fakeA2AAgent({ skills: { create_media_buy: skill } });
   const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     if (request.method === "POST") {
       const message = await request.clone().json() as { id?: unknown; method?: string };
       if (message.method === "GetTask") {
-        return Response.json({ jsonrpc: "2.0", id: message.id, result: getTask() });
+        return Response.json({ jsonrpc: "2.0", id: message.id, result: await getTask() });
       }
     }
     return await fake.fetch(request);
@@ -253,6 +256,39 @@ Deno.test("wait: an A2A task in a state this client does not know keeps its hand
   deepStrictEqual([result.task.taskId, result.task.state], ["task-1", "paused"]);
   ok(result.pollFailure === undefined);
   ok(polls >= 2, `${polls} polls: the wait went on`);
+});
+
+Deno.test("wait: a poll the wait's own deadline cuts off is the time being up, not a pollFailure", async () => {
+  let polls = 0;
+  const agent = await a2aWithGetTask(working, async () => {
+    polls++;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    return { id: "task-1", contextId: "context-1", status: { state: "TASK_STATE_COMPLETED" } };
+  });
+  const started = performance.now();
+  const result = await agent.call("create_media_buy", MEDIA_BUY, {
+    wait: 250,
+    pollIntervalMs: 10,
+  });
+  ok(performance.now() - started < 1_500, "the wait ended on time, not with the poll");
+  ok(result.kind === "pending", result.kind);
+  strictEqual(result.task.taskId, "task-1");
+  strictEqual(polls, 1);
+  strictEqual(result.pollFailure, undefined);
+});
+
+Deno.test("wait: a poll whose own timeoutMs runs out within the wait is a pollFailure", async () => {
+  const agent = await a2aWithGetTask(working, async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    return { id: "task-1", contextId: "context-1", status: { state: "TASK_STATE_COMPLETED" } };
+  });
+  const result = await agent.call("create_media_buy", MEDIA_BUY, {
+    wait: 1_500,
+    pollIntervalMs: 10,
+    limits: { timeoutMs: 100 },
+  });
+  ok(result.kind === "pending", result.kind);
+  ok(result.pollFailure?.error instanceof DeadlineExceededError, String(result.pollFailure?.error));
 });
 
 Deno.test("wait: an unknown get_task_status status keeps polling", async () => {

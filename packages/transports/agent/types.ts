@@ -254,7 +254,9 @@ export interface AgentCallOptions extends CallOptions {
    * (`maxResponseBytes` bounds the answers of all of them together), one event count, and this
    * deadline, each request's own `timeoutMs` clamped to the time left. When the time is up while
    * polling, or a poll fails, the last `pending` result is returned (with `pollFailure` for a
-   * failed poll; its task can be waited for again); a first request that fails ends the call as
+   * failed poll; its task can be waited for again). A poll still in flight when the wait's time
+   * is up is the time being up, not a failed poll: no `pollFailure`. A poll that fails within
+   * the wait, its own `timeoutMs` included, is one. A first request that fails ends the call as
    * `failed`. A wait no longer than the poll interval returns the first answer without polling.
    */
   readonly wait?: boolean | number | undefined;
