@@ -1,9 +1,11 @@
 // A2A Task internals shared by the success and error extractors (A2A Response Extraction).
 
 import {
+  checkOptionKeys,
   isJsonObject,
   type JsonRecord,
   optionError,
+  optionKeys,
   own,
   ownArray,
   ownElement,
@@ -171,21 +173,65 @@ const DEFAULT_A2A_OPTIONS: ResolvedA2AExtractOptions = Object.freeze({
   measure: true,
 });
 
+/**
+ * Options of {@link extractAdcpResponseFromA2A}, {@link handleA2AResponse} and, for A2A pushes,
+ * {@link extractAdcpResponseFromWebhook}.
+ */
+export interface A2AExtractOptions {
+  /**
+   * Largest DataPart accepted, as the UTF-8 bytes of its `data` serialized as JSON; a larger one
+   * throws {@link DataPartTooLargeError}. A positive safe integer.
+   * @default {1048576}
+   */
+  readonly maxDataPartBytes?: number | undefined;
+  /**
+   * The number of DataParts the task must carry: for a final state every DataPart of every
+   * artifact (or of the status message when the artifacts hold none), otherwise the status
+   * message's; another number throws {@link UnexpectedPartCountError}, before anything is
+   * extracted. Unset: any number.
+   * @default {undefined}
+   */
+  readonly expectedDataParts?: number | undefined;
+  /**
+   * An upper bound the caller already holds of the serialized size (UTF-8 bytes of
+   * `JSON.stringify`) of every value inside the input, such as what {@link jsonSerializedBound}
+   * returns for the JSON text the input was parsed from. When it is within `maxDataPartBytes`, the
+   * selected DataPart cannot be larger and is not measured again; otherwise it is. A non-negative
+   * safe integer; a wrong bound lets an oversized DataPart through, so give only a proved one.
+   * @default {undefined} (the selected DataPart is measured)
+   */
+  readonly sourceJsonBytes?: number | undefined;
+}
+
 /** What the option errors of the A2A extractors say could not be done. */
 const A2A_ACTION = "extract from an A2A response";
 
+/** The keys of {@link A2AExtractOptions}: any other is refused. */
+const A2A_EXTRACT_KEYS = optionKeys<A2AExtractOptions>({
+  maxDataPartBytes: true,
+  expectedDataParts: true,
+  sourceJsonBytes: true,
+});
+
+/**
+ * Refuses an own key of `options` that {@link A2AExtractOptions} does not name; anything but an
+ * object is left to {@link resolveA2AExtractOptions}.
+ *
+ * @throws {TypeError} When `options` has an unknown key.
+ */
+export function checkA2AExtractKeys(options: A2AExtractOptions | undefined): void {
+  checkOptionKeys(A2A_ACTION, "options", options, A2A_EXTRACT_KEYS);
+}
+
 /** Validated options. @throws {TypeError | RangeError} */
 export function resolveA2AExtractOptions(
-  options: {
-    readonly maxDataPartBytes?: number | undefined;
-    readonly expectedDataParts?: number | undefined;
-    readonly sourceJsonBytes?: number | undefined;
-  } | undefined,
+  options: A2AExtractOptions | undefined,
 ): ResolvedA2AExtractOptions {
   if (options === undefined) return DEFAULT_A2A_OPTIONS;
   if (typeof options !== "object" || options === null) {
     throw optionError(TypeError, A2A_ACTION, "options", "an object or undefined", options);
   }
+  checkA2AExtractKeys(options);
   // Only `undefined` means the default: a null limit is refused like any other wrong type.
   const maxDataPartBytes = options.maxDataPartBytes === undefined
     ? DATA_PART_BYTES_DEFAULT

@@ -1,9 +1,11 @@
 // MCP tool-result internals shared by the success and error extractors.
 
 import {
+  checkOptionKeys,
   isJsonObject,
   type JsonRecord,
   optionError,
+  optionKeys,
   own,
   ownArray,
   ownElement,
@@ -55,6 +57,12 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 4_194_304;
 /** What the option errors of the MCP extractors say could not be done. */
 const MCP_ACTION = "extract from an MCP tool result";
 
+/** The keys of {@link McpExtractOptions}: any other is refused. */
+const MCP_EXTRACT_KEYS = optionKeys<McpExtractOptions>({
+  maxResponseBytes: true,
+  sourceTextBytes: true,
+});
+
 /**
  * Validates `options` and returns the limit to hold `content[].text` items to: `maxResponseBytes`,
  * or `Infinity` when `sourceTextBytes` already bounds every item within it.
@@ -68,6 +76,7 @@ function resolveGiven(options: McpExtractOptions): number {
   if (typeof options !== "object" || options === null) {
     throw optionError(TypeError, MCP_ACTION, "options", "an object or undefined", options);
   }
+  checkOptionKeys(MCP_ACTION, "options", options, MCP_EXTRACT_KEYS);
   const value: unknown = options.maxResponseBytes;
   let limit = DEFAULT_MAX_RESPONSE_BYTES;
   if (value !== undefined) {

@@ -68,8 +68,9 @@ interface Candidate {
  * @param response A response of any transport: any JSON value, or `undefined`.
  * @param options Size limit for the MCP text items parsed in steps 5 and 6.
  * @returns The error and its path, or `null` when there is no valid structured error.
- * @throws {TypeError} When `options` is neither an object nor `undefined`, or
- * `options.maxResponseBytes` or `options.sourceTextBytes` is not a number.
+ * @throws {TypeError} When `options` is neither an object nor `undefined`, has a key that
+ * {@link McpExtractOptions} does not name, or `options.maxResponseBytes` or
+ * `options.sourceTextBytes` is not a number.
  * @throws {RangeError} When `options.maxResponseBytes` is not a positive safe integer, or
  * `options.sourceTextBytes` not a non-negative safe integer.
  *

@@ -22,8 +22,9 @@ import type { ExtractedAdcpError } from "./validate_adcp_error.ts";
  * @param result The MCP tool result: any JSON value, or `undefined`.
  * @param options Text-fallback size limit (and what the caller already bounded).
  * @returns The validated `adcp_error` object itself, or `null`.
- * @throws {TypeError} When `options` is neither an object nor `undefined`, or
- * `options.maxResponseBytes` or `options.sourceTextBytes` is not a number.
+ * @throws {TypeError} When `options` is neither an object nor `undefined`, has a key that
+ * {@link McpExtractOptions} does not name, or `options.maxResponseBytes` or
+ * `options.sourceTextBytes` is not a number.
  * @throws {RangeError} When `options.maxResponseBytes` is not a positive safe integer, or
  * `options.sourceTextBytes` not a non-negative safe integer.
  *

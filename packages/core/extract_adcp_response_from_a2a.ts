@@ -1,5 +1,6 @@
 import { isJsonObject, type JsonRecord } from "@adcp-wire/internal";
 import {
+  type A2AExtractOptions,
   checkDataPartCount,
   DATA_PART_BYTES_DEFAULT,
   dataOf,
@@ -21,35 +22,7 @@ import { unwrapA2AStreamEnvelope } from "./unwrap_a2a_stream_envelope.ts";
  */
 export const DEFAULT_MAX_DATA_PART_BYTES: number = DATA_PART_BYTES_DEFAULT;
 
-/**
- * Options of {@link extractAdcpResponseFromA2A}, {@link handleA2AResponse} and, for A2A pushes,
- * {@link extractAdcpResponseFromWebhook}.
- */
-export interface A2AExtractOptions {
-  /**
-   * Largest DataPart accepted, as the UTF-8 bytes of its `data` serialized as JSON; a larger one
-   * throws {@link DataPartTooLargeError}. A positive safe integer.
-   * @default {1048576}
-   */
-  readonly maxDataPartBytes?: number | undefined;
-  /**
-   * The number of DataParts the task must carry: for a final state every DataPart of every
-   * artifact (or of the status message when the artifacts hold none), otherwise the status
-   * message's; another number throws {@link UnexpectedPartCountError}, before anything is
-   * extracted. Unset: any number.
-   * @default {undefined}
-   */
-  readonly expectedDataParts?: number | undefined;
-  /**
-   * An upper bound the caller already holds of the serialized size (UTF-8 bytes of
-   * `JSON.stringify`) of every value inside the input, such as what {@link jsonSerializedBound}
-   * returns for the JSON text the input was parsed from. When it is within `maxDataPartBytes`, the
-   * selected DataPart cannot be larger and is not measured again; otherwise it is. A non-negative
-   * safe integer; a wrong bound lets an oversized DataPart through, so give only a proved one.
-   * @default {undefined} (the selected DataPart is measured)
-   */
-  readonly sourceJsonBytes?: number | undefined;
-}
+export type { A2AExtractOptions };
 
 /**
  * Extracts AdCP response data from an A2A 1.0 or v0.3 Task, TaskStatusUpdateEvent or stream
@@ -68,7 +41,8 @@ export interface A2AExtractOptions {
  * `{ response: {...} }` wrapper.
  * @throws {DataPartTooLargeError} When the selected DataPart is over `maxDataPartBytes`.
  * @throws {UnexpectedPartCountError} When `expectedDataParts` does not match.
- * @throws {TypeError | RangeError} When an option is invalid.
+ * @throws {TypeError | RangeError} When an option is invalid, or not one of
+ * {@link A2AExtractOptions}.
  *
  * @example A2A 1.0 stream envelope and v0.3 task
  * ```ts

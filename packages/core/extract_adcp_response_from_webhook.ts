@@ -4,6 +4,7 @@ import {
   extractAdcpResponseFromA2A,
 } from "./extract_adcp_response_from_a2a.ts";
 import { isA2AStreamEnvelope } from "./unwrap_a2a_stream_envelope.ts";
+import { checkA2AExtractKeys } from "./_a2a.ts";
 
 /**
  * The two webhook payload formats (Webhooks, "Payload extraction"): the MCP flat envelope
@@ -57,7 +58,8 @@ export function detectWebhookFormat(payload: unknown): WebhookFormat | null {
  * @param options For an A2A push, the DataPart size limit (1 MiB by default) and the expected
  * DataPart count, as for {@link extractAdcpResponseFromA2A}.
  * @returns The AdCP data, or `null`.
- * @throws {TypeError} When `knownFormat` is neither `"mcp"`, `"a2a"` nor `undefined`.
+ * @throws {TypeError} When `knownFormat` is neither `"mcp"`, `"a2a"` nor `undefined`, or
+ * `options` has a key {@link A2AExtractOptions} does not name (whatever the format).
  * @throws {DataPartTooLargeError | UnexpectedPartCountError} For an A2A push, as
  * {@link extractAdcpResponseFromA2A} does.
  * @throws {WrapperDetectedError} As {@link extractAdcpResponseFromA2A} does, for an A2A
@@ -93,6 +95,9 @@ export function extractAdcpResponseFromWebhook(
       knownFormat,
     );
   }
+  // The keys at the boundary, whatever the format: a misspelled limit must not pass unseen on an
+  // MCP push either (the values are read, and checked, only for an A2A push).
+  checkA2AExtractKeys(options);
   const format = knownFormat ?? detectWebhookFormat(payload);
   if (format === "a2a") return extractAdcpResponseFromA2A(payload, options);
   if (format === "mcp" && isJsonObject(payload)) return ownObject(payload, "result") ?? null;

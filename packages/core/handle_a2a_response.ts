@@ -64,6 +64,8 @@ export type A2AResponseOutcome =
  * @throws {DataPartTooLargeError | UnexpectedPartCountError} As
  * {@link extractAdcpResponseFromA2A}; nothing else is thrown on any JSON value (objects with
  * throwing getters or revoked proxies are not JSON and may throw).
+ * @throws {TypeError | RangeError} When an option is invalid, or not one of
+ * {@link A2AExtractOptions}.
  *
  * @example Dispatching on the outcome
  * ```ts

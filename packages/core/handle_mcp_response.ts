@@ -54,8 +54,9 @@ export type McpResponseOutcome =
  * bounded).
  * @returns The classified outcome; never throws on a JSON value `result` (objects with throwing
  * getters or revoked proxies are not JSON and may throw).
- * @throws {TypeError} When `options` is neither an object nor `undefined`, or
- * `options.maxResponseBytes` or `options.sourceTextBytes` is not a number.
+ * @throws {TypeError} When `options` is neither an object nor `undefined`, has a key that
+ * {@link McpExtractOptions} does not name, or `options.maxResponseBytes` or
+ * `options.sourceTextBytes` is not a number.
  * @throws {RangeError} When `options.maxResponseBytes` is not a positive safe integer, or
  * `options.sourceTextBytes` not a non-negative safe integer.
  *

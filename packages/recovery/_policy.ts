@@ -1,6 +1,12 @@
 // Private: validation and resolution of retry policies.
 
-import { isJsonObject, optionError } from "@adcp-wire/internal";
+import {
+  checkOptionKeys,
+  isJsonObject,
+  optionError,
+  type OptionKeys,
+  optionKeys,
+} from "@adcp-wire/internal";
 import type { RecoveryClass } from "@adcp-wire/schemas";
 import type { ClassifyRecoveryOptions } from "./classify_recovery.ts";
 import { resolveUnknownCodeRecovery } from "./_classify.ts";
@@ -114,6 +120,19 @@ export interface RetryPolicyOptions extends ClassifyRecoveryOptions {
  */
 const MIN_INITIAL_DELAY_SECONDS = 0.001;
 
+/** The keys of {@link RetryPolicyOptions}: any other is refused. */
+export const RETRY_POLICY_KEYS: OptionKeys = optionKeys<RetryPolicyOptions>({
+  maxRetries: true,
+  maxElapsedSeconds: true,
+  initialDelaySeconds: true,
+  maxDelaySeconds: true,
+  jitter: true,
+  unknownCodeRecovery: true,
+  random: true,
+  now: true,
+  sleep: true,
+});
+
 /** Policies made by buildPolicy(): already valid and frozen. */
 const built = new WeakSet<object>();
 
@@ -141,15 +160,18 @@ function fn<F>(action: string, options: Record<string, unknown>, name: string, f
 
 /**
  * Validates `options`, fills in the defaults, and returns a frozen policy. `action` is what error
- * messages say could not be done, `name` what they call `options` when it is not an object.
+ * messages say could not be done, `name` what they call `options` when it is not an object, and
+ * `path` what they call it when it has an unknown key (`options.policy` inside other options).
  */
 export function buildPolicy(
   options: RetryPolicyOptions | undefined,
   action: string,
   name = "options",
+  path = name,
 ): RetryPolicy {
   if (options === undefined) options = {};
   if (!isJsonObject(options)) throw optionError(TypeError, action, name, "an object", options);
+  checkOptionKeys(action, path, options, RETRY_POLICY_KEYS);
   const o = options as Record<string, unknown>;
   const maxRetries = number(
     action,
@@ -216,12 +238,14 @@ let defaultPolicy: RetryPolicy | undefined;
 
 /**
  * A policy as given (when built by createRetryPolicy), the default one, or built from options;
- * `action` is what error messages say could not be done.
+ * `action` is what error messages say could not be done, `path` what they call the policy when
+ * it has an unknown key.
  */
 export function resolvePolicy(
   policy: RetryPolicy | RetryPolicyOptions | undefined,
   action: string,
+  path = "policy",
 ): RetryPolicy {
   if (policy === undefined) return defaultPolicy ??= buildPolicy(undefined, action);
-  return built.has(policy) ? policy as RetryPolicy : buildPolicy(policy, action, "policy");
+  return built.has(policy) ? policy as RetryPolicy : buildPolicy(policy, action, "policy", path);
 }

@@ -31,7 +31,7 @@ function baseDelay(attempt: number, policy: RetryPolicy): number {
  * @param attempt The 1-based number of the attempt that just failed.
  * @param policy The policy, or options for one.
  * @returns The delay in seconds.
- * @throws {TypeError} When `attempt` is not a number or `policy` has a bad type.
+ * @throws {TypeError} When `attempt` is not a number, or `policy` has a bad type or an unknown key.
  * @throws {RangeError} When `attempt` is not a safe integer `>= 1`, a policy figure is out of
  * range, or `policy.random()` returns something other than a number in `[0, 1)`.
  *
@@ -69,7 +69,7 @@ export function backoffDelay(attempt: number, policy?: RetryPolicy | RetryPolicy
  * @param attempt The 1-based number of the attempt that just failed.
  * @param policy The policy, or options for one.
  * @returns The bounds in seconds.
- * @throws {TypeError} When `attempt` is not a number or `policy` has a bad type.
+ * @throws {TypeError} When `attempt` is not a number, or `policy` has a bad type or an unknown key.
  * @throws {RangeError} When `attempt` is not a safe integer `>= 1` or a policy figure is out of
  * range.
  *

@@ -1,5 +1,5 @@
 import type { RecoveryClass } from "@adcp-wire/schemas";
-import { isJsonObject, optionError } from "@adcp-wire/internal";
+import { checkOptionKeys, isJsonObject, optionError, optionKeys } from "@adcp-wire/internal";
 import { classify, resolveUnknownCodeRecovery } from "./_classify.ts";
 
 export type { RecoveryClass } from "@adcp-wire/schemas";
@@ -39,6 +39,9 @@ export interface ClassifyRecoveryOptions {
   unknownCodeRecovery?: RecoveryClass;
 }
 
+/** The keys of {@link ClassifyRecoveryOptions}: any other is refused. */
+const CLASSIFY_RECOVERY_KEYS = optionKeys<ClassifyRecoveryOptions>({ unknownCodeRecovery: true });
+
 /**
  * Classifies an extracted AdCP error as `transient`, `correctable` or `terminal`: by its own
  * `recovery` (any value but the three classes is `terminal`), else by the standard code table of
@@ -51,8 +54,8 @@ export interface ClassifyRecoveryOptions {
  * @param error The extracted error.
  * @param options How to classify unknown codes.
  * @returns The recovery class.
- * @throws {TypeError} When `error` is not a non-array object, or `options.unknownCodeRecovery` is
- * not one of the three classes.
+ * @throws {TypeError} When `error` is not a non-array object, `options` has another key than
+ * `unknownCodeRecovery`, or `options.unknownCodeRecovery` is not one of the three classes.
  *
  * @example The three rules in turn
  * ```ts
@@ -80,6 +83,7 @@ export function classifyRecovery(
   if (options !== undefined && !isJsonObject(options)) {
     throw optionError(TypeError, CLASSIFY_ACTION, "options", "an object", options);
   }
+  checkOptionKeys(CLASSIFY_ACTION, "options", options, CLASSIFY_RECOVERY_KEYS);
   const unknownCode = resolveUnknownCodeRecovery(options?.unknownCodeRecovery, CLASSIFY_ACTION);
   if (!isJsonObject(error)) {
     throw optionError(TypeError, CLASSIFY_ACTION, "error", "an object", error);

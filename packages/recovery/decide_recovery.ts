@@ -1,8 +1,8 @@
 import { validateAdcpError } from "@adcp-wire/core";
-import { isJsonObject, optionError, own } from "@adcp-wire/internal";
+import { checkOptionKeys, isJsonObject, optionError, optionKeys, own } from "@adcp-wire/internal";
 import { classify } from "./_classify.ts";
 import { checkAttempt, checkElapsedSeconds } from "./_own.ts";
-import { resolvePolicy } from "./_policy.ts";
+import { resolvePolicy, RETRY_POLICY_KEYS } from "./_policy.ts";
 import { backoffDelay } from "./backoff.ts";
 import type { RecoveryInput } from "./classify_recovery.ts";
 import { normalizeRetryAfter } from "./normalize_retry_after.ts";
@@ -139,6 +139,16 @@ const NEVER_AUTO_RETRIED: ReadonlySet<string> = new Set([
   "CREDENTIAL_IN_ARGS",
 ]);
 
+/** The keys of {@link RecoveryContext}: any other is refused. */
+const RECOVERY_CONTEXT_KEYS = optionKeys<RecoveryContext>({
+  attempt: true,
+  elapsedSeconds: true,
+  policy: true,
+});
+
+/** Where a policy option given in the context itself belongs, for the suggestion. */
+const CONTEXT_NESTED_KEYS = { policy: RETRY_POLICY_KEYS } as const;
+
 /**
  * Decides what to do about a failure from its extracted AdCP error, routing on `code` and
  * `recovery` only: no structured error gives `generic_error`, a correctable one
@@ -152,7 +162,8 @@ const NEVER_AUTO_RETRIED: ReadonlySet<string> = new Set([
  * @param error The extracted error, or `null`/`undefined` when extraction found none.
  * @param context The attempt state and the policy; omit for a budget-free classification.
  * @returns The decision.
- * @throws {TypeError} When `context` or one of its fields has a bad type.
+ * @throws {TypeError} When `context` or one of its fields has a bad type, or `context` or
+ * `context.policy` has a key {@link RecoveryContext} or {@link RetryPolicyOptions} does not name.
  * @throws {RangeError} When `attempt` is not a safe integer `>= 1`, `elapsedSeconds` is not finite
  * and `>= 0`, a policy figure is out of range, or the policy's `random()` returns a number outside
  * `[0, 1)`. Never for any value of `error`.
@@ -203,12 +214,14 @@ export function decideRecovery(
         context,
       );
     }
+    checkOptionKeys(DECIDE_ACTION, "context", context, RECOVERY_CONTEXT_KEYS, CONTEXT_NESTED_KEYS);
     attempt = checkAttempt(own(context, "attempt"), DECIDE_ACTION);
     elapsedSeconds = checkElapsedSeconds(own(context, "elapsedSeconds"), DECIDE_ACTION);
   }
   const policy = resolvePolicy(
     context === undefined ? undefined : own(context, "policy") as RetryPolicyOptions | undefined,
     DECIDE_ACTION,
+    "context.policy",
   );
 
   // The check of the extraction layer, 4096-byte cap included: what fails it is no AdCP error.

@@ -12,8 +12,9 @@ export type { RetryPolicy, RetryPolicyOptions };
  *
  * @param options The figures to change; an omitted or `undefined` field takes its default.
  * @returns The frozen policy.
- * @throws {TypeError} When `options` is not an object, a number option is not a number, a
- * function option is not a function, or `unknownCodeRecovery` is not one of the three classes.
+ * @throws {TypeError} When `options` is not an object or has a key {@link RetryPolicyOptions} does
+ * not name, a number option is not a number, a function option is not a function, or
+ * `unknownCodeRecovery` is not one of the three classes.
  * @throws {RangeError} When a number option is out of its range; the message names the option
  * and the value.
  *

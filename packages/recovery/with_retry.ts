@@ -1,6 +1,6 @@
 import { validateAdcpError } from "@adcp-wire/core";
-import { optionError } from "@adcp-wire/internal";
-import { resolvePolicy } from "./_policy.ts";
+import { checkOptionKeys, optionError, optionKeys } from "@adcp-wire/internal";
+import { resolvePolicy, RETRY_POLICY_KEYS } from "./_policy.ts";
 import type { RecoveryInput } from "./classify_recovery.ts";
 import { decideRecovery, type RecoveryDecision } from "./decide_recovery.ts";
 import { RetryBudgetExhaustedError } from "./errors.ts";
@@ -87,6 +87,17 @@ function untilAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 const RETRY_ACTION = "retry the operation";
 
+/** The keys of {@link WithRetryOptions}: any other is refused. */
+const WITH_RETRY_KEYS = optionKeys<WithRetryOptions>({
+  policy: true,
+  signal: true,
+  extractError: true,
+  onDecision: true,
+});
+
+/** Where a policy option given at the top level belongs, for the suggestion. */
+const WITH_RETRY_NESTED_KEYS = { policy: RETRY_POLICY_KEYS } as const;
+
 function checkFunction(value: unknown, name: string): void {
   if (value !== undefined && typeof value !== "function") {
     throw optionError(TypeError, RETRY_ACTION, name, "a function", value);
@@ -109,8 +120,8 @@ function checkFunction(value: unknown, name: string): void {
  * @param options Policy, signal, error extraction and reporting.
  * @returns The result of the first successful attempt.
  * @throws {RetryBudgetExhaustedError} When a transient failure cannot be retried within the budget.
- * @throws {TypeError} When `operation` or an option has a bad type, or the policy's `now()` returns
- * something other than a number.
+ * @throws {TypeError} When `operation` or an option has a bad type, `options` or `options.policy`
+ * has an unknown key, or the policy's `now()` returns something other than a number.
  * @throws {RangeError} When a policy figure is out of range, or the policy's `now()` returns
  * `NaN` or an infinity.
  *
@@ -156,7 +167,8 @@ export async function withRetry<T>(
   if (options !== undefined && (typeof options !== "object" || options === null)) {
     throw optionError(TypeError, RETRY_ACTION, "options", "an object", options);
   }
-  const policy = resolvePolicy(options?.policy, RETRY_ACTION);
+  checkOptionKeys(RETRY_ACTION, "options", options, WITH_RETRY_KEYS, WITH_RETRY_NESTED_KEYS);
+  const policy = resolvePolicy(options?.policy, RETRY_ACTION, "options.policy");
   const givenSignal = options?.signal;
   if (givenSignal !== undefined && !(givenSignal instanceof AbortSignal)) {
     throw optionError(TypeError, RETRY_ACTION, "signal", "an AbortSignal", givenSignal);

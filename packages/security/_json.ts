@@ -1,5 +1,5 @@
 // Private helpers for the JSON-limit APIs.
-import { optionError } from "@adcp-wire/internal";
+import { checkOptionKeys, optionError, optionKeys } from "@adcp-wire/internal";
 import { assertByteCount } from "./_strings.ts";
 import { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_NODES, type JsonLimits } from "./json_limits.ts";
 
@@ -15,14 +15,17 @@ const RENAMED: readonly (readonly [string, keyof JsonLimits])[] = [
   ["maxNodes", "maxJsonNodes"],
 ];
 
+/** The keys of {@link JsonLimits}: any other is refused. */
+const JSON_LIMITS_KEYS = optionKeys<JsonLimits>({ maxJsonDepth: true, maxJsonNodes: true });
+
 /**
  * Applies the defaults and validates `limits`, the argument `name` of the function doing `action`.
  *
  * A limit under its 0.1 name (`maxDepth`, `maxNodes`) is refused rather than ignored: ignoring it
  * would silently raise a caller's tighter limit to the default.
  *
- * @throws {TypeError} When `limits` is not an object, a limit is not a number, or a limit has its
- * 0.1 name.
+ * @throws {TypeError} When `limits` is not an object, a limit is not a number, a limit has its
+ * 0.1 name, or `limits` has another unknown key.
  * @throws {RangeError} When a limit is not a non-negative safe integer.
  */
 export function resolveJsonLimits(
@@ -48,6 +51,7 @@ export function resolveJsonLimits(
       );
     }
   }
+  checkOptionKeys(action, name, limits, JSON_LIMITS_KEYS);
   // Only `undefined` means the default: a null limit is refused like any other wrong type.
   const maxJsonDepth = limits.maxJsonDepth === undefined
     ? DEFAULT_MAX_JSON_DEPTH

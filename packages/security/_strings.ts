@@ -1,5 +1,10 @@
 // Private string helpers shared by the sanitizers and escapers. Not exported from mod.ts.
-import { nativeUtf8Length, optionError } from "@adcp-wire/internal";
+import {
+  checkOptionKeys,
+  nativeUtf8Length,
+  optionError,
+  type OptionKeys,
+} from "@adcp-wire/internal";
 import { removeStripSet } from "./_strip_set.ts";
 
 const encoder = new TextEncoder();
@@ -128,13 +133,27 @@ export function assertString(
 }
 
 /**
- * Checks that `options` is a non-null object.
+ * Checks that `options` is a non-null object with no own key outside `keys`. With `hideStrings`,
+ * the string value of an unknown key is shown by its length only: it may be a misspelled secret.
  *
- * @throws {TypeError} When it is not.
+ * @throws {TypeError} When it is not an object, or has an unknown key.
  */
-export function assertOptionsObject(action: string, options: unknown): asserts options is object {
+export function assertOptionsObject(
+  action: string,
+  options: unknown,
+  keys: OptionKeys,
+  hideStrings = false,
+): asserts options is object {
   if (typeof options !== "object" || options === null) {
     throw optionError(TypeError, action, "options", "an object", options);
+  }
+  if (!hideStrings) return checkOptionKeys(action, "options", options, keys);
+  for (const key in options) {
+    if (!Object.hasOwn(options, key) || keys.has(key)) continue;
+    const value: unknown = (options as Record<string, unknown>)[key];
+    const shown = typeof value === "string" ? `(${value.length} characters, not shown)` : value;
+    // A computed key defines an own property, `__proto__` included.
+    checkOptionKeys(action, "options", { [key]: shown }, keys);
   }
 }
 

@@ -33,7 +33,7 @@ export type JsonBoundsResult =
  * {@link DEFAULT_MAX_JSON_NODES}.
  * @returns `{ valid: true, depth, nodes }`, or `{ valid: false, error }`.
  * @throws {TypeError} When `limits` is not an object, a limit is not a number, or a limit has its
- * 0.1 name (`maxDepth`, `maxNodes`).
+ * 0.1 name (`maxDepth`, `maxNodes`), or `limits` has another unknown key.
  * @throws {RangeError} When a limit is not a non-negative safe integer.
  *
  * @example Accepting and rejecting

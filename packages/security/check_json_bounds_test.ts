@@ -110,8 +110,12 @@ Deno.test("checkJsonBounds() refuses the 0.1 limit names rather than ignore them
     message: "Cannot check JSON bounds as 'limits.maxNodes' must be absent (renamed " +
       "'maxJsonNodes'): current value is 1",
   });
-  // Explicitly undefined old names are as good as absent.
-  strictEqual(checkJsonBounds([1], { maxDepth: undefined } as never).valid, true);
+  // An explicitly undefined old name is an unknown key like any other.
+  throws(() => checkJsonBounds([1], { maxDepth: undefined } as never), {
+    name: "TypeError",
+    message: "Cannot check JSON bounds as 'limits.maxDepth' must be a known option (the " +
+      "nearest is 'limits.maxJsonDepth'): current value is undefined",
+  });
 });
 
 Deno.test("checkJsonBounds() agrees with a recursive count on arbitrary JSON", () => {

@@ -1,3 +1,4 @@
+import { optionKeys } from "@adcp-wire/internal";
 import { assertByteCount, assertOptionsObject, assertString } from "./_strings.ts";
 import { Base64SizeLimitError, InvalidBase64Error } from "./errors.ts";
 
@@ -25,6 +26,9 @@ SEXTETS[0x5f] = 63; // _
 const EQUALS = 0x3d;
 const ACTION = "decode base64";
 
+/** The keys of {@link DecodeBase64BoundedOptions}: any other is refused. */
+const DECODE_BASE64_BOUNDED_KEYS = optionKeys<DecodeBase64BoundedOptions>({ maxBytes: true });
+
 /**
  * Decodes the base64 `raw` bytes of an A2A file part, refusing an oversize payload before any
  * decoding work: the decoded size comes from the encoded length and padding alone (O(1)). The
@@ -39,7 +43,8 @@ const ACTION = "decode base64";
  * @returns The decoded bytes (a fresh `Uint8Array` of exactly the decoded length).
  * @throws {Base64SizeLimitError} When the encoded length implies more than `maxBytes` bytes.
  * @throws {InvalidBase64Error} When `raw` is not valid strict base64.
- * @throws {TypeError} When `raw` is not a string or `options.maxBytes` is not a number.
+ * @throws {TypeError} When `raw` is not a string, `options.maxBytes` is not a number,
+ * or `options` has another key.
  * @throws {RangeError} When `options.maxBytes` is not a non-negative safe integer.
  *
  * @example Decoding, and refusing an oversize payload
@@ -54,7 +59,7 @@ const ACTION = "decode base64";
  */
 export function decodeBase64Bounded(raw: string, options: DecodeBase64BoundedOptions): Uint8Array {
   assertString(ACTION, "raw", raw);
-  assertOptionsObject(ACTION, options);
+  assertOptionsObject(ACTION, options, DECODE_BASE64_BOUNDED_KEYS);
   const maxBytes = options.maxBytes;
   assertByteCount(ACTION, "options.maxBytes", maxBytes);
 

@@ -25,7 +25,7 @@ const MERGE = { action: "merge seller data", argument: "source" } as const;
  * @throws {JsonDepthLimitError} When the source nests deeper than `limits.maxJsonDepth`.
  * @throws {JsonNodeLimitError} When the source holds more than `limits.maxJsonNodes` values.
  * @throws {TypeError} When `target` is not a non-array object, `source` is not a plain object,
- * the source holds non-JSON data, or `limits` is malformed.
+ * the source holds non-JSON data, or `limits` is malformed or has an unknown key.
  * @throws {RangeError} When a limit is not a non-negative safe integer.
  *
  * @example Merging, and refusing a pollution attempt

@@ -40,8 +40,8 @@ export interface DuplicateKeyReport {
  * count.
  * @throws {JsonDepthLimitError} At the first container nested deeper than `maxJsonDepth`.
  * @throws {JsonNodeLimitError} At the first value past `maxJsonNodes`.
- * @throws {TypeError} When `text` is not a string, or a limit is not a number or has its 0.1 name
- * (`maxDepth`, `maxNodes`).
+ * @throws {TypeError} When `text` is not a string, a limit is not a number or has its 0.1 name
+ * (`maxDepth`, `maxNodes`), or `limits` has another unknown key.
  * @throws {RangeError} When a limit is not a non-negative safe integer.
  *
  * @example Rejecting a duplicate key that JSON.parse would silently collapse
@@ -81,8 +81,8 @@ export function parseJsonStrict(text: string, limits?: JsonLimits): unknown {
  * @throws {SyntaxError} When `text` is not JSON.
  * @throws {JsonDepthLimitError} At the first container nested deeper than `maxJsonDepth`.
  * @throws {JsonNodeLimitError} At the first value past `maxJsonNodes`.
- * @throws {TypeError} When `text` is not a string, or a limit is not a number or has its 0.1 name
- * (`maxDepth`, `maxNodes`).
+ * @throws {TypeError} When `text` is not a string, a limit is not a number or has its 0.1 name
+ * (`maxDepth`, `maxNodes`), or `limits` has another unknown key.
  * @throws {RangeError} When a limit is not a non-negative safe integer.
  *
  * @example Listing every repeat, at any depth

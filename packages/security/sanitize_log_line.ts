@@ -1,3 +1,4 @@
+import { optionKeys } from "@adcp-wire/internal";
 import {
   assertByteCount,
   assertOptionsObject,
@@ -20,6 +21,9 @@ export interface SanitizeLogLineOptions {
 export const DEFAULT_LOG_LINE_MAX_BYTES = 4096;
 
 const ACTION = "sanitize a log line";
+
+/** The keys of {@link SanitizeLogLineOptions}: any other is refused. */
+const SANITIZE_LOG_LINE_KEYS = optionKeys<SanitizeLogLineOptions>({ maxBytes: true });
 // Line breaks and tab, as one unit each (CRLF counts as one break).
 const LINE_BREAKS = /\r\n|[\t\n\v\f\r\u0085\u2028\u2029]/g;
 
@@ -38,7 +42,8 @@ const LINE_BREAKS = /\r\n|[\t\n\v\f\r\u0085\u2028\u2029]/g;
  * @param value The seller-controlled string.
  * @param options The byte cap.
  * @returns The sanitized single-line string.
- * @throws {TypeError} When `value` is not a string or `options.maxBytes` is not a number.
+ * @throws {TypeError} When `value` is not a string, `options.maxBytes` is not a number,
+ * or `options` has another key.
  * @throws {RangeError} When `options.maxBytes` is not a non-negative safe integer.
  *
  * @example Flattening a forged log record
@@ -54,7 +59,7 @@ const LINE_BREAKS = /\r\n|[\t\n\v\f\r\u0085\u2028\u2029]/g;
  */
 export function sanitizeLogLine(value: string, options: SanitizeLogLineOptions = {}): string {
   assertString(ACTION, "value", value);
-  assertOptionsObject(ACTION, options);
+  assertOptionsObject(ACTION, options, SANITIZE_LOG_LINE_KEYS);
   // Only `undefined` means the default: a null maxBytes is refused like any other wrong type.
   const maxBytes = options.maxBytes === undefined ? DEFAULT_LOG_LINE_MAX_BYTES : options.maxBytes;
   assertByteCount(ACTION, "options.maxBytes", maxBytes);

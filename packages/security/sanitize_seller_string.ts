@@ -1,3 +1,4 @@
+import { optionKeys } from "@adcp-wire/internal";
 import {
   assertByteCount,
   assertOptionsObject,
@@ -68,6 +69,9 @@ export const SELLER_STRING_LIMITS: SellerStringLimits = Object.freeze({
   key: 64,
 });
 
+/** The keys of {@link SanitizeSellerStringOptions}: any other is refused. */
+const SANITIZE_SELLER_STRING_KEYS = optionKeys<SanitizeSellerStringOptions>({ maxBytes: true });
+
 /**
  * Makes one seller-controlled string safe to place in LLM context, a UI or a log, in three steps:
  * lone surrogates become U+FFFD; the strip set is removed (controls, zero-width and bidi
@@ -83,7 +87,8 @@ export const SELLER_STRING_LIMITS: SellerStringLimits = Object.freeze({
  * @param value The seller-controlled string.
  * @param options The byte cap; see {@link SELLER_STRING_LIMITS} for the per-field presets.
  * @returns The sanitized string, at most `options.maxBytes` UTF-8 bytes long.
- * @throws {TypeError} When `value` is not a string or `options.maxBytes` is not a number.
+ * @throws {TypeError} When `value` is not a string, `options.maxBytes` is not a number,
+ * or `options` has another key.
  * @throws {RangeError} When `options.maxBytes` is not a non-negative safe integer.
  *
  * @example Stripping bidi, zero-width and tag characters, and truncating
@@ -104,7 +109,7 @@ export function sanitizeSellerString(
 ): string {
   const action = "sanitize a seller string";
   assertString(action, "value", value);
-  assertOptionsObject(action, options);
+  assertOptionsObject(action, options, SANITIZE_SELLER_STRING_KEYS);
   const maxBytes = options.maxBytes;
   assertByteCount(action, "options.maxBytes", maxBytes);
   return sanitizeUnchecked(value, maxBytes);

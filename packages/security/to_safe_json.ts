@@ -22,7 +22,7 @@ const COPY = { action: "copy JSON", argument: "value" } as const;
  * @throws {JsonNodeLimitError} When the number of values exceeds `limits.maxJsonNodes`.
  * @throws {TypeError} When the value holds something JSON cannot (a function, symbol, bigint,
  * non-finite number, array hole, or an object such as a `Date` or `Map`), or `limits` is
- * malformed.
+ * malformed or has an unknown key.
  * @throws {RangeError} When a limit is not a non-negative safe integer.
  *
  * @example Dropping a __proto__ key made by JSON.parse

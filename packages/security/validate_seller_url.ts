@@ -1,4 +1,4 @@
-import { optionError } from "@adcp-wire/internal";
+import { optionError, optionKeys } from "@adcp-wire/internal";
 import { assertByteCount, assertOptionsObject } from "./_strings.ts";
 
 /** What a seller-provided URL is for; each purpose maps to a spec rule. */
@@ -200,8 +200,8 @@ const ENTRY_PORT = /:(\d*)$/;
  * @returns `{ valid: true, url }` with the parser's `href` (use it, not the input), or
  * `{ valid: false, reason }` with the first check that failed.
  * @throws {TypeError} When `options` is malformed: `purpose` not one of the four values,
- * `allowedHosts` not a non-empty array of host patterns, or `allowedPorts` not a non-empty array
- * of numbers.
+ * `allowedHosts` not a non-empty array of host patterns, `allowedPorts` not a non-empty array
+ * of numbers, or a key {@link ValidateSellerUrlOptions} does not name.
  * @throws {RangeError} When `options.maxLength` is not a non-negative safe integer, or a port in
  * `options.allowedPorts` is not an integer from 1 to 65535.
  *
@@ -335,13 +335,21 @@ function isRedirectParameter(part: string): boolean {
 
 const ACTION = "validate a seller URL";
 
+/** The keys of {@link ValidateSellerUrlOptions}: any other is refused. */
+const VALIDATE_SELLER_URL_KEYS = optionKeys<ValidateSellerUrlOptions>({
+  purpose: true,
+  allowedHosts: true,
+  allowedPorts: true,
+  maxLength: true,
+});
+
 function resolveOptions(options: ValidateSellerUrlOptions): {
   purpose: SellerUrlPurpose;
   allowed: AllowedHost[];
   ports: ReadonlySet<number> | undefined;
   maxLength: number;
 } {
-  assertOptionsObject(ACTION, options);
+  assertOptionsObject(ACTION, options, VALIDATE_SELLER_URL_KEYS);
   const { purpose, allowedHosts } = options;
   if (typeof purpose !== "string" || !PURPOSES.has(purpose)) {
     throw optionError(

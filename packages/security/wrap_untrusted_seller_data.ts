@@ -1,5 +1,5 @@
 import { readOwnData, sanitizeJsonBounded, type SanitizeJsonBounds } from "./_sanitize_json.ts";
-import { isJsonObject, optionError } from "@adcp-wire/internal";
+import { isJsonObject, optionError, optionKeys } from "@adcp-wire/internal";
 import { assertOptionsObject, sanitizeUnchecked } from "./_strings.ts";
 import { isDangerousKey } from "./dangerous_keys.ts";
 import type { JsonObject } from "./json_limits.ts";
@@ -22,6 +22,8 @@ export interface WrapUntrustedSellerDataOptions {
 }
 
 const ACTION = "wrap seller data";
+/** The keys of {@link WrapUntrustedSellerDataOptions}: any other is refused. */
+const WRAP_KEYS = optionKeys<WrapUntrustedSellerDataOptions>({ tag: true, nonce: true });
 const TAG_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 const PROMPT_UNSAFE = /[<>&]/g;
@@ -57,8 +59,8 @@ const VALUE_BOUNDS: SanitizeJsonBounds = {
  * @param fields Named seller values, e.g. `{ message, suggestion, details }` of an error.
  * @param options Tag name and nonce.
  * @returns The delimited block (no trailing newline).
- * @throws {TypeError} When `fields` is not a non-array object, or `options.tag` or
- * `options.nonce` is malformed.
+ * @throws {TypeError} When `fields` is not a non-array object, `options.tag` or
+ * `options.nonce` is malformed, or `options` has another key (its value, if a string, not shown).
  *
  * @example Wrapping an error message that tries to close the block
  * ```ts
@@ -84,7 +86,8 @@ export function wrapUntrustedSellerData(
   if (!isJsonObject(fields)) {
     throw optionError(TypeError, ACTION, "fields", "a non-array object", fields);
   }
-  assertOptionsObject(ACTION, options);
+  // A misspelled nonce is a secret too: an unknown key's string value is not shown.
+  assertOptionsObject(ACTION, options, WRAP_KEYS, true);
   const tag = options.tag ?? "seller_data";
   if (typeof tag !== "string" || !TAG_PATTERN.test(tag)) {
     throw optionError(TypeError, ACTION, "options.tag", `a string matching ${TAG_PATTERN}`, tag);

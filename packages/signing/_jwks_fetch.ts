@@ -11,7 +11,13 @@ import {
   JsonNodeLimitError,
   parseJsonStrict,
 } from "@adcp-wire/security";
-import { AdcpWireError, isJsonObject, optionError } from "@adcp-wire/internal";
+import {
+  AdcpWireError,
+  checkOptionKeys,
+  isJsonObject,
+  optionError,
+  type OptionKeys,
+} from "@adcp-wire/internal";
 import { JwksError } from "./errors.ts";
 import type { AdcpJwk, AdcpJwks } from "./keys.ts";
 import { DEFAULT_JWKS_TIMEOUT_MS, DEFAULT_MAX_JWKS_BYTES, MAX_JWKS_KEYS } from "./_jwks_limits.ts";
@@ -55,12 +61,33 @@ export interface RawFetchOptions {
   readonly allowReservedAddresses?: unknown;
 }
 
-/** Reads `options` as an options object (undefined is none). */
-export function optionsObject<T extends object>(options: unknown, action: string): Partial<T> {
+/**
+ * The keys of the fetch options (`FetchJwksOptions` has the same), for the key sets of the
+ * options objects that extend them.
+ */
+export const FETCH_OPTION_FLAGS = {
+  fetch: true,
+  signal: true,
+  timeoutMs: true,
+  maxBytes: true,
+  allowHttp: true,
+  allowReservedAddresses: true,
+} as const satisfies { readonly [K in keyof Required<RawFetchOptions>]: true };
+
+/**
+ * Reads `options` as an options object (undefined is none) whose keys are all in `keys`: an
+ * unknown one (a misspelled or misplaced option) is a TypeError naming the nearest known one.
+ */
+export function optionsObject<T extends object>(
+  options: unknown,
+  action: string,
+  keys: OptionKeys,
+): Partial<T> {
   if (options === undefined) return {};
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw optionError(TypeError, action, "options", "an object or undefined", options);
   }
+  checkOptionKeys(action, "options", options, keys);
   return options as Partial<T>;
 }
 

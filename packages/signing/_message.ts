@@ -1,6 +1,6 @@
 // The verifiers' one input shape: a standard Request (body read once, bounded) or the parts of a
 // message (as conformance vectors and non-fetch servers hold them).
-import { optionError } from "@adcp-wire/internal";
+import { checkOptionKeys, optionError, type OptionKeys } from "@adcp-wire/internal";
 import { concatChunks } from "./_bytes.ts";
 import { positiveInteger } from "./_options.ts";
 import type { Message } from "./_verify.ts";
@@ -122,15 +122,21 @@ export function bodyLimitsOf(
   };
 }
 
-/** A verify call's input read once within `limits`, after its options object is checked. */
+/**
+ * A verify call's input read once within `limits`, after its options object is checked: an
+ * object whose keys are all in `keys` (a precomputed set: the check allocates nothing unless it
+ * throws).
+ */
 export function readMessage(
   input: Request | HttpMessageParts,
   options: { readonly authority?: string } | null,
+  keys: OptionKeys,
   limits: BodyLimits,
   action: string,
 ): Promise<Message> {
   if (typeof options !== "object" || options === null) {
     throw optionError(TypeError, action, "options", "an object", options);
   }
+  checkOptionKeys(action, "options", options, keys);
   return toMessage(input, limits.maxBodyBytes, limits.bodyTimeoutMs, action, options.authority);
 }

@@ -1,8 +1,9 @@
 // From an agent URL to the JWKS that holds its keys, through its operator's brand.json
 // (security.mdx, "Webhook callbacks", JWKS discovery steps 1-3; "Agent key publication"; "Buyer
 // identity resolution": one redirect, no chains).
-import { isJsonObject } from "@adcp-wire/internal";
+import { isJsonObject, optionKeys } from "@adcp-wire/internal";
 import {
+  FETCH_OPTION_FLAGS,
   fetchJsonFrom,
   fetchSettings,
   optionsObject,
@@ -152,6 +153,12 @@ export interface ResolveAgentJwksUriOptions extends Omit<FetchJwksOptions, "maxB
   readonly maxBytes?: number;
 }
 
+/** The keys of {@link ResolveAgentJwksUriOptions}. */
+const RESOLVE_AGENT_JWKS_URI_KEYS = optionKeys<ResolveAgentJwksUriOptions>({
+  ...FETCH_OPTION_FLAGS,
+  brandJsonUrl: true,
+});
+
 /** Where an agent's keys are published. */
 export interface AgentKeyLocation {
   /** The agent URL asked about. */
@@ -233,7 +240,7 @@ function agentEntries(doc: Record<string, unknown>): Record<string, unknown>[] {
  * @throws {AgentKeyDiscoveryError} When the brand.json is malformed (`brand_json_malformed`: the
  * strict parse, the 256 KiB cap, the shape, a second redirect) or has no single entry for the
  * agent (`agent_not_in_brand_json`, `brand_json_ambiguous`): none is retryable.
- * @throws {TypeError} When an option has the wrong type.
+ * @throws {TypeError} When an option has the wrong type or an unknown name (nothing is fetched).
  *
  * @example Resolving from a brand.json (a `fetch` stands in for the network)
  * ```ts
@@ -257,7 +264,11 @@ export async function resolveAgentJwksUri(
   agentUrl: string | URL,
   options: ResolveAgentJwksUriOptions = {},
 ): Promise<AgentKeyLocation> {
-  const raw = optionsObject<ResolveAgentJwksUriOptions>(options, ACTION);
+  const raw = optionsObject<ResolveAgentJwksUriOptions>(
+    options,
+    ACTION,
+    RESOLVE_AGENT_JWKS_URI_KEYS,
+  );
   const settings = fetchSettings(raw as RawFetchOptions, ACTION, DEFAULT_MAX_BRAND_JSON_BYTES);
   const agent = sourceUrl(agentUrl, settings, ACTION, "agentUrl", "agent URL");
   // "the agents[] entry whose url byte-equals A (no canonicalization)": A as the caller knows it.

@@ -1,12 +1,13 @@
 // JWKS key discovery: one SSRF-checked, bounded fetch of a JWK Set, a caching KeyResolver over one
 // `jwks_uri`, a KeyResolver over a fixed set, and the default `jwks_uri` of an agent.
 import { untilAborted } from "./_abort.ts";
-import { isJsonObject, optionError } from "@adcp-wire/internal";
+import { checkOptionKeys, isJsonObject, optionError, optionKeys } from "@adcp-wire/internal";
 import { JwksError } from "./errors.ts";
 import type { AdcpJwk, AdcpJwks, KeyResolver, ResolveKeyContext } from "./keys.ts";
 import { agentUrlOption, STATIC_KEY_SETS } from "./_signer_identity.ts";
 import {
   deepFreeze,
+  FETCH_OPTION_FLAGS,
   fetchJwksFrom,
   type FetchSettings,
   fetchSettings,
@@ -83,6 +84,9 @@ export interface FetchJwksOptions {
   readonly allowReservedAddresses?: boolean | undefined;
 }
 
+/** The keys of {@link FetchJwksOptions}. */
+const FETCH_JWKS_KEYS = optionKeys<FetchJwksOptions>(FETCH_OPTION_FLAGS);
+
 /**
  * Fetches a JSON Web Key Set once, under the SSRF rules and the JWKS budgets, and returns its
  * usable keys, frozen. Spec: security.mdx, "Key discovery (JWKS)", "Webhook URL validation
@@ -120,8 +124,9 @@ export interface FetchJwksOptions {
  * @returns The usable keys, in published order, deeply frozen.
  * @throws {JwksError} `untrusted` when the URL or a redirect is refused, `unavailable` when the
  * fetch fails, times out, answers non-2xx or sends a body that is too large or not a JWK Set.
- * @throws {TypeError} When `url` is neither a string nor a URL, an option has the wrong type, or
- * `options.fetch` returns something other than a Response.
+ * @throws {TypeError} When `url` is neither a string nor a URL, an option has the wrong type or
+ * an unknown name (a misspelled or misplaced key, refused before any fetch: the message names the
+ * nearest option), or `options.fetch` returns something other than a Response.
  * @throws {RangeError} When `timeoutMs` or `maxBytes` is out of range.
  * @throws The signal's reason, when `options.signal` aborts.
  *
@@ -176,7 +181,8 @@ export interface FetchJwksOptions {
  */
 export async function fetchJwks(url: string | URL, options?: FetchJwksOptions): Promise<AdcpJwks> {
   const action = "fetch the JWKS";
-  const settings = fetchSettings(optionsObject<FetchJwksOptions>(options, action), action);
+  const raw = optionsObject<FetchJwksOptions>(options, action, FETCH_JWKS_KEYS);
+  const settings = fetchSettings(raw, action);
   const checked = jwksUrl(url, settings, action, "url");
   return await fetchJwksFrom(checked, settings);
 }
@@ -222,6 +228,26 @@ export interface JwksResolverOptions extends FetchJwksOptions {
   readonly agentUrl?: string | undefined;
 }
 
+/** The keys of {@link JwksResolverOptions} but `agentUrl` ({@link JwksResolver.forAgent}'s). */
+const FOR_AGENT_FLAGS = {
+  ...FETCH_OPTION_FLAGS,
+  cacheTtlMs: true,
+  refetchCooldownMs: true,
+  negativeCacheMs: true,
+  now: true,
+} as const satisfies {
+  readonly [K in keyof Required<Omit<JwksResolverOptions, "agentUrl">>]: true;
+};
+
+/** The keys of the options of {@link JwksResolver.forAgent}. */
+const FOR_AGENT_KEYS = optionKeys<Omit<JwksResolverOptions, "agentUrl">>(FOR_AGENT_FLAGS);
+
+/** The keys of {@link JwksResolverOptions}. */
+const JWKS_RESOLVER_KEYS = optionKeys<JwksResolverOptions>({ ...FOR_AGENT_FLAGS, agentUrl: true });
+
+/** The keys of {@link ResolveKeyContext}. */
+const RESOLVE_KEY_CONTEXT_KEYS = optionKeys<ResolveKeyContext>({ signal: true });
+
 /** A fetched set, indexed. */
 interface CachedSet {
   readonly byKid: ReadonlyMap<string, AdcpJwk>;
@@ -251,6 +277,7 @@ function contextSignal(context: unknown, action: string): AbortSignal | undefine
   if (!isJsonObject(context)) {
     throw optionError(TypeError, action, "context", "an object or undefined", context);
   }
+  checkOptionKeys(action, "context", context, RESOLVE_KEY_CONTEXT_KEYS);
   const signal = (context as ResolveKeyContext).signal;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw optionError(TypeError, action, "context.signal", "an AbortSignal or undefined", signal);
@@ -327,7 +354,7 @@ export class JwksResolver implements KeyResolver {
    * @returns The resolver.
    * @throws {JwksError} `untrusted` when the JWKS URL is refused.
    * @throws {TypeError} When `location` is not an agent key location, or an option has the wrong
-   * type.
+   * type or an unknown name (`agentUrl` included: it comes from `location`).
    * @throws {RangeError} When a number option is out of range.
    *
    * @example A resolver that knows its agent
@@ -361,7 +388,7 @@ export class JwksResolver implements KeyResolver {
     const entryUrl = isJsonObject(location.entry) ? location.entry.url : undefined;
     const agentUrl = typeof entryUrl === "string" ? entryUrl : location.agentUrl;
     return new JwksResolver(location.jwksUri, {
-      ...optionsObject<JwksResolverOptions>(options, action),
+      ...optionsObject<Omit<JwksResolverOptions, "agentUrl">>(options, action, FOR_AGENT_KEYS),
       agentUrl,
     });
   }
@@ -374,12 +401,12 @@ export class JwksResolver implements KeyResolver {
    * @throws {JwksError} `untrusted` when the URL is refused (not https, userinfo, a reserved
    * address): no resolve could ever fetch it.
    * @throws {TypeError} When `jwksUri` is neither a string nor a URL, or an option has the wrong
-   * type.
+   * type or an unknown name.
    * @throws {RangeError} When a number option is out of range.
    */
   constructor(jwksUri: string | URL, options?: JwksResolverOptions) {
     const action = "create a JwksResolver";
-    const raw = optionsObject<JwksResolverOptions>(options, action);
+    const raw = optionsObject<JwksResolverOptions>(options, action, JWKS_RESOLVER_KEYS);
     this.#settings = fetchSettings(raw, action);
     this.#ttlMs = integerOption(
       raw.cacheTtlMs,
@@ -457,8 +484,8 @@ export class JwksResolver implements KeyResolver {
    * @returns The frozen JWK, or `undefined` when the set has no usable key under `keyid`.
    * @throws {JwksError} When the set could not be fetched (`unavailable`) or the fetch was refused
    * (`untrusted`), now or within `negativeCacheMs` before.
-   * @throws {TypeError} When `keyid` is not a string, `context.signal` is not an AbortSignal, or
-   * `options.now` returns something other than a finite number.
+   * @throws {TypeError} When `keyid` is not a string, `context.signal` is not an AbortSignal,
+   * `context` has another key, or `options.now` returns something other than a finite number.
    *
    * @example Failures are remembered briefly and thrown again without fetching
    * ```ts
@@ -571,6 +598,9 @@ export interface StaticKeyResolverOptions {
   readonly agentUrl?: string | undefined;
 }
 
+/** The keys of {@link StaticKeyResolverOptions}. */
+const STATIC_KEY_RESOLVER_KEYS = optionKeys<StaticKeyResolverOptions>({ agentUrl: true });
+
 /**
  * A {@link KeyResolver} over a fixed set of keys: pinned keys (a publisher's `adagents.json`
  * `authorized_agents[].signing_keys[]`, authoritative when present: security.mdx, "Publisher pin
@@ -605,11 +635,12 @@ export class StaticKeyResolver implements KeyResolver {
    * @param jwks A JWK Set (`{ keys: [...] }`) or an array of JWKs.
    * @param options The agent the keys belong to.
    * @throws {TypeError} When `jwks` is neither, an entry is not an object, an entry cannot be
-   * copied (a function, a symbol), or `options.agentUrl` is not an http(s) URL.
+   * copied (a function, a symbol), `options.agentUrl` is not an http(s) URL, or `options` has
+   * another key.
    */
   constructor(jwks: AdcpJwks | readonly AdcpJwk[], options?: StaticKeyResolverOptions) {
     const action = "create a StaticKeyResolver";
-    const raw = optionsObject<StaticKeyResolverOptions>(options, action);
+    const raw = optionsObject<StaticKeyResolverOptions>(options, action, STATIC_KEY_RESOLVER_KEYS);
     this.#agentUrl = agentUrlOption(raw.agentUrl, action, "options.agentUrl");
     let entries: unknown;
     let name: string;

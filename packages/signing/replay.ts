@@ -1,6 +1,6 @@
 // The (keyid, nonce) replay cache of verifier steps 9a, 12 and 13, behind a small interface, with
 // a bounded in-memory default.
-import { optionError } from "@adcp-wire/internal";
+import { checkOptionKeys, optionError, optionKeys } from "@adcp-wire/internal";
 
 /** What {@link ReplayStore.insert} did. */
 export type ReplayInsertResult =
@@ -86,6 +86,13 @@ export interface InMemoryReplayStoreOptions {
    */
   readonly maxEntries?: number;
 }
+
+/** The keys of {@link InMemoryReplayStoreOptions}. */
+const IN_MEMORY_REPLAY_STORE_KEYS = optionKeys<InMemoryReplayStoreOptions>({
+  maxEntriesPerKeyid: true,
+  maxEntriesPerSigner: true,
+  maxEntries: true,
+});
 
 /**
  * Default per-keyid cap of request verification: 250,000 entries, a quarter of the default total,
@@ -187,7 +194,7 @@ export class InMemoryReplayStore implements ReplayStore {
    * Makes an empty store.
    *
    * @param options The caps.
-   * @throws {TypeError} When a cap is not a number.
+   * @throws {TypeError} When a cap is not a number, or `options` has another key.
    * @throws {RangeError} When a cap is not a positive safe integer.
    *
    * @example Usage
@@ -208,6 +215,7 @@ export class InMemoryReplayStore implements ReplayStore {
         options,
       );
     }
+    checkOptionKeys("create the replay store", "options", options, IN_MEMORY_REPLAY_STORE_KEYS);
     this.#perKeyid = capOption(
       options.maxEntriesPerKeyid,
       "maxEntriesPerKeyid",

@@ -1,6 +1,6 @@
 // Verifier step 9: the revocation list of the signer's operator, behind a small interface, with
 // an in-memory default that knows when it is stale.
-import { optionError } from "@adcp-wire/internal";
+import { checkOptionKeys, optionError, optionKeys } from "@adcp-wire/internal";
 
 /** What step 9 learns about a keyid. */
 export type RevocationStatus =
@@ -92,6 +92,9 @@ export interface RevocationListOptions {
 
 const ACTION = "update the revocation list";
 
+/** The keys of {@link RevocationListOptions}. */
+const REVOCATION_LIST_KEYS = optionKeys<RevocationListOptions>({ now: true });
+
 /**
  * The default {@link RevocationSource}: the latest snapshot of one operator's list, in memory
  * (security.mdx, "Transport revocation" and "Revocation").
@@ -160,7 +163,8 @@ export class RevocationList implements RevocationSource {
    * Makes an empty list: every status is `stale` until the first update.
    *
    * @param options The clock.
-   * @throws {TypeError} When `options` is not an object or `now` is not a function.
+   * @throws {TypeError} When `options` is not an object, has another key than `now`, or `now` is
+   * not a function.
    *
    * @example Usage
    * ```ts
@@ -175,6 +179,7 @@ export class RevocationList implements RevocationSource {
     if (typeof options !== "object" || options === null) {
       throw optionError(TypeError, "create the revocation list", "options", "an object", options);
     }
+    checkOptionKeys("create the revocation list", "options", options, REVOCATION_LIST_KEYS);
     const now: unknown = options.now ?? Date.now;
     if (typeof now !== "function") {
       throw optionError(TypeError, "create the revocation list", "now", "a function", now);

@@ -1,6 +1,6 @@
 // Signers: a buyer signing its AdCP requests, a seller signing its webhooks (security.mdx, "AdCP
 // RFC 9421 profile", "Webhook callbacks"). One engine, two profiles.
-import { optionError } from "@adcp-wire/internal";
+import { checkOptionKeys, optionError, optionKeys } from "@adcp-wire/internal";
 import { type BinaryEncoding, encodeBinary } from "./_binary.ts";
 import {
   ALGORITHMS,
@@ -85,6 +85,34 @@ export interface SignatureFields {
   /** The `Content-Digest` value, when the body's digest is covered. */
   readonly "Content-Digest"?: string;
 }
+
+/** The keys of {@link SignerOptions}, for the key sets of both signers. */
+const SIGNER_FLAGS = {
+  key: true,
+  keyid: true,
+  alg: true,
+  validitySeconds: true,
+  now: true,
+} as const satisfies { readonly [K in keyof Required<SignerOptions>]: true };
+
+/** The keys of {@link SignerOptions} (a {@link WebhookSigner}'s). */
+const SIGNER_KEYS = optionKeys<SignerOptions>(SIGNER_FLAGS);
+
+/** The keys of {@link RequestSignerOptions}. */
+const REQUEST_SIGNER_KEYS = optionKeys<RequestSignerOptions>({
+  ...SIGNER_FLAGS,
+  profile: true,
+  coverContentDigest: true,
+  legacyDigestEncoding: true,
+});
+
+/** The keys of {@link SignOverrides}. */
+const SIGN_OVERRIDES_KEYS = optionKeys<SignOverrides>({
+  created: true,
+  expires: true,
+  nonce: true,
+  components: true,
+});
 
 const NONCE = /^[A-Za-z0-9_-]{22,256}$/;
 const SF_STRING = /^[\x20-\x7e]{1,256}$/;
@@ -173,6 +201,7 @@ class Signer {
     if (typeof message !== "object" || message === null || typeof message.url !== "string") {
       throw optionError(TypeError, action, "message", "message parts with a url", message);
     }
+    checkOptionKeys(action, "overrides", overrides, SIGN_OVERRIDES_KEYS);
     const method = String(message.method).toUpperCase();
     const headers = new Headers(message.headers);
     const rawBody = message.body ?? new Uint8Array(0);
@@ -251,6 +280,8 @@ class Signer {
     if (!(request instanceof Request)) {
       throw optionError(TypeError, this.#action, "request", "a Request", request);
     }
+    // Checked before the body is read.
+    checkOptionKeys(this.#action, "overrides", overrides, SIGN_OVERRIDES_KEYS);
     const body = new Uint8Array(await request.clone().arrayBuffer());
     const fields = await this.sign(
       { method: request.method, url: request.url, headers: request.headers, body },
@@ -302,7 +333,8 @@ export class RequestSigner {
    * Makes a signer.
    *
    * @param options Key, keyid, algorithm, endpoint profile.
-   * @throws {TypeError} When the key, keyid or an option has the wrong type, or the key cannot
+   * @throws {TypeError} When the key, keyid or an option has the wrong type, an option has an
+   * unknown name (the message names the nearest option), or the key cannot
    * sign under `alg` (a public key, no `sign` usage, another algorithm or curve); the message
    * names the member (`key.type`, `key.usages`, `key.algorithm`, `key.crv`, ...).
    * @throws {RangeError} When `alg` is not allowed, the validity exceeds 300 s, or a 3.2 signer
@@ -341,6 +373,7 @@ export class RequestSigner {
     if (typeof options !== "object" || options === null) {
       throw optionError(TypeError, action, "options", "an object", options);
     }
+    checkOptionKeys(action, "options", options, REQUEST_SIGNER_KEYS);
     const profile = options.profile ?? "3.2";
     if (profile !== "3.2" && profile !== "3.1") {
       throw optionError(RangeError, action, "profile", '"3.2" or "3.1"', profile);
@@ -387,7 +420,8 @@ export class RequestSigner {
    * @returns `Signature-Input`, `Signature`, and `Content-Digest` when covered.
    * @throws {TargetUriMalformedError} When the URL has no canonical form: nothing is signed.
    * @throws {SigningFailedError} When Web Crypto fails to import the key, hash the body or sign.
-   * @throws {TypeError} When a covered field is missing, or a body has no single Content-Type.
+   * @throws {TypeError} When a covered field is missing, a body has no single Content-Type, or
+   * `overrides` has an unknown key.
    *
    * @example Usage
    * ```ts
@@ -467,8 +501,9 @@ export class WebhookSigner {
    * Makes a signer.
    *
    * @param options Key, keyid, algorithm.
-   * @throws {TypeError} When the key or keyid has the wrong type, or the key cannot sign under
-   * `alg` (a public key, no `sign` usage, another algorithm or curve).
+   * @throws {TypeError} When the key or keyid has the wrong type, an option has an unknown name
+   * (`profile` included: it is the request signer's), or the key cannot sign under `alg` (a
+   * public key, no `sign` usage, another algorithm or curve).
    * @throws {RangeError} When `alg` is not allowed or the validity exceeds 300 s.
    *
    * @example Usage
@@ -484,6 +519,7 @@ export class WebhookSigner {
     if (typeof options !== "object" || options === null) {
       throw optionError(TypeError, action, "options", "an object", options);
     }
+    checkOptionKeys(action, "options", options, SIGNER_KEYS);
     this.#signer = new Signer(WEBHOOK_PROFILE, options, true, action);
   }
 

@@ -1,7 +1,12 @@
 // Seller side: verifying an incoming AdCP request in one call (security.mdx, "Signed Requests
 // (Transport Layer)"): the pre-checks, the capability modes and fallback composition, the
 // 15-check checklist, and the body well-formedness of step 14.
-import { isJsonObject as isObject, optionError } from "@adcp-wire/internal";
+import {
+  checkOptionKeys,
+  isJsonObject as isObject,
+  optionError,
+  optionKeys,
+} from "@adcp-wire/internal";
 import {
   type BodyLimits,
   bodyLimitsOf,
@@ -106,6 +111,40 @@ export interface VerifyRequestOptions {
   /** Aborts a key fetch. */
   readonly signal?: AbortSignal;
 }
+
+/** The keys of {@link RequestSigningCapability}: a top-level one is suggested there. */
+const CAPABILITY_KEYS = optionKeys<RequestSigningCapability>({
+  supported: true,
+  covers_content_digest: true,
+  required_for: true,
+  warn_for: true,
+  supported_for: true,
+  protocol_methods_required_for: true,
+  protocol_methods_warn_for: true,
+  protocol_methods_supported_for: true,
+});
+
+/** The keys of {@link RequestVerifierOptions}. */
+const REQUEST_VERIFIER_KEYS = optionKeys<RequestVerifierOptions>({
+  keys: true,
+  agentUrl: true,
+  capability: true,
+  profile: true,
+  replay: true,
+  revocation: true,
+  now: true,
+  maxBodyBytes: true,
+  bodyTimeoutMs: true,
+});
+
+/** The keys of {@link VerifyRequestOptions}, checked on every call (a precomputed set). */
+const VERIFY_REQUEST_KEYS = optionKeys<VerifyRequestOptions>({
+  operation: true,
+  protocolMethod: true,
+  fallbackAuthenticated: true,
+  authority: true,
+  signal: true,
+});
 
 /**
  * The signer a verified signature established: the agent whose keys verified it, and step 7's
@@ -357,7 +396,8 @@ export class RequestVerifier {
    * Makes a verifier.
    *
    * @param options Keys, capability, profile, state and clock.
-   * @throws {TypeError} When an option has the wrong type.
+   * @throws {TypeError} When an option has the wrong type or an unknown name (a capability field
+   * at the top level is suggested under `capability`).
    * @throws {RangeError} When a capability list mixes the operation and method namespaces, or a
    * 3.2 endpoint advertises a digest posture other than `"required"`.
    *
@@ -382,6 +422,9 @@ export class RequestVerifier {
       throw optionError(TypeError, "create the request verifier", "options", "an object", options);
     }
     const action = "create the request verifier";
+    checkOptionKeys(action, "options", options, REQUEST_VERIFIER_KEYS, {
+      capability: CAPABILITY_KEYS,
+    });
     this.#keys = keyResolverOf(options.keys, action);
     this.#identity = signerIdentityOf(
       this.#keys,
@@ -465,7 +508,8 @@ export class RequestVerifier {
    * @throws {SignatureVerificationError} With the spec's code: the request must be rejected
    * (answer 401 with `error.wwwAuthenticate`).
    * @throws {BodyTooLargeError} When the body exceeds `maxBodyBytes`.
-   * @throws {TypeError} When `input` is neither a Request nor message parts.
+   * @throws {TypeError} When `input` is neither a Request nor message parts, or `options` has an
+   * unknown key (checked before the body is read).
    *
    * @example An unsigned request to a required operation
    * ```ts
@@ -493,7 +537,7 @@ export class RequestVerifier {
     input: Request | HttpMessageParts,
     options: VerifyRequestOptions = {},
   ): Promise<RequestVerification> {
-    const message = await readMessage(input, options, this.#body, ACTION);
+    const message = await readMessage(input, options, VERIFY_REQUEST_KEYS, this.#body, ACTION);
     const fallback = options.fallbackAuthenticated === true;
     const inputField = message.headers.get("signature-input");
     const signatureField = message.headers.get("signature");

@@ -1,6 +1,6 @@
 // Buyer side: verifying an incoming RFC 9421 webhook in one call (security.mdx, "Webhook
 // callbacks", "Verifier checklist for webhooks").
-import { optionError } from "@adcp-wire/internal";
+import { checkOptionKeys, optionError, optionKeys } from "@adcp-wire/internal";
 import {
   type BodyLimits,
   bodyLimitsOf,
@@ -68,6 +68,20 @@ export interface VerifyWebhookOptions {
   readonly signal?: AbortSignal;
 }
 
+/** The keys of {@link WebhookVerifierOptions}. */
+const WEBHOOK_VERIFIER_KEYS = optionKeys<WebhookVerifierOptions>({
+  keys: true,
+  agentUrl: true,
+  replay: true,
+  revocation: true,
+  now: true,
+  maxBodyBytes: true,
+  bodyTimeoutMs: true,
+});
+
+/** The keys of {@link VerifyWebhookOptions}, checked on every call (a precomputed set). */
+const VERIFY_WEBHOOK_KEYS = optionKeys<VerifyWebhookOptions>({ authority: true, signal: true });
+
 /** A verified webhook: who signed it, its exact bytes, and its JSON parsed strictly. */
 export interface WebhookVerification {
   /** The seller agent and key that signed; `signer.senderId` is the sender to dedup by. */
@@ -132,7 +146,7 @@ export class WebhookVerifier {
    * Makes a verifier.
    *
    * @param options Keys, state and clock.
-   * @throws {TypeError} When an option has the wrong type.
+   * @throws {TypeError} When an option has the wrong type or an unknown name.
    *
    * @example Usage
    * ```ts
@@ -147,6 +161,7 @@ export class WebhookVerifier {
       throw optionError(TypeError, "create the webhook verifier", "options", "an object", options);
     }
     const action = "create the webhook verifier";
+    checkOptionKeys(action, "options", options, WEBHOOK_VERIFIER_KEYS);
     this.#keys = keyResolverOf(options.keys, action);
     this.#identity = signerIdentityOf(
       this.#keys,
@@ -170,6 +185,8 @@ export class WebhookVerifier {
    * @throws {SignatureVerificationError} With a `webhook_*` code: answer 401 with
    * `error.wwwAuthenticate` (the sender stops retrying that delivery).
    * @throws {BodyTooLargeError} When the body exceeds `maxBodyBytes`.
+   * @throws {TypeError} When `input` is neither a Request nor message parts, or `options` has an
+   * unknown key (checked before the body is read).
    *
    * @example An unsigned webhook never reaches extraction
    * ```ts
@@ -189,7 +206,7 @@ export class WebhookVerifier {
     input: Request | HttpMessageParts,
     options: VerifyWebhookOptions = {},
   ): Promise<WebhookVerification> {
-    const message = await readMessage(input, options, this.#body, ACTION);
+    const message = await readMessage(input, options, VERIFY_WEBHOOK_KEYS, this.#body, ACTION);
     const inputField = message.headers.get("signature-input");
     const signatureField = message.headers.get("signature");
     if (inputField === null && signatureField === null) {

@@ -380,7 +380,23 @@ Deno.test("parseBoundedJson() reports a bad text or limits in the one option-err
     name: "TypeError",
     message: "Cannot parse the JSON as 'text' must be a string: current value is null",
   });
-  assertLayerErrors("options", (limits) => parseBoundedJson("{}", limits));
+  // Only its own two bounds: another limit is not one of its options (refused as unknown).
+  throws(() => parseBoundedJson("{}", 5 as never), {
+    name: "TypeError",
+    message: `${LIMITS}'options' must be an object: current value is 5`,
+  });
+  throws(() => parseBoundedJson("{}", { maxJsonDepth: -1 }), {
+    name: "RangeError",
+    message: `${LIMITS}'options.maxJsonDepth' must be ${COUNT}: current value is -1`,
+  });
+  throws(() => parseBoundedJson("{}", { maxJsonNodes: Infinity }), {
+    name: "RangeError",
+    message: `${LIMITS}'options.maxJsonNodes' must be ${COUNT}: current value is Infinity`,
+  });
+  throws(() => parseBoundedJson("{}", { maxJsonNodes: "9" as never }), {
+    name: "TypeError",
+    message: `${LIMITS}'options.maxJsonNodes' must be a number: current value is "9"`,
+  });
 });
 
 /** The checks of a reader of a whole response: the response, its options and limits. */

@@ -1,6 +1,6 @@
 import type { AdcpError } from "@adcp-wire/schemas";
 import { ERROR_SCHEMA_VALIDATOR } from "@adcp-wire/schemas/validators";
-import { check, resolveOptions, safeCopy } from "./_run.ts";
+import { check, resolveOptions, safeCopy, VALIDATE_KEYS } from "./_run.ts";
 import type { ValidateOptions, ValidationResult } from "./validation_result.ts";
 
 export type { AdcpError } from "@adcp-wire/schemas";
@@ -19,7 +19,7 @@ export type { AdcpError } from "@adcp-wire/schemas";
  * @param value The error object, such as an extracted `adcp_error` or an entry of `errors[]`.
  * @param options Limits.
  * @returns `{ valid: true, value, schemas }` or `{ valid: false, issues, schemas }`.
- * @throws {TypeError} When an option is malformed or the value is not JSON data.
+ * @throws {TypeError} When an option is malformed or unknown, or the value is not JSON data.
  * @throws {RangeError} When `maxIssues` or a limit is out of range.
  * @throws {JsonDepthLimitError} When the value nests deeper than the limit.
  * @throws {JsonNodeLimitError} When the value holds more values than the limit.
@@ -43,7 +43,7 @@ export async function validateAdcpErrorSchema(
   value: unknown,
   options?: ValidateOptions,
 ): Promise<ValidationResult<AdcpError>> {
-  const resolved = resolveOptions(options, "validate an AdCP error");
+  const resolved = resolveOptions(options, "validate an AdCP error", VALIDATE_KEYS);
   const { validate } = await ERROR_SCHEMA_VALIDATOR.load();
   const copy = safeCopy(value, resolved);
   const schemas = [ERROR_SCHEMA_VALIDATOR.schema];

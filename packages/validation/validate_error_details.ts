@@ -4,8 +4,8 @@ import {
   VALIDATORS_ADCP_VERSION,
 } from "@adcp-wire/schemas/validators";
 import type { JsonValue } from "@adcp-wire/security";
-import { optionError } from "@adcp-wire/internal";
-import { check, resolveOptions, safeCopy } from "./_run.ts";
+import { optionError, optionKeys } from "@adcp-wire/internal";
+import { check, resolveOptions, safeCopy, VALIDATE_OPTION_FLAGS } from "./_run.ts";
 import type { ValidateOptions, ValidationResult } from "./validation_result.ts";
 
 /** Options of {@link validateErrorDetails}. */
@@ -23,6 +23,12 @@ export interface ValidateErrorDetailsOptions extends ValidateOptions {
   readonly schema?: string;
 }
 
+/** The keys of {@link ValidateErrorDetailsOptions}: any other is refused. */
+const VALIDATE_ERROR_DETAILS_KEYS = optionKeys<ValidateErrorDetailsOptions>({
+  ...VALIDATE_OPTION_FLAGS,
+  schema: true,
+});
+
 /**
  * Checks an error's `details` against the recommended shape for its code: the `error-details/*`
  * schema named after the code (`RATE_LIMITED` → `error-details/rate-limited.json`), or
@@ -38,7 +44,8 @@ export interface ValidateErrorDetailsOptions extends ValidateOptions {
  * @param options Another schema, and limits.
  * @returns `{ valid: true, value, schemas }` or `{ valid: false, issues, schemas }`.
  * @throws {TypeError} When `code` is not a string, `options.schema` names no `error-details/*`
- * schema (the message lists them), an option is malformed, or `details` is not JSON data.
+ * schema (the message lists them), an option is malformed or unknown, or `details` is not JSON
+ * data.
  * @throws {RangeError} When `maxIssues` or a limit is out of range.
  * @throws {JsonDepthLimitError} When `details` nests deeper than the limit.
  * @throws {JsonNodeLimitError} When `details` holds more values than the limit.
@@ -64,7 +71,7 @@ export async function validateErrorDetails(
 ): Promise<ValidationResult<JsonValue | undefined>> {
   const action = "validate error details";
   if (typeof code !== "string") throw optionError(TypeError, action, "code", "a string", code);
-  const resolved = resolveOptions(options, action);
+  const resolved = resolveOptions(options, action, VALIDATE_ERROR_DETAILS_KEYS);
   let schema: string | undefined;
   if (options?.schema !== undefined) {
     schema = options.schema;

@@ -5,8 +5,14 @@ import type {
   TaskValidatorModule,
 } from "@adcp-wire/schemas/validators";
 import type { JsonValue } from "@adcp-wire/security";
-import { optionError } from "@adcp-wire/internal";
-import { check, type ResolvedOptions, resolveOptions, safeCopy } from "./_run.ts";
+import { optionError, optionKeys } from "@adcp-wire/internal";
+import {
+  check,
+  type ResolvedOptions,
+  resolveOptions,
+  safeCopy,
+  VALIDATE_OPTION_FLAGS,
+} from "./_run.ts";
 import { chooseValidator, isTaskStatus, STATUS_KIND, taskEntry, taskNames } from "./_tasks.ts";
 import type { ValidateOptions, ValidationResult } from "./validation_result.ts";
 
@@ -47,11 +53,17 @@ export interface TaskValidator {
 
 const VALIDATE_TASK_RESPONSE = "validate a task response";
 
+/** The keys of {@link ValidateTaskResponseOptions}: any other is refused. */
+const VALIDATE_TASK_RESPONSE_KEYS = optionKeys<ValidateTaskResponseOptions>({
+  ...VALIDATE_OPTION_FLAGS,
+  status: true,
+});
+
 function resolveTaskOptions(
   options: ValidateTaskResponseOptions | undefined,
   action: string,
 ): ResolvedOptions & { status: TaskStatus } {
-  const base = resolveOptions(options, action);
+  const base = resolveOptions(options, action, VALIDATE_TASK_RESPONSE_KEYS);
   // `undefined` only: `null` is a malformed status, not an omitted one.
   const status = options?.status === undefined ? "completed" : options.status;
   if (!isTaskStatus(status)) {
@@ -148,7 +160,7 @@ export async function loadTaskValidator(task: string): Promise<TaskValidator> {
  * @param options The status and limits.
  * @returns `{ valid: true, value, schemas }` or `{ valid: false, issues, schemas }`.
  * @throws {TypeError} When the task is unknown (the message lists the known ones), an option is
- * malformed, or the data is not JSON data.
+ * malformed or unknown, or the data is not JSON data.
  * @throws {RangeError} When `maxIssues` or a limit is out of range.
  * @throws {JsonDepthLimitError} When the data nests deeper than the limit.
  * @throws {JsonNodeLimitError} When the data holds more values than the limit.

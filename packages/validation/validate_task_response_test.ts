@@ -433,7 +433,12 @@ Deno.test("validateTaskResponse() enforces the copy limits before validating", a
   ok((await validateTaskResponse("get_products", { percentage: 1 }, shallow)).valid);
   await rejects(
     validateTaskResponse("get_products", {}, { limits: { maxDepth: 1 } as never }),
-    /'limits\.maxDepth' must be absent \(renamed 'maxJsonDepth'\)/,
+    // The 0.1 name is refused as an unknown key of `options.limits`, with the new name.
+    {
+      name: "TypeError",
+      message: "Cannot validate a task response as 'options.limits.maxDepth' must be a known " +
+        "option (the nearest is 'options.limits.maxJsonDepth'): current value is 1",
+    },
   );
 });
 

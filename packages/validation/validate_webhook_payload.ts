@@ -1,7 +1,7 @@
 import type { McpWebhookPayload } from "@adcp-wire/schemas";
 import { TASK_VALIDATORS, WEBHOOK_PAYLOAD_VALIDATOR } from "@adcp-wire/schemas/validators";
 import type { JsonObject } from "@adcp-wire/security";
-import { check, resolveOptions, safeCopy } from "./_run.ts";
+import { check, resolveOptions, safeCopy, VALIDATE_KEYS } from "./_run.ts";
 import { chooseValidator, isTaskStatus } from "./_tasks.ts";
 import type { ValidateOptions, ValidationResult } from "./validation_result.ts";
 
@@ -22,7 +22,7 @@ export type { AdcpProtocol, McpWebhookPayload, TaskType } from "@adcp-wire/schem
  * @param options Limits.
  * @returns `{ valid: true, value, schemas }` (`core/mcp-webhook-payload.json`, then the result's
  * own schema when one applied) or `{ valid: false, issues, schemas }`.
- * @throws {TypeError} When an option is malformed or the value is not JSON data.
+ * @throws {TypeError} When an option is malformed or unknown, or the value is not JSON data.
  * @throws {RangeError} When `maxIssues` or a limit is out of range.
  * @throws {JsonDepthLimitError} When the value nests deeper than the limit.
  * @throws {JsonNodeLimitError} When the value holds more values than the limit.
@@ -49,7 +49,7 @@ export async function validateWebhookPayload(
   value: unknown,
   options?: ValidateOptions,
 ): Promise<ValidationResult<McpWebhookPayload>> {
-  const resolved = resolveOptions(options, "validate a webhook payload");
+  const resolved = resolveOptions(options, "validate a webhook payload", VALIDATE_KEYS);
   const { validate } = await WEBHOOK_PAYLOAD_VALIDATOR.load();
   const copy = safeCopy(value, resolved);
   const schemas = [WEBHOOK_PAYLOAD_VALIDATOR.schema];

@@ -1,6 +1,12 @@
 // The legacy webhook HMAC-SHA256 scheme (deprecated in AdCP 3.x, removed in AdCP 4.0): importing a
 // shared secret, signing a body, verifying a delivery. Web Crypto only.
-import { optionError, utf8LengthExceeds } from "@adcp-wire/internal";
+import {
+  checkOptionKeys,
+  optionError,
+  type OptionKeys,
+  optionKeys,
+  utf8LengthExceeds,
+} from "@adcp-wire/internal";
 import { DuplicateKeyError, findDuplicateKeys, parseJsonStrict } from "@adcp-wire/security";
 import {
   constantTimeEqual,
@@ -225,7 +231,8 @@ export interface LegacyWebhookSignature {
  * @throws {JsonDepthLimitError} When the body nests deeper than 64 levels (its keys cannot be
  * checked); likewise `JsonNodeLimitError` past 2,097,152 values.
  * @throws {WeakWebhookSecretError} When a raw `secret` is weak.
- * @throws {TypeError} When `rawBody` or an option has the wrong type.
+ * @throws {TypeError} When `rawBody` or an option has the wrong type, or an option has an unknown
+ * name.
  * @throws {RangeError} When `timestamp` is not a non-negative safe integer.
  *
  * @example Signing a body, refusing duplicate keys
@@ -309,7 +316,8 @@ export interface LegacyWebhookPayloadSignature extends LegacyWebhookSignature {
  * @param options The secret, and optionally the timestamp.
  * @returns The body, the signature, the timestamp text and both headers.
  * @throws {TypeError} When `value` has no JSON form (`undefined`, a function, a symbol) or
- * `JSON.stringify` throws (a `BigInt`, a cycle), or an option has the wrong type.
+ * `JSON.stringify` throws (a `BigInt`, a cycle), or an option has the wrong type or an unknown
+ * name (`allowNonJsonBody` included: a payload is always JSON).
  * @throws {RangeError} When `timestamp` is not a non-negative safe integer.
  * @throws {JsonDepthLimitError} When the payload nests deeper than 64 levels.
  * @throws {WeakWebhookSecretError} When a raw `secret` is weak.
@@ -493,7 +501,7 @@ export type LegacyWebhookHmacVerification =
  * @returns `{ valid: true, value, timestamp, secretIndex }`, or `{ valid: false, code, message }`.
  * @throws {WeakWebhookSecretError} When a raw `secret` is weak.
  * @throws {TypeError} When `rawBody` is neither a string nor a `Uint8Array`, `headers` is not an
- * object, or an option has the wrong type.
+ * object, or an option has the wrong type or an unknown name.
  * @throws {RangeError} When `now`, `toleranceSeconds` or `maxBodyBytes` is out of range, or
  * `secret` is an empty array or has more than 2 entries.
  *
@@ -751,10 +759,37 @@ function assertSecretInput(secret: unknown, action: string, name: string): void 
   );
 }
 
-function assertOptions(options: unknown, action: string): asserts options is object {
+/** The keys of {@link SignLegacyWebhookHmacOptions}. */
+const SIGN_HMAC_KEYS = optionKeys<SignLegacyWebhookHmacOptions>({
+  secret: true,
+  timestamp: true,
+  allowNonJsonBody: true,
+});
+
+/** The keys of {@link SignLegacyWebhookPayloadOptions}. */
+const SIGN_PAYLOAD_KEYS = optionKeys<SignLegacyWebhookPayloadOptions>({
+  secret: true,
+  timestamp: true,
+});
+
+/** The keys of {@link VerifyLegacyWebhookHmacOptions}. */
+const VERIFY_HMAC_KEYS = optionKeys<VerifyLegacyWebhookHmacOptions>({
+  secret: true,
+  now: true,
+  toleranceSeconds: true,
+  maxBodyBytes: true,
+});
+
+/** Checks that `options` is an options object whose own keys are all in `keys`. */
+function assertOptions(
+  options: unknown,
+  action: string,
+  keys: OptionKeys,
+): asserts options is object {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw optionError(TypeError, action, "options", "an object", options);
   }
+  checkOptionKeys(action, "options", options, keys);
 }
 
 function own(options: object, key: string): unknown {
@@ -790,7 +825,7 @@ function readSignOptions(
   options: unknown,
   action: string,
 ): { secret: LegacyWebhookSecretInput; timestamp: string; allowNonJsonBody: boolean } {
-  assertOptions(options, action);
+  assertOptions(options, action, SIGN_HMAC_KEYS);
   const secret = own(options, "secret");
   assertSecretInput(secret, action, "options.secret");
   const timestamp = readInteger(options, "timestamp", action, nowSeconds());
@@ -807,7 +842,7 @@ function readSignOptions(
 
 function readPayloadOptions(options: unknown): SignLegacyWebhookHmacOptions {
   const action = "sign a legacy webhook payload";
-  assertOptions(options, action);
+  assertOptions(options, action, SIGN_PAYLOAD_KEYS);
   const secret = own(options, "secret");
   assertSecretInput(secret, action, "options.secret");
   const timestamp = readInteger(options, "timestamp", action, nowSeconds());
@@ -820,7 +855,7 @@ function readVerifyOptions(options: unknown, action: string): {
   toleranceSeconds: number;
   maxBodyBytes: number;
 } {
-  assertOptions(options, action);
+  assertOptions(options, action, VERIFY_HMAC_KEYS);
   const secret = own(options, "secret");
   let secrets: readonly LegacyWebhookSecretInput[];
   if (Array.isArray(secret)) {

@@ -1,6 +1,6 @@
 // A webhook POST body read within bounds and parsed strictly, before signature checks and
 // dispatch (webhooks.mdx, "Payload size limit"; security.mdx, duplicate object keys).
-import { optionError } from "@adcp-wire/internal";
+import { checkOptionKeys, optionError, optionKeys } from "@adcp-wire/internal";
 import {
   DuplicateKeyError,
   JsonDepthLimitError,
@@ -80,6 +80,15 @@ export interface ReadWebhookBodyOptions extends JsonLimits {
 }
 
 const ACTION = "read the webhook body";
+
+/** The keys of {@link ReadWebhookBodyOptions}, its {@link JsonLimits} included. */
+const READ_WEBHOOK_BODY_KEYS = optionKeys<ReadWebhookBodyOptions>({
+  maxBodyBytes: true,
+  timeoutMs: true,
+  requireJsonContentType: true,
+  maxJsonDepth: true,
+  maxJsonNodes: true,
+});
 
 function refuse(
   code: WebhookBodyErrorCode,
@@ -179,7 +188,7 @@ function isJsonMediaType(value: string | null): boolean {
  * @param options The limits.
  * @returns `{ valid: true, rawBody, value }` or `{ valid: false, code, status, message }`.
  * @throws {TypeError} When `input` is neither a `Request` nor a `Uint8Array`, or an option has the
- * wrong type.
+ * wrong type or an unknown name (before a byte is read).
  * @throws {RangeError} When a limit is out of range.
  *
  * @example A body with a repeated key is refused before anyone acts on either value
@@ -206,6 +215,7 @@ export async function readWebhookBody(
   if (options === null || typeof options !== "object") {
     throw optionError(TypeError, ACTION, "options", "an object", options);
   }
+  checkOptionKeys(ACTION, "options", options, READ_WEBHOOK_BODY_KEYS);
   const max = limitOption("options.maxBodyBytes", options.maxBodyBytes, WEBHOOK_MAX_BODY_BYTES);
   const timeoutMs = limitOption("options.timeoutMs", options.timeoutMs, WEBHOOK_BODY_TIMEOUT_MS);
   const requireJson = options.requireJsonContentType ?? true;

@@ -1,6 +1,11 @@
 // Bounded `idempotency_key` dedup per authenticated sender (webhooks.mdx, "Dedup by
 // idempotency_key"), its capacity shared fairly between sender groups.
-import { IDEMPOTENCY_KEY_PATTERN, optionError } from "@adcp-wire/internal";
+import {
+  checkOptionKeys,
+  IDEMPOTENCY_KEY_PATTERN,
+  optionError,
+  optionKeys,
+} from "@adcp-wire/internal";
 
 /** What {@link WebhookDedup.claim} decided for one delivery. */
 export type WebhookDedupClaim =
@@ -122,6 +127,16 @@ const COMPACT_AFTER = 1024;
 
 const ACTION = "create a webhook dedup";
 
+/** The keys of {@link WebhookDedupOptions}. */
+const WEBHOOK_DEDUP_KEYS = optionKeys<WebhookDedupOptions>({
+  ttlSeconds: true,
+  maxKeysPerSender: true,
+  maxSenders: true,
+  maxTotalKeys: true,
+  groupOf: true,
+  now: true,
+});
+
 function positiveInteger(name: string, value: unknown, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number") throw optionError(TypeError, ACTION, name, "a number", value);
@@ -231,7 +246,7 @@ export class WebhookDedup {
    * Makes an empty dedup memory.
    *
    * @param options The TTL, the bounds, the grouping and the clock.
-   * @throws {TypeError} When an option has the wrong type.
+   * @throws {TypeError} When an option has the wrong type or an unknown name.
    * @throws {RangeError} When a bound or the TTL is not a positive integer in range.
    *
    * @example Usage
@@ -246,6 +261,7 @@ export class WebhookDedup {
     if (options === null || typeof options !== "object") {
       throw optionError(TypeError, ACTION, "options", "an object", options);
     }
+    checkOptionKeys(ACTION, "options", options, WEBHOOK_DEDUP_KEYS);
     this.#ttlMs = positiveInteger("options.ttlSeconds", options.ttlSeconds, 86_400, 31_536_000) *
       1000;
     this.#maxKeys = positiveInteger(

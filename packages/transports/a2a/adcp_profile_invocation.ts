@@ -1,4 +1,10 @@
-import { isJsonObject as isObject, optionError } from "@adcp-wire/internal";
+import {
+  isJsonObject as isObject,
+  optionError,
+  type OptionKeys,
+  optionKeys,
+} from "@adcp-wire/internal";
+import { checkKeys } from "../_options.ts";
 import { isNonEmptyString } from "./_profile.ts";
 import { ADCP_A2A_PROFILE } from "./types.ts";
 
@@ -74,6 +80,14 @@ export interface AdcpProfileRequest {
 
 const ACTION = "build the AdCP profile invocation";
 
+/** The keys of {@link AdcpProfileInvocationOptions}. */
+const OPTION_KEYS: OptionKeys = optionKeys<AdcpProfileInvocationOptions>({
+  messageId: true,
+  taskId: true,
+  contextId: true,
+  text: true,
+});
+
 /**
  * Builds an AdCP A2A Profile Extension v3 invocation for A2A 1.0: the headers that activate the
  * profile (`A2A-Version: 1.0`, `A2A-Extensions: <URI>`) and a Message with role `ROLE_USER` and
@@ -92,7 +106,7 @@ const ACTION = "build the AdCP profile invocation";
  * @param options The message id, the continuation ids and the generated label.
  * @returns The headers and the Message.
  * @throws {TypeError} When `skill` is not a non-empty string, `input` not an object, or an option
- * has the wrong type (`taskId` without `contextId` included).
+ * has the wrong type (`taskId` without `contextId` included) or a key it does not define.
  *
  * @example A poll of AdCP Submitted work, and a continuation
  * ```ts
@@ -129,6 +143,7 @@ export function adcpProfileInvocation(
   }
   if (!isObject(input)) throw optionError(TypeError, ACTION, "input", "an object", input);
   if (!isObject(options)) throw optionError(TypeError, ACTION, "options", "an object", options);
+  checkKeys(ACTION, "options", options, OPTION_KEYS);
   const messageId: unknown = options.messageId ?? crypto.randomUUID();
   if (!isNonEmptyString(messageId)) {
     throw optionError(TypeError, ACTION, "options.messageId", "a non-empty string", messageId);

@@ -1,4 +1,11 @@
-import { isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
+import {
+  isJsonObject as isObject,
+  optionError,
+  type OptionKeys,
+  optionKeys,
+  own,
+} from "@adcp-wire/internal";
+import { checkKeys } from "../_options.ts";
 import {
   describeKind,
   isNonEmptyString,
@@ -84,6 +91,11 @@ export interface CheckAdcpProfileAdvertisementOptions {
 
 const ACTION = "check the AdCP profile advertisement";
 
+/** The keys of {@link CheckAdcpProfileAdvertisementOptions}. */
+const OPTION_KEYS: OptionKeys = optionKeys<CheckAdcpProfileAdvertisementOptions>({
+  requireTaskStatus: true,
+});
+
 /**
  * Checks that an agent card advertises the AdCP A2A Profile Extension v3 as the page requires: the
  * URI under `capabilities.extensions[]` (exact, case-sensitive string equality), once, with
@@ -95,7 +107,8 @@ const ACTION = "check the AdCP profile advertisement";
  * @param card The agent card: any JSON value.
  * @param options Whether to require `get_task_status` too.
  * @returns The declaration read, or the first rule broken.
- * @throws {TypeError} When `options` or `options.requireTaskStatus` has the wrong type.
+ * @throws {TypeError} When `options` or `options.requireTaskStatus` has the wrong type, or
+ * `options` a key it does not define.
  *
  * @example A card that advertises the profile, and one that names the skill wrongly
  * ```ts
@@ -120,6 +133,7 @@ export function checkAdcpProfileAdvertisement(
   options: CheckAdcpProfileAdvertisementOptions = {},
 ): AdcpProfileAdvertisementCheck {
   if (!isObject(options)) throw optionError(TypeError, ACTION, "options", "an object", options);
+  checkKeys(ACTION, "options", options, OPTION_KEYS);
   const requireTaskStatus = options.requireTaskStatus ?? false;
   if (typeof requireTaskStatus !== "boolean") {
     throw optionError(

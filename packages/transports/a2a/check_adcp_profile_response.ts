@@ -1,4 +1,10 @@
-import { isJsonObject as isObject, optionError } from "@adcp-wire/internal";
+import {
+  isJsonObject as isObject,
+  optionError,
+  type OptionKeys,
+  optionKeys,
+} from "@adcp-wire/internal";
+import { checkKeys } from "../_options.ts";
 import { publicViolation } from "./_profile.ts";
 import {
   type AdcpProfileHandlerReturn,
@@ -35,6 +41,11 @@ export interface CheckAdcpProfileResponseOptions {
 }
 
 const ACTION = "check the AdCP profile response";
+
+/** The keys of {@link CheckAdcpProfileResponseOptions}. */
+const OPTION_KEYS: OptionKeys = optionKeys<CheckAdcpProfileResponseOptions>({
+  handlerReturn: true,
+});
 const HANDLER_RETURNS: readonly unknown[] = ["completed", "submitted", "get_task_status"];
 
 function isHandlerReturn(value: unknown): value is AdcpProfileHandlerReturn {
@@ -54,7 +65,8 @@ function isHandlerReturn(value: unknown): value is AdcpProfileHandlerReturn {
  * @param response The `result` of the `SendMessage` JSON-RPC response: any JSON value.
  * @param options What the handler returned, when known.
  * @returns The answer read, or the first rule broken.
- * @throws {TypeError} When `options` or `options.handlerReturn` is not one of the allowed values.
+ * @throws {TypeError} When `options` or `options.handlerReturn` is not one of the allowed values,
+ * or `options` has a key it does not define.
  *
  * @example Submitted work in a completed A2A Task, and the same task left in native submitted
  * ```ts
@@ -84,6 +96,7 @@ export function checkAdcpProfileResponse(
   options: CheckAdcpProfileResponseOptions = {},
 ): AdcpProfileResponseCheck {
   if (!isObject(options)) throw optionError(TypeError, ACTION, "options", "an object", options);
+  checkKeys(ACTION, "options", options, OPTION_KEYS);
   const handlerReturn: unknown = options.handlerReturn;
   if (handlerReturn !== undefined && !isHandlerReturn(handlerReturn)) {
     throw optionError(

@@ -7,13 +7,27 @@ import {
   isJsonObject as isObject,
   type JsonRecord,
   optionError,
+  type OptionKeys,
+  optionKeys,
   own,
   rescopeOptionError,
 } from "@adcp-wire/internal";
-import { booleanOption, countOption, functionOption, objectOption } from "../_options.ts";
+import {
+  booleanOption,
+  checkKeys,
+  countOption,
+  functionOption,
+  objectOption,
+} from "../_options.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
-import { callLimits, recordLayers } from "../client/_limits.ts";
-import { agentUrl, headersOption, limitLayers } from "../client/_options.ts";
+import { callLimits, CLIENT_LIMIT_KEYS, recordLayers } from "../client/_limits.ts";
+import {
+  agentUrl,
+  CLIENT_NESTED,
+  CLIENT_OPTION_NAMES,
+  headersOption,
+  limitLayers,
+} from "../client/_options.ts";
 import { retryOption, runWithRetry } from "../client/_retry.ts";
 import {
   asRpcResponse,
@@ -30,7 +44,7 @@ import {
 } from "../client/_rpc.ts";
 import { agentCardAuthHosts } from "../client/auth_challenge.ts";
 import type { ClientLimits, ResolvedClientLimits } from "../client/limits.ts";
-import type { RetryOption } from "../client/options.ts";
+import type { ClientOptions, RetryOption } from "../client/options.ts";
 import { AgentProtocolError } from "../errors.ts";
 import type { FetchLike } from "../read/bounded_fetch.ts";
 import {
@@ -59,6 +73,49 @@ import { validateSellerUrl } from "@adcp-wire/security";
 const CREATE = "create an A2AClient";
 const SEND = "send the message";
 const GET_TASK = "get the task";
+
+/**
+ * The keys only {@link A2AClientOptions} has, but `cardUrl` (the `a2a` options of `connectAgent`
+ * are these: the probe sets the card URL).
+ */
+export const A2A_OPTION_NAMES = {
+  protocolVersion: true,
+  extensions: true,
+  authHosts: true,
+  allowedHosts: true,
+  allowReservedAddresses: true,
+} as const satisfies {
+  readonly [K in keyof Required<Omit<A2AClientOptions, keyof ClientOptions | "cardUrl">>]: true;
+};
+
+/** The keys of {@link A2AClientOptions}. */
+const OPTION_KEYS: OptionKeys = optionKeys<A2AClientOptions>({
+  ...CLIENT_OPTION_NAMES,
+  ...A2A_OPTION_NAMES,
+  cardUrl: true,
+});
+
+/** The keys of {@link A2ACallOptions}. */
+const CALL_KEYS: OptionKeys = optionKeys<A2ACallOptions>({
+  limits: true,
+  onEvent: true,
+  expectedDataParts: true,
+});
+
+/** Where a top-level limit of one call belongs. */
+const CALL_NESTED: Readonly<Record<string, OptionKeys>> = { limits: CLIENT_LIMIT_KEYS };
+
+/** The keys of {@link A2AInvocationOptions}. */
+const INVOCATION_KEYS: OptionKeys = optionKeys<A2AInvocationOptions>({
+  idempotencyKey: true,
+  taskId: true,
+  contextId: true,
+});
+
+/** The keys of the options of {@link A2AClient.textMessage}. */
+const TEXT_MESSAGE_KEYS: OptionKeys = optionKeys<
+  NonNullable<Parameters<A2AClient["textMessage"]>[1]>
+>({ taskId: true, contextId: true });
 
 /**
  * A checked JSON-RPC answer, with the bound of what every value in it serializes to
@@ -148,8 +205,8 @@ export class A2AClient {
    * binding (`cardUrl`, `allowedHosts`, `allowHttp`, `allowReservedAddresses`), retry.
    * @throws {AgentProtocolError} With reason `"agent_card"` when the card has no JSON-RPC
    * interface the binding allows.
-   * @throws {TypeError} When an option has the wrong type, or a host, URL or extension entry is
-   * malformed.
+   * @throws {TypeError} When an option has the wrong type or a key it does not define (in
+   * `options`, a limits layer or `retry`), or a host, URL or extension entry is malformed.
    * @throws {RangeError} When a limit or a figure of the retry policy is out of range.
    *
    * @example Choosing the interface
@@ -173,6 +230,7 @@ export class A2AClient {
     options: A2AClientOptions = {},
   ) {
     objectOption("options", options);
+    checkKeys(CREATE, "options", options, OPTION_KEYS, CLIENT_NESTED);
     let card: unknown = agentCard;
     let cardUrl = options.cardUrl;
     if (agentCard instanceof FetchedAgentCard) {
@@ -322,6 +380,7 @@ export class A2AClient {
       throw optionError(TypeError, "build the invocation", "input", "an object", input);
     }
     objectOption("options", options);
+    checkKeys("build the invocation", "options", options, INVOCATION_KEYS);
     const keyed = keyedArgs(input, options?.idempotencyKey, "build the invocation", "input");
     let built;
     try {
@@ -380,6 +439,7 @@ export class A2AClient {
       throw optionError(TypeError, action, "text", "a non-empty string", text);
     }
     objectOption("options", options);
+    checkKeys(action, "options", options, TEXT_MESSAGE_KEYS);
     const taskId = options?.taskId;
     const contextId = options?.contextId;
     for (const [name, value] of [["taskId", taskId], ["contextId", contextId]] as const) {
@@ -474,8 +534,8 @@ export class A2AClient {
     options?: A2ACallOptions,
   ): Promise<A2ACallResult> {
     checkMessage(message);
-    const onEvent = functionOption("options.onEvent", options?.onEvent);
     const limits = this.#limits(options, SEND);
+    const onEvent = functionOption("options.onEvent", options?.onEvent);
     const sent = this.#checkInvocation(withId(message));
     const request = this.#request(this.#method("stream"), { message: sent });
     return await this.#retrying(limits, async () => {
@@ -560,9 +620,13 @@ export class A2AClient {
     return { id, body: JSON.stringify({ jsonrpc: "2.0", id, method, params }) };
   }
 
-  /** The limits of one call, checked; `action` is what the messages say could not be done. */
+  /**
+   * The limits of one call, checked, and the call's options held to their keys (no allocation
+   * unless a key is refused); `action` is what the messages say could not be done.
+   */
   #limits(options: A2ACallOptions | undefined, action: string): ResolvedClientLimits {
     objectOption("options", options);
+    checkKeys(action, "options", options, CALL_KEYS, CALL_NESTED);
     objectOption("options.limits", options?.limits);
     countOption("options.expectedDataParts", options?.expectedDataParts, 0);
     const limits = options?.limits;

@@ -1,4 +1,4 @@
-import { booleanOption, functionOption, objectOption } from "../_options.ts";
+import { booleanOption, checkKeys, functionOption, objectOption } from "../_options.ts";
 import { callLimits } from "../client/_limits.ts";
 import { agentUrl, headersOption, httpUrl } from "../client/_options.ts";
 import {
@@ -12,7 +12,14 @@ import {
 import { AgentProtocolError } from "../errors.ts";
 import type { FetchLike } from "../read/bounded_fetch.ts";
 import type { ResponseLimits } from "../read/limits.ts";
-import { describe, isJsonObject as isObject, optionError } from "@adcp-wire/internal";
+import { RESPONSE_LIMIT_KEYS } from "../read/_limits.ts";
+import {
+  describe,
+  isJsonObject as isObject,
+  optionError,
+  type OptionKeys,
+  optionKeys,
+} from "@adcp-wire/internal";
 
 /** What the option errors of {@link fetchAgentCard} say could not be done. */
 const FETCH_ACTION = "fetch the agent card";
@@ -84,6 +91,17 @@ export interface FetchAgentCardOptions {
   readonly allowHttp?: boolean | undefined;
 }
 
+/** The keys of {@link FetchAgentCardOptions}. */
+const OPTION_KEYS: OptionKeys = optionKeys<FetchAgentCardOptions>({
+  headers: true,
+  limits: true,
+  fetch: true,
+  allowHttp: true,
+});
+
+/** Where a top-level limit belongs. */
+const NESTED: Readonly<Record<string, OptionKeys>> = { limits: RESPONSE_LIMIT_KEYS };
+
 /**
  * Fetches an A2A agent card (`/.well-known/agent-card.json`) under the same bounds as every other
  * agent response, and keeps the URL it came from so that {@link A2AClient} can bind the card's
@@ -100,8 +118,8 @@ export interface FetchAgentCardOptions {
  * @throws {AgentProtocolError} With reason `"content_type"` for a body that is not JSON,
  * `"agent_card"` for JSON that is not an object.
  * @throws {AdcpTransportError} For size, deadline and JSON failures.
- * @throws {TypeError} When `url` is not an absolute `http:`/`https:` URL or an option has the
- * wrong type.
+ * @throws {TypeError} When `url` is not an absolute `http:`/`https:` URL, or an option has the
+ * wrong type or a key it does not define (in `options` or `options.limits`); nothing is fetched.
  *
  * @example Fetching a card from an in-process agent
  * ```ts
@@ -121,9 +139,12 @@ export async function fetchAgentCard(
   options: FetchAgentCardOptions = {},
 ): Promise<FetchedAgentCard> {
   objectOption("options", options);
+  checkKeys(FETCH_ACTION, "options", options, OPTION_KEYS, NESTED);
   const allowHttp = booleanOption("options.allowHttp", options.allowHttp);
   const href = agentUrl(url, FETCH_ACTION, "url", allowHttp);
   objectOption("options.limits", options.limits);
+  // A card read takes response limits only (callLimits would take a client's item caps too).
+  checkKeys(FETCH_ACTION, "options.limits", options.limits, RESPONSE_LIMIT_KEYS);
   const fetchImpl = functionOption("options.fetch", options.fetch);
   const headers = headersOption(FETCH_ACTION, options.headers);
   headers.set("accept", "application/json");

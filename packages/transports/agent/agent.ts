@@ -1,14 +1,20 @@
 // AdcpAgent: one call shape and one result union over McpClient and A2AClient, with the async task
 // lifecycle (poll, wait within one operation's budget, status callbacks, continuation).
-import { isJsonObject as isObject, type JsonRecord, optionError } from "@adcp-wire/internal";
+import {
+  isJsonObject as isObject,
+  type JsonRecord,
+  optionError,
+  type OptionKeys,
+  optionKeys,
+} from "@adcp-wire/internal";
 import type { PushNotificationConfig } from "@adcp-wire/schemas";
 import type { AdcpTaskName, AdcpTaskResponse } from "@adcp-wire/schemas/tasks";
 import { JsonDepthLimitError, JsonNodeLimitError } from "@adcp-wire/security";
 import { knownTasks, validateTaskResponse } from "@adcp-wire/validation";
-import { functionOption, objectOption } from "../_options.ts";
+import { checkKeys, functionOption, objectOption } from "../_options.ts";
 import { A2AClient } from "../a2a/client.ts";
 import type { A2ACallOptions, A2ACallResult } from "../a2a/types.ts";
-import { callLimits, layersOf } from "../client/_limits.ts";
+import { callLimits, CLIENT_LIMIT_KEYS, layersOf } from "../client/_limits.ts";
 import { Call, joinOperation, sleepWithin } from "../client/_rpc.ts";
 import type { ClientLimits } from "../client/limits.ts";
 import { AgentProtocolError, DeadlineExceededError, ResponseSchemaError } from "../errors.ts";
@@ -43,6 +49,28 @@ const CALL = "call the task";
 const VIAS: ReadonlySet<unknown> = new Set(["a2a_task", "adcp_task", "mcp_task"]);
 const WAIT = "wait for the task";
 const CONTINUE = "continue the task";
+
+/** The keys of {@link AgentCallOptions}, and of its `mcpTask` object. */
+const CALL_KEYS: OptionKeys = optionKeys<AgentCallOptions>({
+  limits: true,
+  idempotencyKey: true,
+  wait: true,
+  pollIntervalMs: true,
+  onStatus: true,
+  pushNotification: true,
+  contextId: true,
+  validate: true,
+  mcpTask: true,
+});
+const MCP_TASK_KEYS: OptionKeys = optionKeys<Exclude<AgentCallOptions["mcpTask"], boolean>>({
+  ttl: true,
+});
+
+/** Where a top-level key that is not an option belongs: a limit, or the MCP task's `ttl`. */
+const CALL_NESTED: Readonly<Record<string, OptionKeys>> = {
+  limits: CLIENT_LIMIT_KEYS,
+  mcpTask: MCP_TASK_KEYS,
+};
 
 /** A call's options, checked. */
 interface CheckedCall {
@@ -327,8 +355,11 @@ export class AdcpAgent {
     const waitMs = checked.waitMs;
     if (waitMs === undefined) {
       const limits = checked.limits;
-      const call = { limits, idempotencyKey: checked.idempotencyKey };
-      return await body({ call, poll: { limits }, operation: undefined });
+      return await body({
+        call: this.#callOptions(limits, checked),
+        poll: { limits },
+        operation: undefined,
+      });
     }
     const resolved = callLimits(
       this.#defaults,
@@ -346,7 +377,7 @@ export class AdcpAgent {
     const caller = checked.limits?.signal;
     const signal = caller === undefined ? ended.signal : AbortSignal.any([caller, ended.signal]);
     const limits = { ...checked.limits, signal };
-    const call = { limits, idempotencyKey: checked.idempotencyKey };
+    const call = this.#callOptions(limits, checked);
     const poll = { limits };
     joinOperation(call, operation);
     joinOperation(poll, operation);
@@ -356,6 +387,17 @@ export class AdcpAgent {
       clearTimeout(timer);
       operation.dispose();
     }
+  }
+
+  /**
+   * The options of the call's own request: the `idempotencyKey` too over MCP (A2A takes it in the
+   * invocation, and its call options have no such key).
+   */
+  #callOptions(
+    limits: ClientLimits | undefined,
+    checked: CheckedCall,
+  ): McpCallOptions & A2ACallOptions {
+    return this.mcp !== undefined ? { limits, idempotencyKey: checked.idempotencyKey } : { limits };
   }
 
   /** Calls `task` once (no lifecycle), as the union. */
@@ -637,7 +679,10 @@ function checkCall(
   task: string,
 ): CheckedCall {
   objectOption("options", options);
+  checkKeys(action, "options", options, CALL_KEYS, CALL_NESTED);
   objectOption("options.limits", options?.limits);
+  // Checked here, as this call names it: the protocol client would name it as its own.
+  checkKeys(action, "options.limits", options?.limits, CLIENT_LIMIT_KEYS);
   const wait = options?.wait;
   let waitMs: number | undefined;
   if (wait === true) waitMs = DEFAULT_AGENT_WAIT_MS;
@@ -695,8 +740,10 @@ function checkCall(
   const mcpTask = options?.mcpTask;
   let taskOption: { readonly ttl: number | undefined } | undefined;
   if (mcpTask === true) taskOption = { ttl: undefined };
-  else if (isObject(mcpTask)) taskOption = { ttl: mcpTask.ttl };
-  else if (mcpTask !== undefined && mcpTask !== false) {
+  else if (isObject(mcpTask)) {
+    checkKeys(action, "options.mcpTask", mcpTask, MCP_TASK_KEYS);
+    taskOption = { ttl: mcpTask.ttl };
+  } else if (mcpTask !== undefined && mcpTask !== false) {
     throw optionError(TypeError, action, "options.mcpTask", "a boolean or { ttl }", mcpTask);
   }
   return {

@@ -1,16 +1,44 @@
 // connectAgent: an AdcpAgent from an agent URL, the protocol found by probing the origin's A2A
 // agent card (or named by the caller).
-import { optionError } from "@adcp-wire/internal";
-import { booleanOption, objectOption } from "../_options.ts";
-import { A2AClient } from "../a2a/client.ts";
+import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
+import { booleanOption, checkKeys, objectOption } from "../_options.ts";
+import { A2A_OPTION_NAMES, A2AClient } from "../a2a/client.ts";
 import { fetchAgentCard, type FetchedAgentCard } from "../a2a/fetch_agent_card.ts";
-import { agentUrl } from "../client/_options.ts";
+import { callLimits, CLIENT_LIMIT_KEYS } from "../client/_limits.ts";
+import { agentUrl, CLIENT_OPTION_NAMES, limitLayers } from "../client/_options.ts";
+import { RETRY_KEYS, retryOption } from "../client/_retry.ts";
 import { AgentProtocolError, HttpStatusError } from "../errors.ts";
-import { McpClient } from "../mcp/client.ts";
+import { MCP_OPTION_NAMES, McpClient } from "../mcp/client.ts";
+import { resolveLayers, RESPONSE_LIMIT_KEYS } from "../read/_limits.ts";
 import { AdcpAgent } from "./agent.ts";
 import type { ConnectAgentOptions } from "./types.ts";
 
 const CONNECT = "connect to the agent";
+
+/** The keys of {@link ConnectAgentOptions}, and of its `mcp` and `a2a` options. */
+const OPTION_KEYS: OptionKeys = optionKeys<ConnectAgentOptions>({
+  ...CLIENT_OPTION_NAMES,
+  protocol: true,
+  cardLimits: true,
+  mcp: true,
+  a2a: true,
+});
+const MCP_KEYS: OptionKeys = optionKeys<NonNullable<ConnectAgentOptions["mcp"]>>(MCP_OPTION_NAMES);
+const A2A_KEYS: OptionKeys = optionKeys<NonNullable<ConnectAgentOptions["a2a"]>>(A2A_OPTION_NAMES);
+
+/**
+ * Where a top-level key that is not an option belongs, for the nearest suggestion: a limit in the
+ * agent's layer first, then the client-wide one and the card fetch's; then the options of one
+ * protocol, and the figures of the retry policy.
+ */
+const NESTED: Readonly<Record<string, OptionKeys>> = {
+  agentLimits: CLIENT_LIMIT_KEYS,
+  defaultLimits: CLIENT_LIMIT_KEYS,
+  cardLimits: RESPONSE_LIMIT_KEYS,
+  mcp: MCP_KEYS,
+  a2a: A2A_KEYS,
+  retry: RETRY_KEYS,
+};
 
 /** Where an origin publishes its A2A agent card. */
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
@@ -54,7 +82,9 @@ const NO_CARD_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 404, 405, 
  * @throws {AgentProtocolError} With reason `"agent_card"` when the card is not an object or has no
  * interface the binding allows.
  * @throws {AdcpTransportError} When the card probe fails otherwise (see above).
- * @throws {TypeError} When `url` is not an absolute `http(s)` URL or an option has the wrong type.
+ * @throws {TypeError} When `url` is not an absolute `http(s)` URL, or an option has the wrong type
+ * or a key it does not define (in `options`, `mcp`, `a2a`, a limits layer or `retry`): before the
+ * card is fetched, under this function's name for the option.
  * @throws {RangeError} When a limit or a figure of the retry policy is out of range.
  *
  * @example Connecting to an A2A agent by its origin
@@ -75,9 +105,18 @@ export async function connectAgent(
   options: ConnectAgentOptions = {},
 ): Promise<AdcpAgent> {
   objectOption("options", options);
+  checkKeys(CONNECT, "options", options, OPTION_KEYS, NESTED);
   const href = agentUrl(url, CONNECT, "url", booleanOption("options.allowHttp", options.allowHttp));
   objectOption("options.mcp", options.mcp);
   objectOption("options.a2a", options.a2a);
+  checkKeys(CONNECT, "options.mcp", options.mcp, MCP_KEYS);
+  checkKeys(CONNECT, "options.a2a", options.a2a, A2A_KEYS);
+  // The shared options are checked now, before the card probe, and under the names given here:
+  // the client is made only after the probe, and would name them as its own.
+  resolveLayers([["options.cardLimits", options.cardLimits, false]], CONNECT);
+  const { defaultLimits, agentLimits } = limitLayers(CONNECT, options);
+  callLimits(defaultLimits, agentLimits, undefined, CONNECT);
+  retryOption(CONNECT, options.retry);
   const protocol = options.protocol ?? "auto";
   if (protocol !== "auto" && protocol !== "mcp" && protocol !== "a2a") {
     throw optionError(

@@ -258,7 +258,7 @@ Deno.test("wait: an A2A task in a state this client does not know keeps its hand
   ok(polls >= 2, `${polls} polls: the wait went on`);
 });
 
-Deno.test("wait: a poll the wait's own deadline cuts off is the time being up, not a pollFailure", async () => {
+Deno.test("wait: a poll the wait's deadline cuts off is time up, not a pollFailure", async () => {
   let polls = 0;
   const agent = await a2aWithGetTask(working, async () => {
     polls++;
@@ -277,7 +277,7 @@ Deno.test("wait: a poll the wait's own deadline cuts off is the time being up, n
   strictEqual(result.pollFailure, undefined);
 });
 
-Deno.test("wait: a poll whose own timeoutMs runs out within the wait is a pollFailure", async () => {
+Deno.test("wait: a poll whose own timeoutMs ends within the wait is a pollFailure", async () => {
   const agent = await a2aWithGetTask(working, async () => {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     return { id: "task-1", contextId: "context-1", status: { state: "TASK_STATE_COMPLETED" } };

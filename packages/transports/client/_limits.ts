@@ -1,8 +1,8 @@
 // Resolution of the client limit layers: the response limits of `read/`, then the item caps of
 // one client operation.
-import { optionError } from "@adcp-wire/internal";
+import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
 import type { ResolvedLimits, ResponseLimits } from "../read/_limits.ts";
-import { assertCount, markResolved, resolveLayers } from "../read/_limits.ts";
+import { assertCount, markResolved, resolveLayers, RESPONSE_LIMIT_NAMES } from "../read/_limits.ts";
 
 /**
  * The limits of a client ({@link McpClient}, {@link A2AClient}): the response limits, which
@@ -69,6 +69,16 @@ export const BUILTIN_ITEMS = {
   maxDataPartBytes: 1_048_576,
 } as const;
 
+/** The keys of {@link ClientLimits}: any other key of a client's limits layer is refused. */
+export const CLIENT_LIMIT_KEYS: OptionKeys = optionKeys<ClientLimits>({
+  ...RESPONSE_LIMIT_NAMES,
+  maxTools: true,
+  maxEvents: true,
+  maxArtifacts: true,
+  maxParts: true,
+  maxDataPartBytes: true,
+});
+
 /** A layer of client limits. */
 export type ClientLayer = readonly [
   name: string,
@@ -78,13 +88,13 @@ export type ClientLayer = readonly [
 
 /**
  * Resolves client layers: the response limits, then the item caps of one operation. `action` is
- * what the messages say could not be done.
+ * what the messages say could not be done. A key no {@link ClientLimits} has is refused.
  */
 export function resolveClientLayers(
   layers: readonly ClientLayer[],
   action = "resolve limits",
 ): ResolvedClientLimits {
-  const base = resolveLayers(layers, action);
+  const base = resolveLayers(layers, action, CLIENT_LIMIT_KEYS);
   let { maxTools, maxEvents, maxArtifacts, maxParts, maxDataPartBytes }: {
     maxTools: number;
     maxEvents: number;

@@ -1,9 +1,38 @@
 // Checks of option values shared by the clients.
-import { isJsonObject, optionError } from "@adcp-wire/internal";
+import { isJsonObject, optionError, type OptionKeys } from "@adcp-wire/internal";
 import { pickLayer } from "../read/_limits.ts";
 import { notShown } from "../read/_not_shown.ts";
+import { CLIENT_LIMIT_KEYS } from "./_limits.ts";
+import { RETRY_KEYS } from "./_retry.ts";
 import type { ClientLimits } from "./limits.ts";
 import type { ClientOptions } from "./options.ts";
+
+/**
+ * Every key of {@link ClientOptions}, the deprecated spellings included: the key sets of the
+ * options that extend it (`McpClientOptions`, `A2AClientOptions`, `ConnectAgentOptions`) spread it.
+ */
+export const CLIENT_OPTION_NAMES = {
+  headers: true,
+  defaultLimits: true,
+  agentLimits: true,
+  defaults: true,
+  agent: true,
+  fetch: true,
+  retry: true,
+  signer: true,
+  allowHttp: true,
+} as const satisfies { readonly [K in keyof Required<ClientOptions>]: true };
+
+/**
+ * Where a top-level key of a client's options that is not one of them belongs, for the nearest
+ * suggestion: a limit in the agent's layer first (a per-agent limit is what a top-level one is
+ * most often meant as), then the client-wide one, then a figure of the retry policy.
+ */
+export const CLIENT_NESTED: Readonly<Record<string, OptionKeys>> = {
+  agentLimits: CLIENT_LIMIT_KEYS,
+  defaultLimits: CLIENT_LIMIT_KEYS,
+  retry: RETRY_KEYS,
+};
 
 /** The limit layers of a client's options, with the deprecated `defaults`/`agent` spellings. */
 export function limitLayers(

@@ -2,7 +2,13 @@
 // union member: a structured-error result is thrown inside the attempt (so withRetry can decide),
 // and whatever ends the retrying is turned back into a result.
 import type { ExtractedAdcpError } from "@adcp-wire/core";
-import { isJsonObject, optionError, rescopeOptionError } from "@adcp-wire/internal";
+import {
+  isJsonObject,
+  optionError,
+  type OptionKeys,
+  optionKeys,
+  rescopeOptionError,
+} from "@adcp-wire/internal";
 import {
   createRetryPolicy,
   type RecoveryDecision,
@@ -13,6 +19,7 @@ import {
 } from "@adcp-wire/recovery";
 import { isCallerError } from "./_rpc.ts";
 import type { RetryOption } from "./options.ts";
+import { checkKeys } from "../_options.ts";
 import {
   AdcpTransportError,
   DeadlineExceededError,
@@ -22,11 +29,28 @@ import {
 } from "../errors.ts";
 
 /**
+ * The keys of the `retry` option: those of `RetryPolicyOptions`, which are those of a
+ * `RetryPolicy` too (the type checker holds both), so a policy passes as it is.
+ */
+export const RETRY_KEYS: OptionKeys = optionKeys<RetryPolicyOptions & RetryPolicy>({
+  maxRetries: true,
+  maxElapsedSeconds: true,
+  initialDelaySeconds: true,
+  maxDelaySeconds: true,
+  jitter: true,
+  unknownCodeRecovery: true,
+  random: true,
+  now: true,
+  sleep: true,
+});
+
+/**
  * The `retry` option of a client, checked when the client is created (`action`): `undefined` or a
  * boolean as given, policy options (or a policy) as the frozen policy `createRetryPolicy` of
  * `@adcp-wire/recovery` makes of them, which every call then uses without checking it again.
  *
- * @throws {TypeError | RangeError} Naming `options.retry` or `options.retry.<field>`.
+ * @throws {TypeError | RangeError} Naming `options.retry` or `options.retry.<field>` (an unknown
+ * field included).
  */
 export function retryOption(action: string, value: unknown): boolean | RetryPolicy | undefined {
   if (value === undefined || typeof value === "boolean") return value;
@@ -39,6 +63,7 @@ export function retryOption(action: string, value: unknown): boolean | RetryPoli
       value,
     );
   }
+  checkKeys(action, "options.retry", value, RETRY_KEYS);
   try {
     return createRetryPolicy(value as RetryPolicyOptions);
   } catch (error) {

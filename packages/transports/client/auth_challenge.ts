@@ -4,7 +4,15 @@ import {
   validateSellerUrl,
 } from "@adcp-wire/security";
 import { checkCardLists } from "../a2a/_agent_card.ts";
-import { isJsonObject as isObject, type JsonRecord, optionError, own } from "@adcp-wire/internal";
+import {
+  isJsonObject as isObject,
+  type JsonRecord,
+  optionError,
+  type OptionKeys,
+  optionKeys,
+  own,
+} from "@adcp-wire/internal";
+import { checkKeys } from "../_options.ts";
 
 /** Most scopes {@link checkAuthChallenge} passes on; the rest are dropped. */
 const MAX_SCOPES = 64;
@@ -51,6 +59,9 @@ export interface CheckAuthChallengeOptions {
   readonly allowedHosts: readonly string[];
 }
 
+/** The keys of {@link CheckAuthChallengeOptions}. */
+const OPTION_KEYS: OptionKeys = optionKeys<CheckAuthChallengeOptions>({ allowedHosts: true });
+
 /**
  * Checks the auth challenge of an A2A `auth-required` task (the first DataPart of
  * `status.message.parts`: `auth_scheme`, `challenge_url`, `scopes`) before any auth flow starts.
@@ -62,8 +73,8 @@ export interface CheckAuthChallengeOptions {
  * @param data The challenge data (any value; seller-controlled).
  * @param options The allow-list.
  * @returns The checked challenge.
- * @throws {TypeError} When `options` is not an object, or `options.allowedHosts` is not an array or
- * holds an invalid entry.
+ * @throws {TypeError} When `options` is not an object or has a key it does not define, or
+ * `options.allowedHosts` is not an array or holds an invalid entry.
  *
  * @example A challenge outside the allow-list, and one inside it
  * ```ts
@@ -98,6 +109,7 @@ export function checkAuthChallenge(
   if (typeof options !== "object" || options === null) {
     throw optionError(TypeError, ACTION, "options", "an object", options);
   }
+  checkKeys(ACTION, "options", options, OPTION_KEYS);
   if (!Array.isArray(options.allowedHosts)) {
     throw optionError(
       TypeError,

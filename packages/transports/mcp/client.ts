@@ -5,15 +5,35 @@
 // Why one file past 600 lines: it is one class, whose methods share private state (the session,
 // the running handshake, the limit layers) and each carry a doc comment with an example.
 import { signingFetch } from "../client/_signing.ts";
-import { describe, isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
-import { booleanOption, countOption, functionOption, objectOption } from "../_options.ts";
+import {
+  describe,
+  isJsonObject as isObject,
+  optionError,
+  type OptionKeys,
+  optionKeys,
+  own,
+} from "@adcp-wire/internal";
+import {
+  booleanOption,
+  checkKeys,
+  countOption,
+  functionOption,
+  objectOption,
+} from "../_options.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
-import { callLimits, recordLayers } from "../client/_limits.ts";
-import { agentUrl, headersOption, limitLayers } from "../client/_options.ts";
+import { callLimits, CLIENT_LIMIT_KEYS, recordLayers } from "../client/_limits.ts";
+import {
+  agentUrl,
+  CLIENT_NESTED,
+  CLIENT_OPTION_NAMES,
+  headersOption,
+  limitLayers,
+} from "../client/_options.ts";
 import { retryOption, runWithRetry } from "../client/_retry.ts";
 import { Call, callFor, discard, fetchWithin, sleepWithin } from "../client/_rpc.ts";
+import { markResolved } from "../read/_limits.ts";
 import type { ClientLimits, ResolvedClientLimits } from "../client/limits.ts";
-import type { RetryOption } from "../client/options.ts";
+import type { ClientOptions, RetryOption } from "../client/options.ts";
 import { AgentProtocolError, DeadlineExceededError, ItemLimitError } from "../errors.ts";
 import { checkTask, checkTaskId, checkToolCall, classifyToolResult, invalid } from "./_results.ts";
 import { McpSession } from "./_session.ts";
@@ -43,6 +63,42 @@ const MAX_WAIT_MS = 2_147_483_647;
 const CREATE = "create an McpClient";
 const USE_TASK = "use the task";
 const CALL_TOOL = "call the tool";
+
+/**
+ * The keys only {@link McpClientOptions} has (the `mcp` options of `connectAgent` are these).
+ */
+export const MCP_OPTION_NAMES = {
+  protocolVersion: true,
+  clientInfo: true,
+  maxPages: true,
+  maxReconnects: true,
+  onNotification: true,
+} as const satisfies {
+  readonly [K in keyof Required<Omit<McpClientOptions, keyof ClientOptions>>]: true;
+};
+
+/** The keys of {@link McpClientOptions}. */
+const OPTION_KEYS: OptionKeys = optionKeys<McpClientOptions>({
+  ...CLIENT_OPTION_NAMES,
+  ...MCP_OPTION_NAMES,
+});
+
+/** The keys of {@link McpCallOptions}, {@link McpTaskCallOptions} and {@link McpWaitOptions}. */
+const CALL_KEYS: OptionKeys = optionKeys<McpCallOptions>({ limits: true, idempotencyKey: true });
+const TASK_CALL_KEYS: OptionKeys = optionKeys<McpTaskCallOptions>({
+  limits: true,
+  idempotencyKey: true,
+  ttl: true,
+});
+const WAIT_KEYS: OptionKeys = optionKeys<McpWaitOptions>({
+  limits: true,
+  idempotencyKey: true,
+  maxWaitMs: true,
+  pollIntervalMs: true,
+});
+
+/** Where a top-level limit of one call belongs. */
+const CALL_NESTED: Readonly<Record<string, OptionKeys>> = { limits: CLIENT_LIMIT_KEYS };
 
 /**
  * An MCP client for the Streamable HTTP transport, written for AdCP: sessions, `tools/list`
@@ -87,12 +143,13 @@ export class McpClient {
    * @param url The Streamable HTTP endpoint: `https:`, or `http:` on loopback (any host with
    * `options.allowHttp`).
    * @param options Headers, limits, `fetch`, pagination and reconnect bounds, retry.
-   * @throws {TypeError} When `url` is not an absolute `http:`/`https:` URL or an option has the
-   * wrong type.
+   * @throws {TypeError} When `url` is not an absolute `http:`/`https:` URL, or an option has the
+   * wrong type or a key it does not define (in `options`, a limits layer or `retry`).
    * @throws {RangeError} When a limit, a bound or a figure of the retry policy is out of range.
    */
   constructor(url: string | URL, options: McpClientOptions = {}) {
     objectOption("options", options);
+    checkKeys(CREATE, "options", options, OPTION_KEYS, CLIENT_NESTED);
     const href = agentUrl(
       url,
       CREATE,
@@ -228,7 +285,7 @@ export class McpClient {
    * ```
    */
   async connect(options?: McpCallOptions): Promise<McpInitializeResult> {
-    const call = new Call(this.#limits(options, "connect to the agent"));
+    const call = new Call(this.#limits(options, "connect to the agent", CALL_KEYS));
     try {
       return await this.#connectWithin(call);
     } finally {
@@ -279,7 +336,7 @@ export class McpClient {
    * ```
    */
   async listTools(options?: McpCallOptions): Promise<McpTool[]> {
-    const call = new Call(this.#limits(options, "list the tools"));
+    const call = new Call(this.#limits(options, "list the tools", CALL_KEYS));
     try {
       return await this.#listTools(call);
     } finally {
@@ -360,7 +417,7 @@ export class McpClient {
     options?: McpCallOptions,
   ): Promise<McpCallResult> {
     checkToolCall(name, args);
-    const limits = this.#limits(options, CALL_TOOL);
+    const limits = this.#limits(options, CALL_TOOL, CALL_KEYS);
     // Serialized once: every retry resends these exact bytes, with the same JSON-RPC id (Security,
     // "Request safety": on a retry, resend the exact same payload with the same idempotency_key).
     const request = this.#session.message("tools/call", {
@@ -417,9 +474,10 @@ export class McpClient {
     options?: McpTaskCallOptions,
   ): Promise<McpTaskCreation> {
     checkToolCall(name, args);
+    const limits = this.#limits(options, CALL_TOOL, TASK_CALL_KEYS);
     const ttl = options?.ttl;
     if (ttl !== undefined) countOption("options.ttl", ttl, 0);
-    const call = callFor(this.#limits(options, CALL_TOOL), options);
+    const call = callFor(limits, options);
     try {
       await this.#connectWithin(call);
       const response = await this.#session.request("tools/call", {
@@ -456,7 +514,7 @@ export class McpClient {
    */
   async getTask(taskId: string, options?: McpCallOptions): Promise<McpTask> {
     checkTaskId(taskId);
-    const call = callFor(this.#limits(options, USE_TASK), options);
+    const call = callFor(this.#limits(options, USE_TASK, CALL_KEYS), options);
     try {
       return await this.#getTask(taskId, call);
     } finally {
@@ -494,7 +552,7 @@ export class McpClient {
    */
   async waitForTask(taskId: string, options?: McpWaitOptions): Promise<McpTask> {
     checkTaskId(taskId);
-    const limits = this.#limits(options, USE_TASK);
+    const limits = this.#limits(options, USE_TASK, WAIT_KEYS);
     // Only `undefined` means the default: a null maxWaitMs is refused like any other wrong type.
     const maxWaitMs = options?.maxWaitMs === undefined ? DEFAULT_MAX_WAIT_MS : options.maxWaitMs;
     if (typeof maxWaitMs !== "number") {
@@ -524,7 +582,8 @@ export class McpClient {
     }
     // One operation: every poll shares one byte budget and the maxWaitMs deadline; each poll's own
     // deadline is timeoutMs clamped to the time that remains.
-    const operation = new Call({ ...limits, timeoutMs: maxWaitMs });
+    // Marked resolved: a copy of resolved limits, which the operation's budget takes as it is.
+    const operation = new Call(markResolved({ ...limits, timeoutMs: maxWaitMs }));
     try {
       return await this.#waitForTask(taskId, operation, { maxWaitMs, pollMs }, limits.timeoutMs);
     } finally {
@@ -585,7 +644,7 @@ export class McpClient {
    */
   async getTaskResult(taskId: string, options?: McpCallOptions): Promise<McpCallResult> {
     checkTaskId(taskId);
-    const call = callFor(this.#limits(options, USE_TASK), options);
+    const call = callFor(this.#limits(options, USE_TASK, CALL_KEYS), options);
     try {
       await this.#connectWithin(call);
       const result = classifyToolResult(
@@ -618,7 +677,7 @@ export class McpClient {
    */
   async close(options?: McpCallOptions): Promise<void> {
     // The options are checked first: a refused close() keeps the session.
-    const limits = this.#limits(options, "close the session");
+    const limits = this.#limits(options, "close the session", CALL_KEYS);
     const sessionId = this.#session.sessionId;
     this.#session.dropSessionId();
     this.#initialized = undefined;
@@ -636,9 +695,17 @@ export class McpClient {
     }
   }
 
-  /** The limits of one call, checked; `action` is what the messages say could not be done. */
-  #limits(options: McpCallOptions | undefined, action: string): ResolvedClientLimits {
+  /**
+   * The limits of one call, checked, and the call's options held to `keys` (no allocation unless
+   * a key is refused); `action` is what the messages say could not be done.
+   */
+  #limits(
+    options: McpCallOptions | undefined,
+    action: string,
+    keys: OptionKeys,
+  ): ResolvedClientLimits {
     objectOption("options", options);
+    checkKeys(action, "options", options, keys, CALL_NESTED);
     objectOption("options.limits", options?.limits);
     const limits = options?.limits;
     if (limits === undefined) return this.#base;

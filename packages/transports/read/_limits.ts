@@ -1,7 +1,8 @@
 // The limit types of the readers and the resolution of their layers, shared by resolveLimits()
 // (limits.ts, which re-exports the types) and the readers.
 import { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_NODES } from "@adcp-wire/security";
-import { optionError } from "@adcp-wire/internal";
+import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
+import { checkKeys } from "../_options.ts";
 
 /**
  * Bounds on reading one agent response. Every field is optional; unset fields fall back to the next
@@ -43,6 +44,22 @@ export interface ResponseLimits {
    */
   readonly maxJsonNodes?: number | undefined;
 }
+
+/**
+ * Every key of {@link ResponseLimits}, for the key sets of the options that extend it (a limits
+ * object of a client, the options of a reader).
+ */
+export const RESPONSE_LIMIT_NAMES = {
+  maxResponseBytes: true,
+  maxDecodedBytes: true,
+  timeoutMs: true,
+  signal: true,
+  maxJsonDepth: true,
+  maxJsonNodes: true,
+} as const satisfies { readonly [K in keyof Required<ResponseLimits>]: true };
+
+/** The keys of {@link ResponseLimits}: any other key of a limits layer is refused. */
+export const RESPONSE_LIMIT_KEYS: OptionKeys = optionKeys<ResponseLimits>(RESPONSE_LIMIT_NAMES);
 
 /** {@link ResponseLimits} with every bound decided, as {@link resolveLimits} returns them. */
 export interface ResolvedLimits {
@@ -96,10 +113,13 @@ export type Layer = readonly [name: string, limits: ResponseLimits | undefined, 
 /**
  * Resolves layers, most specific last. A layer named `"options"` reports bad fields as
  * `options.maxResponseBytes` and so on; `action` is what the messages say could not be done.
+ * Each layer is held to `keys` (an unknown key is refused, as `<layer>.<key>`), unless it was
+ * resolved here already or `keys` is `null` (the caller checked the object as a whole).
  */
 export function resolveLayers(
   layers: readonly Layer[],
   action = "resolve limits",
+  keys: OptionKeys | null = RESPONSE_LIMIT_KEYS,
 ): ResolvedLimits {
   let maxResponseBytes: number | undefined;
   let maxDecodedBytes: number | undefined;
@@ -112,6 +132,7 @@ export function resolveLayers(
     if (typeof limits !== "object" || limits === null) {
       throw optionError(TypeError, action, layer, "an object", limits);
     }
+    if (keys !== null && !resolved.has(limits)) checkKeys(action, layer, limits, keys);
     const bytes = limits.maxResponseBytes;
     if (bytes !== undefined) {
       assertCount(`${layer}.maxResponseBytes`, bytes, action);
@@ -179,12 +200,16 @@ export function isResolved(limits: unknown): limits is ResolvedLimits {
   return typeof limits === "object" && limits !== null && resolved.has(limits);
 }
 
-/** Resolves the limits a reader was given directly (one call-level layer named `name`). */
+/**
+ * Resolves the limits a reader was given directly (one call-level layer named `name`), held to
+ * `keys` as {@link resolveLayers} says.
+ */
 export function resolveCallLimits(
   limits: ResponseLimits | undefined,
   name: string,
+  keys: OptionKeys | null = RESPONSE_LIMIT_KEYS,
 ): ResolvedLimits {
-  return resolveLayers([[name, limits, false]]);
+  return resolveLayers([[name, limits, false]], undefined, keys);
 }
 
 /** Checks a count or byte cap of layer option `name`: a non-negative safe integer. */

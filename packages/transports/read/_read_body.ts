@@ -10,11 +10,12 @@ import {
 } from "./_body.ts";
 import { Deadline, networkFailure, untilDeadline } from "./_deadline.ts";
 import { ResponseTooLargeError } from "../errors.ts";
-import { resolveCallLimits } from "./_limits.ts";
+import { isResolved, resolveCallLimits, RESPONSE_LIMIT_NAMES } from "./_limits.ts";
 import type { ResolvedLimits, ResponseLimits } from "./_limits.ts";
 import type { ContentDecoding, ReadProgress } from "./_body.ts";
 import { notShown } from "./_not_shown.ts";
-import { optionError } from "@adcp-wire/internal";
+import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
+import { checkKeys } from "../_options.ts";
 
 /** Options of {@link readTextResponse} and {@link readJsonResponse}. */
 export interface ReadResponseOptions extends ResponseLimits {
@@ -31,6 +32,13 @@ export interface ReadResponseOptions extends ResponseLimits {
   readonly onProgress?: ((progress: ReadProgress) => void) | undefined;
 }
 
+/** The keys of {@link ReadResponseOptions}. */
+const OPTION_KEYS: OptionKeys = optionKeys<ReadResponseOptions>({
+  ...RESPONSE_LIMIT_NAMES,
+  contentDecoding: true,
+  onProgress: true,
+});
+
 const EMPTY = new Uint8Array(0);
 
 /** Validated reader options. */
@@ -40,9 +48,13 @@ export interface ReaderSettings {
   readonly onProgress: ((progress: ReadProgress) => void) | undefined;
 }
 
-/** Validates the options every reader shares. */
+/**
+ * Validates the options every reader shares: an unknown key is refused, except in limits resolved
+ * already (by resolveLimits), which are taken as they are.
+ */
 export function readerSettings(options: ReadResponseOptions | undefined): ReaderSettings {
-  const limits = resolveCallLimits(options, "options");
+  if (!isResolved(options)) checkKeys(ACTION, "options", options, OPTION_KEYS);
+  const limits = resolveCallLimits(options, "options", null);
   const contentDecoding = options?.contentDecoding ?? "runtime";
   if (contentDecoding !== "runtime" && contentDecoding !== "manual") {
     throw optionError(

@@ -1,13 +1,14 @@
 import { RedirectRefusedError } from "../errors.ts";
 import { type BoundedBody, openResponseBody } from "./_body.ts";
 import { cancelLate, Deadline, networkFailure, untilDeadline } from "./_deadline.ts";
-import { anySignal, resolveCallLimits } from "./_limits.ts";
+import { anySignal, isResolved, resolveCallLimits, RESPONSE_LIMIT_NAMES } from "./_limits.ts";
 import { isRedirect } from "./_redirect.ts";
 import { SseEventSizer } from "./_sse_sizer.ts";
 import type { ResponseLimits } from "./limits.ts";
 import type { ReadProgress } from "./read_response.ts";
 import { notShown } from "./_not_shown.ts";
-import { optionError } from "@adcp-wire/internal";
+import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
+import { checkKeys } from "../_options.ts";
 
 /** What boundedFetch does, for its option errors. */
 const ACTION = "create a bounded fetch";
@@ -24,6 +25,12 @@ export interface BoundedFetchOptions extends ResponseLimits {
   readonly onProgress?: ((progress: ReadProgress) => void) | undefined;
 }
 
+/** The keys of {@link BoundedFetchOptions}. */
+const OPTION_KEYS: OptionKeys = optionKeys<BoundedFetchOptions>({
+  ...RESPONSE_LIMIT_NAMES,
+  onProgress: true,
+});
+
 /**
  * Wraps `fetch` so that every response body it returns enforces the limits, for third-party clients
  * (an MCP or A2A SDK's `fetch` option) that read bodies themselves. The deadline covers the headers
@@ -36,7 +43,8 @@ export interface BoundedFetchOptions extends ResponseLimits {
  * @param fetchImpl The `fetch` to wrap, looked up on `globalThis` at each call when omitted.
  * @returns A `fetch`-compatible function, whose responses are new `Response` objects with the
  * original status, headers, `url`, `redirected` and `type`.
- * @throws {TypeError} At once, when an option has the wrong type or `fetchImpl` is not a function.
+ * @throws {TypeError} At once, when an option has the wrong type or an unknown key, or `fetchImpl`
+ * is not a function.
  * @throws {RangeError} At once, when a limit is out of range.
  *
  * @example Bounding what a fake MCP agent sends
@@ -55,7 +63,9 @@ export interface BoundedFetchOptions extends ResponseLimits {
  * ```
  */
 export function boundedFetch(limits?: BoundedFetchOptions, fetchImpl?: FetchLike): FetchLike {
-  const resolved = resolveCallLimits(limits, "limits");
+  // Limits resolved already (resolveLimits) are not checked again.
+  if (!isResolved(limits)) checkKeys(ACTION, "limits", limits, OPTION_KEYS);
+  const resolved = resolveCallLimits(limits, "limits", null);
   const onProgress = limits?.onProgress;
   if (onProgress !== undefined && typeof onProgress !== "function") {
     throw optionError(TypeError, ACTION, "limits.onProgress", "a function", onProgress);

@@ -8,9 +8,15 @@ import {
 } from "./_adagents_fetch.ts";
 
 export type { AdagentsRedirect, FetchedAdagentsJson } from "./_adagents_fetch.ts";
-import { type ResolvedLimits, resolveLayers, type ResponseLimits } from "./_limits.ts";
+import {
+  type ResolvedLimits,
+  resolveLayers,
+  RESPONSE_LIMIT_KEYS,
+  type ResponseLimits,
+} from "./_limits.ts";
 import type { FetchLike } from "./bounded_fetch.ts";
-import { optionError } from "@adcp-wire/internal";
+import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
+import { checkKeys } from "../_options.ts";
 
 /**
  * Byte cap of a `/.well-known/adagents.json` file, inline or pointer: 5,000,000 bytes ("5 MB",
@@ -112,6 +118,35 @@ export interface DiscoveredAdagents {
   readonly authoritative: FetchedAdagentsJson | undefined;
 }
 
+/** Every key of {@link AdagentsFetchOptions}. */
+const FETCH_OPTION_NAMES = {
+  fetch: true,
+  limits: true,
+  allowHttp: true,
+  allowReservedAddresses: true,
+} as const satisfies { readonly [K in keyof Required<AdagentsFetchOptions>]: true };
+
+/** The keys of {@link AdagentsFetchOptions}. */
+const AUTHORITATIVE_KEYS: OptionKeys = optionKeys<AdagentsFetchOptions>(FETCH_OPTION_NAMES);
+/** The keys of {@link FetchAdagentsJsonOptions}. */
+const WELL_KNOWN_KEYS: OptionKeys = optionKeys<FetchAdagentsJsonOptions>({
+  ...FETCH_OPTION_NAMES,
+  maxRedirects: true,
+});
+/** The keys of {@link DiscoverAdagentsOptions}. */
+const DISCOVER_KEYS: OptionKeys = optionKeys<DiscoverAdagentsOptions>({
+  ...FETCH_OPTION_NAMES,
+  maxRedirects: true,
+  authoritativeLimits: true,
+});
+
+/** Where a top-level limit belongs. */
+const NESTED: Readonly<Record<string, OptionKeys>> = { limits: RESPONSE_LIMIT_KEYS };
+const DISCOVER_NESTED: Readonly<Record<string, OptionKeys>> = {
+  limits: RESPONSE_LIMIT_KEYS,
+  authoritativeLimits: RESPONSE_LIMIT_KEYS,
+};
+
 const WELL_KNOWN_ACTION = "fetch adagents.json";
 const AUTHORITATIVE_ACTION = "fetch the authoritative adagents.json";
 const DISCOVER_ACTION = "discover adagents.json";
@@ -142,7 +177,7 @@ const DISCOVER_ACTION = "discover adagents.json";
  * a body that is not bounded UTF-8 JSON; `DuplicateKeyError` of `@adcp-wire/security` for one with
  * a repeated key.
  * @throws {TypeError} When `domainOrUrl` is neither a string nor a URL, an option has the wrong
- * type, or `fetch` does not give a Response.
+ * type or an unknown key, or `fetch` does not give a Response.
  * @throws {RangeError} When `maxRedirects` is above 3, a byte cap above 5,000,000 or `timeoutMs`
  * above 10,000.
  *
@@ -175,6 +210,8 @@ export async function fetchAdagentsJson(
   domainOrUrl: string | URL,
   options: FetchAdagentsJsonOptions = {},
 ): Promise<FetchedAdagentsJson> {
+  objectOption("options", options);
+  checkKeys(WELL_KNOWN_ACTION, "options", options, WELL_KNOWN_KEYS, NESTED);
   const policy = wellKnownPolicy(options, WELL_KNOWN_ACTION);
   const start = requestedUrl(domainOrUrl, true, policy, "domainOrUrl");
   return await fetchChain(start, policy);
@@ -199,7 +236,8 @@ export async function fetchAdagentsJson(
  * {@link fetchAdagentsJson}.
  * @throws {MalformedUtf8Error | MalformedJsonError | JsonDepthLimitError | JsonNodeLimitError} As
  * {@link fetchAdagentsJson}, and `DuplicateKeyError` of `@adcp-wire/security`.
- * @throws {TypeError} When `url` is neither a string nor a URL or an option has the wrong type.
+ * @throws {TypeError} When `url` is neither a string nor a URL, or an option has the wrong type or
+ * an unknown key.
  * @throws {RangeError} When `timeoutMs` is above 10,000 or a limit is out of range.
  *
  * @example Refusing even a same-domain redirect
@@ -233,6 +271,7 @@ export async function fetchAuthoritativeAdagentsJson(
   options: AdagentsFetchOptions = {},
 ): Promise<FetchedAdagentsJson> {
   objectOption("options", options);
+  checkKeys(AUTHORITATIVE_ACTION, "options", options, AUTHORITATIVE_KEYS, NESTED);
   const policy = authoritativePolicy(options, [["options.limits", options.limits]]);
   const start = requestedUrl(url, false, policy, "url");
   return await fetchChain(start, policy);
@@ -285,6 +324,8 @@ export async function discoverAdagents(
   domainOrUrl: string | URL,
   options: DiscoverAdagentsOptions = {},
 ): Promise<DiscoveredAdagents> {
+  objectOption("options", options);
+  checkKeys(DISCOVER_ACTION, "options", options, DISCOVER_KEYS, DISCOVER_NESTED);
   const pointerPolicy = wellKnownPolicy(options, DISCOVER_ACTION);
   objectOption("options.authoritativeLimits", options.authoritativeLimits);
   const limits = options.limits;

@@ -4,16 +4,35 @@ import {
   type ResolvedLimits,
   resolveLayers,
   type ResolveLimitsOptions,
+  RESPONSE_LIMIT_KEYS,
   type ResponseLimits,
 } from "./_limits.ts";
 
 export type { ResolvedLimits, ResolveLimitsOptions, ResponseLimits };
 /** The JSON bounds are `@adcp-wire/security`'s, re-exported: depth 64, 2,097,152 values. */
 export { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_NODES } from "@adcp-wire/security";
-import { optionError } from "@adcp-wire/internal";
+import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
+import { checkKeys } from "../_options.ts";
 
 /** What `resolveLimits` does, for its option errors. */
 const ACTION = "resolve limits";
+
+/** The keys of {@link ResolveLimitsOptions}. */
+const OPTION_KEYS: OptionKeys = optionKeys<ResolveLimitsOptions>({
+  defaultLimits: true,
+  agentLimits: true,
+  callLimits: true,
+  defaults: true,
+  agent: true,
+  call: true,
+});
+
+/** Where a top-level limit belongs, the per-agent layer first. */
+const NESTED: Readonly<Record<string, OptionKeys>> = {
+  agentLimits: RESPONSE_LIMIT_KEYS,
+  callLimits: RESPONSE_LIMIT_KEYS,
+  defaultLimits: RESPONSE_LIMIT_KEYS,
+};
 
 /**
  * Default for `maxResponseBytes`, and the ceiling on a default: 4 MiB (4,194,304 bytes). A client
@@ -41,8 +60,9 @@ export const DEFAULT_TIMEOUT_MS: number = BUILTIN.timeoutMs;
  *
  * @param options The layers to combine; all optional.
  * @returns The resolved bounds, accepted by every reader of this package.
- * @throws {TypeError} When a layer is not an object, a bound is not a number, or `signal` is not an
- * `AbortSignal`; the message names the option.
+ * @throws {TypeError} When a layer is not an object, a bound is not a number, `signal` is not an
+ * `AbortSignal`, or `options` or a layer has a key it does not define (a limit given beside the
+ * layers instead of in one); the message names the option.
  * @throws {RangeError} When a bound is out of range, or a `defaultLimits` byte cap exceeds 4 MiB.
  *
  * @example Call over agent over defaults
@@ -64,6 +84,7 @@ export function resolveLimits(options: ResolveLimitsOptions = {}): ResolvedLimit
   if (typeof options !== "object" || options === null) {
     throw optionError(TypeError, ACTION, "options", "an object", options);
   }
+  checkKeys(ACTION, "options", options, OPTION_KEYS, NESTED);
   const layers = options as { readonly [key: string]: ResponseLimits | undefined };
   return resolveLayers([
     ["defaultLimits", pickLayer(ACTION, layers, "defaultLimits", "defaults"), true],

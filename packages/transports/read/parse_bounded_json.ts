@@ -1,6 +1,7 @@
 import { parseJsonWithin } from "./_json.ts";
-import { resolveCallLimits } from "./_limits.ts";
-import { optionError } from "@adcp-wire/internal";
+import { isResolved, resolveCallLimits } from "./_limits.ts";
+import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
+import { checkKeys } from "../_options.ts";
 
 /** JSON bounds for {@link parseBoundedJson}. */
 export interface ParseBoundedJsonOptions {
@@ -16,6 +17,12 @@ export interface ParseBoundedJsonOptions {
   readonly maxJsonNodes?: number | undefined;
 }
 
+/** The keys of {@link ParseBoundedJsonOptions}. */
+const OPTION_KEYS: OptionKeys = optionKeys<ParseBoundedJsonOptions>({
+  maxJsonDepth: true,
+  maxJsonNodes: true,
+});
+
 /**
  * Parses JSON text that already passed the byte cap, bounding its nesting depth before parsing (so
  * a depth bomb is never built) and its node count after: the JSON step of every reader here, for
@@ -30,7 +37,8 @@ export interface ParseBoundedJsonOptions {
  * @throws {JsonDepthLimitError} When the text nests deeper than `maxJsonDepth`.
  * @throws {MalformedJsonError} When the text is not JSON (the message does not quote it).
  * @throws {JsonNodeLimitError} When the value holds more than `maxJsonNodes` values.
- * @throws {TypeError} When `text` is not a string or an option has the wrong type.
+ * @throws {TypeError} When `text` is not a string, or an option has the wrong type or an unknown
+ * key (limits resolved by {@link resolveLimits} are taken as they are).
  * @throws {RangeError} When a bound is not a non-negative safe integer.
  *
  * @example Parsing, and rejecting a depth bomb
@@ -47,6 +55,7 @@ export function parseBoundedJson(text: string, options?: ParseBoundedJsonOptions
   if (typeof text !== "string") {
     throw optionError(TypeError, "parse the JSON", "text", "a string", text);
   }
-  const { maxJsonDepth, maxJsonNodes } = resolveCallLimits(options, "options");
+  if (!isResolved(options)) checkKeys("parse the JSON", "options", options, OPTION_KEYS);
+  const { maxJsonDepth, maxJsonNodes } = resolveCallLimits(options, "options", null);
   return parseJsonWithin(text, maxJsonDepth, maxJsonNodes);
 }

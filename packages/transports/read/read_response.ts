@@ -22,7 +22,8 @@ export type { ContentDecoding, ReadProgress };
  * @throws {MalformedUtf8Error} When the body is not UTF-8.
  * @throws {ContentEncodingError} With manual decoding, for an unsupported or corrupt coding.
  * @throws {NetworkError} When the body breaks off.
- * @throws {TypeError} When `response` is not an unread Response or an option has the wrong type.
+ * @throws {TypeError} When `response` is not an unread Response, or an option has the wrong type
+ * or an unknown key.
  * @throws {RangeError} When a limit is out of range.
  *
  * @example Reading a body, and refusing an oversized one

@@ -1,14 +1,15 @@
 import { ResponseTooLargeError } from "../errors.ts";
 import { ACTION, type BoundedBody, openResponseBody } from "./_body.ts";
 import { Deadline } from "./_deadline.ts";
-import { isResolved, resolveCallLimits } from "./_limits.ts";
+import { isResolved, resolveCallLimits, RESPONSE_LIMIT_KEYS } from "./_limits.ts";
 import { assertReadable, readerSettings } from "./_read_body.ts";
 import { SseParser } from "./_sse_parser.ts";
 import { SseEventSizer } from "./_sse_sizer.ts";
 import { Utf8StreamDecoder } from "./_utf8_decoder.ts";
 import type { ResolvedLimits, ResponseLimits } from "./limits.ts";
 import type { ContentDecoding, ReadProgress } from "./read_response.ts";
-import { optionError } from "@adcp-wire/internal";
+import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
+import { checkKeys } from "../_options.ts";
 
 /** One Server-Sent Event, as {@link readSseEvents} yields it. */
 export interface SseEvent {
@@ -58,7 +59,7 @@ export class SseBudget {
    * Creates a budget; the deadline starts now.
    *
    * @param limits The request's limits (defaults as in {@link resolveLimits}).
-   * @throws {TypeError} When `limits` or a field has the wrong type.
+   * @throws {TypeError} When `limits` or a field has the wrong type, or `limits` an unknown key.
    * @throws {RangeError} When a limit is out of range.
    */
   constructor(limits?: ResponseLimits) {
@@ -226,7 +227,7 @@ export class SseBudget {
  *
  * @param limits The request's limits (per call; combine layers with {@link resolveLimits}).
  * @returns A fresh budget.
- * @throws {TypeError} When `limits` or a field has the wrong type.
+ * @throws {TypeError} When `limits` or a field has the wrong type, or `limits` an unknown key.
  * @throws {RangeError} When a limit is out of range.
  *
  * @example A fresh budget
@@ -267,6 +268,17 @@ export interface ReadSseEventsOptions {
   readonly onProgress?: ((progress: ReadProgress) => void) | undefined;
 }
 
+/** The keys of {@link ReadSseEventsOptions}. */
+const OPTION_KEYS: OptionKeys = optionKeys<ReadSseEventsOptions>({
+  budget: true,
+  limits: true,
+  contentDecoding: true,
+  onProgress: true,
+});
+
+/** Where a top-level limit belongs. */
+const NESTED: Readonly<Record<string, OptionKeys>> = { limits: RESPONSE_LIMIT_KEYS };
+
 /**
  * Reads a `text/event-stream` response as Server-Sent Events (parsed by the WHATWG rules), bounded
  * per event, per request and in time: each event may hold at most `maxResponseBytes`, and every
@@ -282,8 +294,8 @@ export interface ReadSseEventsOptions {
  * `"content-length"` (`"raw"` too with manual decoding).
  * @throws {DeadlineExceededError | MalformedUtf8Error | ContentEncodingError | NetworkError} While
  * iterating: the deadline passes, the stream is not UTF-8 or not decodable, or it breaks off.
- * @throws {TypeError | RangeError} At once, for a bad argument (`budget` and `limits` together
- * included) or a limit out of range.
+ * @throws {TypeError | RangeError} At once, for a bad argument (`budget` and `limits` together,
+ * or an unknown key of `options` or `options.limits`, included) or a limit out of range.
  *
  * @example Resuming with the same budget after a dropped connection
  * ```ts
@@ -350,6 +362,7 @@ function sseArguments(response: Response, options: ReadSseEventsOptions): SseArg
   if (typeof options !== "object" || options === null) {
     throw optionError(TypeError, ACTION, "options", "an object", options);
   }
+  checkKeys(ACTION, "options", options, OPTION_KEYS, NESTED);
   const { budget, limits } = options;
   if (budget !== undefined && !(budget instanceof SseBudget)) {
     throw optionError(TypeError, ACTION, "options.budget", "an SseBudget", budget);
@@ -363,6 +376,8 @@ function sseArguments(response: Response, options: ReadSseEventsOptions): SseArg
       limits,
     );
   }
+  // Named here as the caller named it; the budget then checks the values (as `limits.<field>`).
+  if (!isResolved(limits)) checkKeys(ACTION, "options.limits", limits, RESPONSE_LIMIT_KEYS);
   const { contentDecoding, onProgress } = readerSettings({
     contentDecoding: options.contentDecoding,
     onProgress: options.onProgress,

@@ -1,12 +1,13 @@
 import { DeadlineExceededError, MalformedJsonError, ResponseTooLargeError } from "../errors.ts";
 import { abortError } from "./_deadline.ts";
 import { parseJsonWithin } from "./_json.ts";
-import { resolveCallLimits } from "./_limits.ts";
+import { isResolved, resolveCallLimits, RESPONSE_LIMIT_NAMES } from "./_limits.ts";
 import { concat } from "./_read_body.ts";
 import { decodeUtf8 } from "./_utf8_decoder.ts";
 import type { ResolvedLimits, ResponseLimits } from "./limits.ts";
 import { notShown } from "./_not_shown.ts";
-import { optionError } from "@adcp-wire/internal";
+import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
+import { checkKeys } from "../_options.ts";
 
 /** What readStdioMessages does, for its option errors. */
 const ACTION = "read the stdio messages";
@@ -37,6 +38,12 @@ export interface ReadStdioMessagesOptions extends ResponseLimits {
   readonly onProgress?: ((progress: StdioProgress) => void) | undefined;
 }
 
+/** The keys of {@link ReadStdioMessagesOptions}. */
+const OPTION_KEYS: OptionKeys = optionKeys<ReadStdioMessagesOptions>({
+  ...RESPONSE_LIMIT_NAMES,
+  onProgress: true,
+});
+
 /**
  * Reads newline-delimited JSON-RPC messages from a stdio stream (an MCP server's stdout), bounding
  * each message in bytes and time and each parsed value in depth and node count. The stream is
@@ -54,7 +61,7 @@ export interface ReadStdioMessagesOptions extends ResponseLimits {
  * @throws {MalformedUtf8Error | MalformedJsonError | JsonDepthLimitError | JsonNodeLimitError}
  * While iterating, for a line that is not UTF-8 JSON within the bounds, or an unterminated one.
  * @throws {TypeError} At once, when `stream` is not an unlocked ReadableStream or an option has the
- * wrong type; while iterating, for a chunk that is not a Uint8Array.
+ * wrong type or an unknown key; while iterating, for a chunk that is not a Uint8Array.
  * @throws {RangeError} At once, when a limit is out of range.
  *
  * @example Reading messages split across chunks
@@ -83,7 +90,8 @@ export function readStdioMessages(
       true,
     );
   }
-  const limits = resolveCallLimits(options, "options");
+  if (!isResolved(options)) checkKeys(ACTION, "options", options, OPTION_KEYS);
+  const limits = resolveCallLimits(options, "options", null);
   const onProgress = options?.onProgress;
   if (onProgress !== undefined && typeof onProgress !== "function") {
     throw optionError(TypeError, ACTION, "options.onProgress", "a function", onProgress);

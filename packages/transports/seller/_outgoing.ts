@@ -1,29 +1,29 @@
 // Shared by the seller-side helpers: option validation, the "refuse" step, and the response-size
 // target.
 import { isForwarded } from "./_forwarded.ts";
+import { outgoingErrorCheck } from "./_check_outgoing.ts";
+import type { CheckedOptions } from "./_outgoing_options.ts";
 import {
-  checkOutgoingAdcpError,
   MCP_RESPONSE_SIZE_TARGET_BYTES,
   type OutgoingErrorCheck,
-  type OutgoingErrorOptions,
   type OutgoingErrorWarning,
 } from "./check_outgoing_adcp_error.ts";
 import { optionError, utf8Length } from "@adcp-wire/internal";
 import type { ExtractedAdcpError } from "@adcp-wire/core";
 
 /**
- * Checks an outgoing error and returns the cleaned one, or throws: a `RangeError` when it is too
- * large for buyers to accept, a `TypeError` for every other refusal. The message is the first
- * issue's; `cause` holds them all. An error from `forwardAdcpError` is returned unchanged: it was
- * validated when it was forwarded.
+ * Checks an outgoing error with the helper's validated options and returns the cleaned one, or
+ * throws: a `RangeError` when it is too large for buyers to accept, a `TypeError` for every other
+ * refusal. The message is the first issue's; `cause` holds them all. An error from
+ * `forwardAdcpError` is returned unchanged: it was validated when it was forwarded.
  */
-export function preparedError(error: unknown, options: OutgoingErrorOptions): ExtractedAdcpError {
+export function preparedError(error: unknown, options: CheckedOptions): ExtractedAdcpError {
   if (isForwarded(error)) return error;
-  const checked: OutgoingErrorCheck = checkOutgoingAdcpError(error, options);
-  if (checked.valid) return checked.error;
-  const first = checked.issues[0]!;
+  const result: OutgoingErrorCheck = outgoingErrorCheck(error, options);
+  if (result.valid) return result.error;
+  const first = result.issues[0]!;
   const Constructor = first.kind === "too_large" ? RangeError : TypeError;
-  throw new Constructor(first.message, { cause: checked.issues });
+  throw new Constructor(first.message, { cause: result.issues });
 }
 
 /**

@@ -1,8 +1,9 @@
 // The options every outgoing helper takes, their checks, and the warnings they report. Kept apart
 // from check_outgoing_adcp_error.ts so that the helpers and the check share them without a cycle.
-import { optionError } from "@adcp-wire/internal";
+import { optionError, type OptionKeys } from "@adcp-wire/internal";
 import { notShown } from "../read/_not_shown.ts";
 import { compileServiceNames, type LeakKind } from "./_leaks.ts";
+import { checkSellerOptionKeys } from "./_option_keys.ts";
 
 /** Most names `internalServiceNames` takes, and the longest name, in UTF-16 code units. */
 const MAX_SERVICE_NAMES = 1024;
@@ -40,6 +41,17 @@ export interface OutgoingErrorOptions {
   readonly allowUnlistedCode?: boolean | undefined;
 }
 
+/**
+ * Every key of {@link OutgoingErrorOptions}, for the key sets of the helpers whose options extend
+ * it: `optionKeys<AdcpErrorResultOptions>({ ...OUTGOING_ERROR_OPTION_NAMES, summary: true })`.
+ */
+export const OUTGOING_ERROR_OPTION_NAMES = {
+  strict: true,
+  onWarning: true,
+  internalServiceNames: true,
+  allowUnlistedCode: true,
+} as const satisfies { readonly [K in keyof Required<OutgoingErrorOptions>]: true };
+
 /** A problem that was fixed, or only reported, on an outgoing error. */
 export interface OutgoingErrorWarning {
   /** What happened. */
@@ -74,12 +86,18 @@ export interface CheckedOptions {
 
 /**
  * Options validated for the outgoing helpers; `action` (`"build the error result"`) opens the
- * message of an option error. Internal service names are never shown in one.
+ * message of an option error, and `keys` are the keys of the helper's own options interface (an
+ * unknown key is refused). Internal service names are never shown in one.
  */
-export function checkOptions(options: OutgoingErrorOptions, action: string): CheckedOptions {
+export function checkOptions(
+  options: OutgoingErrorOptions,
+  action: string,
+  keys: OptionKeys,
+): CheckedOptions {
   if (typeof options !== "object" || options === null) {
     throw optionError(TypeError, action, "options", "an object", options);
   }
+  checkSellerOptionKeys(action, options, keys);
   const strict = options.strict ?? false;
   if (typeof strict !== "boolean") {
     throw optionError(TypeError, action, "options.strict", "a boolean", strict);

@@ -5,7 +5,6 @@ import { jsonCopy } from "../read/_json.ts";
 import { isForwarded } from "./_forwarded.ts";
 import type { CheckedOptions } from "./_outgoing_options.ts";
 import { preparedError } from "./_outgoing.ts";
-import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
 import { notShown } from "../read/_not_shown.ts";
 import { shownCode } from "./_shown_code.ts";
 import {
@@ -31,7 +30,6 @@ export type PayloadOption = boolean | Readonly<Record<string, unknown>> | undefi
 export function payloadLayer(
   payload: PayloadOption,
   error: ExtractedAdcpError,
-  options: OutgoingErrorOptions,
   checked: CheckedOptions,
 ): JsonRecord | undefined {
   if (payload === undefined || payload === false) return undefined;
@@ -83,7 +81,7 @@ export function payloadLayer(
         notShown(given),
       );
     }
-    errors = given.map((item, index) => payloadError(item, index, options, checked));
+    errors = given.map((item, index) => payloadError(item, index, checked));
     if (errors[0]!.code !== error.code) {
       // detectAdcpError, and storyboards' `check: error_code`, read adcp_error.code first and
       // errors[0].code second: the two layers must name the same failure.
@@ -127,7 +125,6 @@ export function payloadLayer(
 function payloadError(
   item: unknown,
   index: number,
-  options: OutgoingErrorOptions,
   checked: CheckedOptions,
 ): ExtractedAdcpError {
   if (isForwarded(item)) return item;
@@ -135,7 +132,7 @@ function payloadError(
   const onWarning = checked.onWarning;
   try {
     return preparedError(item, {
-      ...options,
+      ...checked,
       onWarning: onWarning === undefined
         ? undefined
         : (warning) => onWarning({ ...warning, field: `${prefix}.${warning.field}` }),

@@ -1,5 +1,6 @@
 import type { ExtractedAdcpError } from "@adcp-wire/core";
-import { checkOptions } from "./_outgoing_options.ts";
+import { optionKeys } from "@adcp-wire/internal";
+import { checkOptions, OUTGOING_ERROR_OPTION_NAMES } from "./_outgoing_options.ts";
 import { preparedError, warnResponseSize } from "./_outgoing.ts";
 import { payloadLayer } from "./_payload.ts";
 import { checkSummary, redactedSummary } from "./_summary.ts";
@@ -43,6 +44,13 @@ export interface AdcpErrorResultOptions extends OutgoingErrorOptions {
   readonly payload?: boolean | Readonly<Record<string, unknown>> | undefined;
 }
 
+/** The keys of {@link AdcpErrorResultOptions}. */
+const OPTION_KEYS = optionKeys<AdcpErrorResultOptions>({
+  ...OUTGOING_ERROR_OPTION_NAMES,
+  summary: true,
+  payload: true,
+});
+
 /**
  * Builds the MCP tool result for an AdCP error: `isError: true`, the error in
  * `structuredContent.adcp_error`, and as content the JSON text fallback `{"adcp_error": …}` then
@@ -62,8 +70,8 @@ export interface AdcpErrorResultOptions extends OutgoingErrorOptions {
  * has both.
  *
  * @throws {TypeError} When the error is refused (the message names a refused `code` that looks
- * like one, `cause` holds every issue), the summary is not one line of prose, or `payload` is
- * malformed.
+ * like one, `cause` holds every issue), the summary is not one line of prose, `payload` is
+ * malformed, or `options` has an unknown key (named with the nearest known one).
  * @throws {RangeError} When the error (or a payload error) is over 4096 serialized UTF-8 bytes, or
  * `options.summary` over 256.
  *
@@ -111,12 +119,12 @@ export function adcpErrorResult(
   error: unknown,
   options: AdcpErrorResultOptions = {},
 ): AdcpErrorToolResult {
-  const checked = checkOptions(options, "build the error result");
+  const checked = checkOptions(options, "build the error result", OPTION_KEYS);
   let summary = options.summary === undefined
     ? undefined
     : checkSummary("options.summary", options.summary, checked.action);
-  const adcpError = preparedError(error, options);
-  const payload = payloadLayer(options.payload, adcpError, options, checked);
+  const adcpError = preparedError(error, checked);
+  const payload = payloadLayer(options.payload, adcpError, checked);
   if (summary !== undefined) summary = redactedSummary(summary, checked);
   const content: McpTextContent[] = [
     { type: "text", text: JSON.stringify({ adcp_error: adcpError }) },

@@ -1,10 +1,10 @@
 import type { ExtractedAdcpError } from "@adcp-wire/core";
-import { checkOptions } from "./_outgoing_options.ts";
+import { checkOptions, OUTGOING_ERROR_OPTION_NAMES } from "./_outgoing_options.ts";
 import { preparedError } from "./_outgoing.ts";
 import { payloadLayer } from "./_payload.ts";
 import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
-import { isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
+import { isJsonObject as isObject, optionError, optionKeys, own } from "@adcp-wire/internal";
 
 /** What the helper does, for its option errors. */
 const ACTION = "build the failed task";
@@ -51,6 +51,17 @@ export interface AdcpFailedTaskOptions extends OutgoingErrorOptions {
   readonly payload?: boolean | Readonly<Record<string, unknown>> | undefined;
 }
 
+/** The keys of {@link AdcpFailedTaskOptions}. */
+const OPTION_KEYS = optionKeys<AdcpFailedTaskOptions>({
+  ...OUTGOING_ERROR_OPTION_NAMES,
+  protocolVersion: true,
+  summary: true,
+  timestamp: true,
+  artifactId: true,
+  mimeType: true,
+  payload: true,
+});
+
 /** The task a failed A2A AdCP call ends with, as {@link adcpFailedTask} builds it. */
 export type AdcpFailedTask = {
   /** The task id. */
@@ -78,10 +89,10 @@ export type AdcpFailedTask = {
  * @param error The error (`code` and `message` required).
  * @param options The wire form, summary, timestamp, artifact id, MIME type and payload layer.
  * @returns The task.
- * @throws {TypeError} When `ids` are not non-empty strings, an option is malformed, or the error is
- * refused (the message names a refused `code` that looks like one; unhandled in an A2A executor,
- * it fails the task with no `adcp_error`: see "When a helper refuses an error" in
- * `docs/outgoing-errors.md`).
+ * @throws {TypeError} When `ids` are not non-empty strings, an option is malformed or unknown
+ * (named with the nearest known one), or the error is refused (the message names a refused `code`
+ * that looks like one; unhandled in an A2A executor, it fails the task with no `adcp_error`: see
+ * "When a helper refuses an error" in `docs/outgoing-errors.md`).
  * @throws {RangeError} When the error (or a payload error) is over 4096 serialized UTF-8 bytes, or
  * `options.summary` over 256.
  *
@@ -112,7 +123,7 @@ export function adcpFailedTask(
       throw optionError(TypeError, ACTION, name, "a non-empty string", value);
     }
   }
-  const checked = checkOptions(options, ACTION);
+  const checked = checkOptions(options, ACTION, OPTION_KEYS);
   const version = options.protocolVersion ?? "1.0";
   if (version !== "1.0" && version !== "0.3") {
     throw optionError(TypeError, ACTION, "options.protocolVersion", '"1.0" or "0.3"', version);
@@ -138,8 +149,8 @@ export function adcpFailedTask(
   let summary = options.summary === undefined
     ? undefined
     : checkSummary("options.summary", options.summary, ACTION);
-  const adcpError: ExtractedAdcpError = preparedError(error, options);
-  const payload = payloadLayer(options.payload, adcpError, options, checked);
+  const adcpError: ExtractedAdcpError = preparedError(error, checked);
+  const payload = payloadLayer(options.payload, adcpError, checked);
   if (summary !== undefined) summary = redactedSummary(summary, checked);
   const text = summary ?? defaultSummary(adcpError);
   const metadata = mimeType ? { metadata: { mimeType: ADCP_ERROR_MIME_TYPE } } : {};

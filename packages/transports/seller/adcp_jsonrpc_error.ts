@@ -1,11 +1,11 @@
 import type { ExtractedAdcpError } from "@adcp-wire/core";
 import { isForwarded } from "./_forwarded.ts";
-import { checkOptions } from "./_outgoing_options.ts";
+import { checkOptions, OUTGOING_ERROR_OPTION_NAMES } from "./_outgoing_options.ts";
 import { preparedError } from "./_outgoing.ts";
 import { checkSummary, redactedSummary } from "./_summary.ts";
 import type { OutgoingErrorOptions } from "./check_outgoing_adcp_error.ts";
 import { shownCode } from "./_shown_code.ts";
-import { isJsonObject as isObject, optionError, own } from "@adcp-wire/internal";
+import { isJsonObject as isObject, optionError, optionKeys, own } from "@adcp-wire/internal";
 
 /**
  * The reserved JSON-RPC error codes, by the AdCP code each carries: `-32029` `RATE_LIMITED`,
@@ -45,6 +45,12 @@ export interface AdcpJsonRpcErrorOptions extends OutgoingErrorOptions {
   readonly message?: string | undefined;
 }
 
+/** The keys of {@link AdcpJsonRpcErrorOptions}. */
+const OPTION_KEYS = optionKeys<AdcpJsonRpcErrorOptions>({
+  ...OUTGOING_ERROR_OPTION_NAMES,
+  message: true,
+});
+
 const DEFAULT_MESSAGES = {
   [-32029]: "Rate limit exceeded",
   [-32028]: "Authentication required",
@@ -63,7 +69,8 @@ const DEFAULT_MESSAGES = {
  * @param options The JSON-RPC message and the {@link OutgoingErrorOptions}.
  * @returns The JSON-RPC error object.
  * @throws {TypeError} When the code is not one of the three (the message names it when it looks
- * like a code), or the error is refused; "When a helper refuses an error" in
+ * like a code), an option is malformed or unknown (named with the nearest known one), or the error
+ * is refused; "When a helper refuses an error" in
  * `docs/outgoing-errors.md` says what to send instead.
  * @throws {RangeError} When the error serializes to more than 4096 UTF-8 bytes, or
  * `options.message` to more than 256.
@@ -86,7 +93,7 @@ export function adcpJsonRpcError(
   error: unknown,
   options: AdcpJsonRpcErrorOptions = {},
 ): AdcpJsonRpcErrorObject {
-  const checked = checkOptions(options, "build the JSON-RPC error");
+  const checked = checkOptions(options, "build the JSON-RPC error", OPTION_KEYS);
   const code = isObject(error) ? own(error, "code") : undefined;
   const rpcCode = typeof code === "string" && Object.hasOwn(ADCP_JSONRPC_CODES, code)
     ? ADCP_JSONRPC_CODES[code as keyof typeof ADCP_JSONRPC_CODES]
@@ -122,5 +129,5 @@ export function adcpJsonRpcError(
       "jsonrpc.message",
     );
   }
-  return { code: rpcCode, message, data: { adcp_error: preparedError(adcpError, options) } };
+  return { code: rpcCode, message, data: { adcp_error: preparedError(adcpError, checked) } };
 }

@@ -1,4 +1,5 @@
-import { isPlainObject, optionError, own } from "@adcp-wire/internal";
+import { isPlainObject, optionError, optionKeys, own } from "@adcp-wire/internal";
+import { checkSellerOptionKeys } from "./_option_keys.ts";
 import { notShown } from "../read/_not_shown.ts";
 import { checkIds } from "./_profile_ids.ts";
 import { checkSummary } from "./_summary.ts";
@@ -49,6 +50,13 @@ export interface AdcpProfileInputRequiredOptions {
   readonly messageId?: string | undefined;
 }
 
+/** The keys of {@link AdcpProfileInputRequiredOptions}. */
+const OPTION_KEYS = optionKeys<AdcpProfileInputRequiredOptions>({
+  summary: true,
+  data: true,
+  messageId: true,
+});
+
 /**
  * Builds the `SendMessage` answer for a Task that needs input before the AdCP handler can return:
  * native A2A `TASK_STATE_INPUT_REQUIRED`, with an agent Message carrying the Task's ids. The buyer
@@ -62,7 +70,8 @@ export interface AdcpProfileInputRequiredOptions {
  * @param ids The A2A Task's `id` and `contextId`.
  * @param options The summary, the data and the message id.
  * @returns The answer, for the JSON-RPC `result`.
- * @throws {TypeError} When `ids` or an option is refused, or neither `summary` nor `data` is set.
+ * @throws {TypeError} When `ids` or an option is refused (an unknown option key is named with the
+ * nearest known one), or neither `summary` nor `data` is set.
  * @throws {RangeError} When `options.summary` is over 256 UTF-8 bytes.
  *
  * @example Asking for a start time
@@ -90,6 +99,7 @@ export function adcpProfileInputRequired(
   if (!isPlainObject(options)) {
     throw optionError(TypeError, ACTION, "options", "an object", options);
   }
+  checkSellerOptionKeys(ACTION, options, OPTION_KEYS);
   const messageId: unknown = options.messageId ?? crypto.randomUUID();
   if (typeof messageId !== "string" || messageId === "") {
     throw optionError(

@@ -1,4 +1,5 @@
-import { isPlainObject, optionError, own } from "@adcp-wire/internal";
+import { isPlainObject, optionError, optionKeys, own } from "@adcp-wire/internal";
+import { checkSellerOptionKeys } from "./_option_keys.ts";
 import { notShown } from "../read/_not_shown.ts";
 import { checkIds } from "./_profile_ids.ts";
 import { checkSummary } from "./_summary.ts";
@@ -45,6 +46,13 @@ export interface AdcpProfileTaskResponseOptions {
   readonly timestamp?: string | undefined;
 }
 
+/** The keys of {@link AdcpProfileTaskResponseOptions}. */
+const OPTION_KEYS = optionKeys<AdcpProfileTaskResponseOptions>({
+  summary: true,
+  artifactId: true,
+  timestamp: true,
+});
+
 /**
  * Builds the non-streaming `SendMessage` answer for what an AdCP handler returned, as the AdCP A2A
  * Profile Extension v3 maps it: the `task` branch, A2A `TASK_STATE_COMPLETED` (the handler has
@@ -65,7 +73,8 @@ export interface AdcpProfileTaskResponseOptions {
  * @param ids The A2A Task's `id` and `contextId`.
  * @param options The advisory summary, the artifact id and the timestamp.
  * @returns The answer, for the JSON-RPC `result`.
- * @throws {TypeError} When `result`, `ids` or an option is refused.
+ * @throws {TypeError} When `result`, `ids` or an option is refused (an unknown option key is named
+ * with the nearest known one).
  * @throws {RangeError} When `options.summary` is over 256 UTF-8 bytes.
  *
  * @example Submitted work, still an A2A completed invocation
@@ -97,6 +106,7 @@ export function adcpProfileTaskResponse(
   if (!isPlainObject(options)) {
     throw optionError(TypeError, ACTION, "options", "an object", options);
   }
+  checkSellerOptionKeys(ACTION, options, OPTION_KEYS);
   const artifactId = options.artifactId ?? "adcp-result";
   if (typeof artifactId !== "string" || artifactId === "") {
     throw optionError(TypeError, ACTION, "options.artifactId", "a non-empty string", artifactId);

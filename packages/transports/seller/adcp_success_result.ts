@@ -3,7 +3,8 @@ import { checkSummary } from "./_summary.ts";
 import type { McpTextContent } from "./adcp_error_result.ts";
 import type { OutgoingErrorWarning } from "./check_outgoing_adcp_error.ts";
 import { notShown } from "../read/_not_shown.ts";
-import { isJsonObject as isObject, optionError } from "@adcp-wire/internal";
+import { checkSellerOptionKeys } from "./_option_keys.ts";
+import { isJsonObject as isObject, optionError, optionKeys } from "@adcp-wire/internal";
 
 /** What the helper does, for its option errors. */
 const ACTION = "build the success result";
@@ -29,6 +30,9 @@ export interface AdcpSuccessResultOptions {
   readonly onWarning?: ((warning: OutgoingErrorWarning) => void) | undefined;
 }
 
+/** The keys of {@link AdcpSuccessResultOptions}. */
+const OPTION_KEYS = optionKeys<AdcpSuccessResultOptions>({ onWarning: true });
+
 /**
  * Builds the MCP tool result for an AdCP success response: the payload in `structuredContent` and,
  * in `content`, at most one terse summary, never a second copy of the payload. A result over
@@ -41,8 +45,8 @@ export interface AdcpSuccessResultOptions {
  * @param summary An optional one-sentence summary ("Found 3 products matching your brief.").
  * @param options A warning callback.
  * @returns The tool result, ready to return from an MCP tool handler.
- * @throws {TypeError} When `data`, `summary` or `options` is refused, or `data` does not serialize
- * as JSON (a `BigInt`, a cycle).
+ * @throws {TypeError} When `data`, `summary` or `options` is refused (an unknown option key is
+ * named with the nearest known one), or `data` does not serialize as JSON (a `BigInt`, a cycle).
  * @throws {RangeError} When `summary` is over 256 UTF-8 bytes.
  *
  * @example A success with a summary
@@ -65,6 +69,7 @@ export function adcpSuccessResult(
   if (typeof options !== "object" || options === null) {
     throw optionError(TypeError, ACTION, "options", "an object", options);
   }
+  checkSellerOptionKeys(ACTION, options, OPTION_KEYS);
   const onWarning = options.onWarning;
   if (onWarning !== undefined && typeof onWarning !== "function") {
     throw optionError(TypeError, ACTION, "options.onWarning", "a function", onWarning);

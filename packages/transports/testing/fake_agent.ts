@@ -3,7 +3,7 @@
 // its handlers, and the clients under test do the checking. The A2A agent follows the AdCP A2A
 // profile: it refuses requests that do not activate it, as a `required: true` agent must.
 import { isFinalA2ATaskState, normalizeA2ATaskState } from "@adcp-wire/core";
-import { isJsonObject, own } from "@adcp-wire/internal";
+import { checkOptionKeys, isJsonObject, optionKeys, own } from "@adcp-wire/internal";
 import { checkAdcpProfileInvocation } from "../a2a/check_adcp_profile_invocation.ts";
 import { ADCP_A2A_PROFILE } from "../a2a/types.ts";
 import type { FetchLike } from "../read/bounded_fetch.ts";
@@ -91,6 +91,9 @@ export interface FakeMcpAgentOptions {
   readonly tools: Readonly<Record<string, FakeTool>>;
 }
 
+/** The keys of {@link FakeMcpAgentOptions}. */
+const MCP_OPTION_KEYS = optionKeys<FakeMcpAgentOptions>({ tools: true });
+
 /**
  * A fake MCP agent: a `fetch` that answers `initialize` (protocol version 2025-11-25),
  * notifications (`202`), `ping`, `tools/list` and `tools/call` as an MCP Streamable HTTP server
@@ -99,6 +102,7 @@ export interface FakeMcpAgentOptions {
  *
  * @param options The tools.
  * @returns The `fetch`, with the requests it received in `requests`.
+ * @throws {TypeError} When `options` has a key other than `tools`.
  *
  * @example Calling a tool
  * ```ts
@@ -121,6 +125,7 @@ export interface FakeMcpAgentOptions {
  * ```
  */
 export function fakeMcpAgent(options: FakeMcpAgentOptions): FakeAgentFetch {
+  checkOptionKeys("create the fake MCP agent", "options", options, MCP_OPTION_KEYS);
   const tools = options.tools;
   return jsonRpcAgent(async (method, params) => {
     if (method === "initialize") {
@@ -175,6 +180,9 @@ export interface FakeA2AAgentOptions {
   readonly skills: Readonly<Record<string, FakeSkill>>;
 }
 
+/** The keys of {@link FakeA2AAgentOptions}. */
+const A2A_OPTION_KEYS = optionKeys<FakeA2AAgentOptions>({ skills: true });
+
 /** A fake A2A agent: its card, where the card lives, and the `fetch` that serves both. */
 export interface FakeA2AAgent {
   /**
@@ -201,6 +209,7 @@ export interface FakeA2AAgent {
  *
  * @param options The skills.
  * @returns The card, its URL and the `fetch`.
+ * @throws {TypeError} When `options` has a key other than `skills`.
  *
  * @example Fetching the card, then sending an invocation
  * ```ts
@@ -216,6 +225,7 @@ export interface FakeA2AAgent {
  * ```
  */
 export function fakeA2AAgent(options: FakeA2AAgentOptions): FakeA2AAgent {
+  checkOptionKeys("create the fake A2A agent", "options", options, A2A_OPTION_KEYS);
   const skills = options.skills;
   const origin = "https://agent.example";
   const cardUrl = `${origin}/.well-known/agent-card.json`;
