@@ -370,12 +370,11 @@ export class AdcpAgent {
     const operation = new Call(resolved);
     // The operation's end also aborts what waits outside a request (a retry's backoff sleep), with
     // a deadline error of the operation: not a caller's abort, and not retried (the signal is).
-    const ended = new AbortController();
-    const timer = setTimeout(() => {
-      ended.abort(new DeadlineExceededError(waitMs, performance.now() - operation.startedAt));
-    }, waitMs);
+    // It is the operation deadline's own signal, never a second timer: the deadline is expired
+    // before anything is aborted, so a poll cut off by it is always seen as the time being up.
+    const ended = operation.deadline.signal;
     const caller = checked.limits?.signal;
-    const signal = caller === undefined ? ended.signal : AbortSignal.any([caller, ended.signal]);
+    const signal = caller === undefined ? ended : AbortSignal.any([caller, ended]);
     const limits = { ...checked.limits, signal };
     const call = this.#callOptions(limits, checked);
     const poll = { limits };
@@ -384,7 +383,6 @@ export class AdcpAgent {
     try {
       return await body({ call, poll, operation });
     } finally {
-      clearTimeout(timer);
       operation.dispose();
     }
   }

@@ -243,34 +243,50 @@ Deno.test("wait: a GetTask answer without the task id is refused, the handle kep
 });
 
 Deno.test("wait: an A2A task in a state this client does not know keeps its handle", async () => {
+  // The first poll answers a state this client does not know, the second a completed task: the
+  // unknown state is reported as pending with its handle, and the wait goes on to the answer (no
+  // timing: the wait is long enough never to end first).
   let polls = 0;
   const agent = await a2aWithGetTask(working, () => {
     polls++;
-    return { id: "task-1", contextId: "context-1", status: { state: "TASK_STATE_PAUSED" } };
+    return polls === 1
+      ? { id: "task-1", contextId: "context-1", status: { state: "TASK_STATE_PAUSED" } }
+      : {
+        id: "task-1",
+        contextId: "context-1",
+        status: { state: "TASK_STATE_COMPLETED" },
+        artifacts: [{ artifactId: "a", parts: [{ data: BOOKED }] }],
+      };
   });
+  const seen: AgentCallResult[] = [];
   const result = await agent.call("create_media_buy", MEDIA_BUY, {
-    wait: 300,
+    wait: 20_000,
     pollIntervalMs: 10,
+    onStatus: ({ result }) => seen.push(result),
   });
-  ok(result.kind === "pending", result.kind);
-  deepStrictEqual([result.task.taskId, result.task.state], ["task-1", "paused"]);
-  ok(result.pollFailure === undefined);
-  ok(polls >= 2, `${polls} polls: the wait went on`);
+  const paused = seen[1];
+  ok(paused?.kind === "pending", paused?.kind);
+  deepStrictEqual([paused.task.taskId, paused.task.state], ["task-1", "paused"]);
+  ok(paused.pollFailure === undefined);
+  ok(result.kind === "success", result.kind);
+  deepStrictEqual(result.data, BOOKED);
+  strictEqual(polls, 2);
 });
 
 Deno.test("wait: a poll the wait's deadline cuts off is time up, not a pollFailure", async () => {
   let polls = 0;
   const agent = await a2aWithGetTask(working, async () => {
     polls++;
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
     return { id: "task-1", contextId: "context-1", status: { state: "TASK_STATE_COMPLETED" } };
   });
   const started = performance.now();
+  // Long enough for the call and one poll to start on a loaded machine, far shorter than the poll.
   const result = await agent.call("create_media_buy", MEDIA_BUY, {
-    wait: 250,
+    wait: 1_000,
     pollIntervalMs: 10,
   });
-  ok(performance.now() - started < 1_500, "the wait ended on time, not with the poll");
+  ok(performance.now() - started < 3_000, "the wait ended on time, not with the poll");
   ok(result.kind === "pending", result.kind);
   strictEqual(result.task.taskId, "task-1");
   strictEqual(polls, 1);
@@ -279,13 +295,13 @@ Deno.test("wait: a poll the wait's deadline cuts off is time up, not a pollFailu
 
 Deno.test("wait: a poll whose own timeoutMs ends within the wait is a pollFailure", async () => {
   const agent = await a2aWithGetTask(working, async () => {
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
     return { id: "task-1", contextId: "context-1", status: { state: "TASK_STATE_COMPLETED" } };
   });
   const result = await agent.call("create_media_buy", MEDIA_BUY, {
-    wait: 1_500,
+    wait: 3_000,
     pollIntervalMs: 10,
-    limits: { timeoutMs: 100 },
+    limits: { timeoutMs: 500 },
   });
   ok(result.kind === "pending", result.kind);
   ok(result.pollFailure?.error instanceof DeadlineExceededError, String(result.pollFailure?.error));
@@ -296,17 +312,24 @@ Deno.test("wait: an unknown get_task_status status keeps polling", async () => {
   const fetch = fakeMcpAgent({
     tools: {
       create_media_buy: () => adcpSuccessResult({ status: "submitted", task_id: "t1" }),
-      get_task_status: () => (polls++, adcpSuccessResult({ task_id: "t1", status: "paused" })),
+      get_task_status: () =>
+        ++polls === 1
+          ? adcpSuccessResult({ task_id: "t1", status: "paused" })
+          : adcpSuccessResult({ task_id: "t1", status: "completed", result: BOOKED }),
     },
   });
   const agent = new AdcpAgent(new McpClient(MCP_URL, { fetch }));
+  const seen: AgentCallResult[] = [];
   const result = await agent.call("create_media_buy", MEDIA_BUY, {
-    wait: 300,
+    wait: 20_000,
     pollIntervalMs: 10,
+    onStatus: ({ result }) => seen.push(result),
   });
-  ok(result.kind === "pending", result.kind);
-  deepStrictEqual([result.task.taskId, result.task.state], ["t1", "paused"]);
-  ok(polls >= 2, `${polls} polls`);
+  const paused = seen[1];
+  ok(paused?.kind === "pending", paused?.kind);
+  deepStrictEqual([paused.task.taskId, paused.task.state], ["t1", "paused"]);
+  ok(result.kind === "success", result.kind);
+  strictEqual(polls, 2);
 });
 
 Deno.test("call: an A2A input-required task carries the question with its data", async () => {
