@@ -21,7 +21,6 @@
 import { compile } from "json-schema-to-typescript";
 import { runMain, ScriptError, unknownArgument } from "./_cli.ts";
 import {
-  byString,
   denoFmt,
   isRecord,
   listFiles,
@@ -165,8 +164,8 @@ export async function generateTypes(
     );
   }
   const formatted = await denoFmt(`${header(version)}\n${addMissingDocs(withoutRoot)}`);
-  const { source, renames } = renameTypesToWordCase(dedupeNumberedTypes(formatted));
-  return addDeprecatedAliases(addMissingMemberDocs(source), renames);
+  const { source } = renameTypesToWordCase(dedupeNumberedTypes(formatted));
+  return addMissingMemberDocs(source);
 }
 
 /** Gives members without a description (mostly open index signatures) a plain doc comment. */
@@ -321,17 +320,6 @@ function renameTypesToWordCase(
   return { source: source.replace(references, (name) => renames.get(name)!), renames };
 }
 
-/**
- * Appends a deprecated alias under the old name of each renamed type, so that dependants written
- * against the old names keep compiling.
- */
-function addDeprecatedAliases(source: string, renames: Map<string, string>): string {
-  if (renames.size === 0) return source;
-  const aliases = [...renames].sort(byString(([oldName]) => oldName)).map(([oldName, newName]) =>
-    `/** @deprecated Use {@link ${newName}}. */\nexport type ${oldName} = ${newName};`
-  );
-  return `${source.replace(/\n+$/, "")}\n\n${aliases.join("\n\n")}\n`;
-}
 
 /**
  * `deno doc --lint` wants a doc comment on every export; give the few undocumented ones a plain

@@ -75,27 +75,20 @@ Deno.test("typeNameInWordCase() writes acronyms as words and keeps A2A", () => {
   for (const [name, expected] of cases) strictEqual(typeNameInWordCase(name), expected, name);
 });
 
-Deno.test("gen names types in word case and keeps old names as deprecated aliases", async () => {
+Deno.test("gen names types in word case only, with no alias under an old name", async () => {
   const { files } = await generate(ADCP_VERSION);
   const types = files.get("types.ts")!;
   // json-schema-to-typescript declares it as an interface (AdCP 3.1.19) or, when the schema has
   // combinators, as a type alias (3.2.0-beta.5): either way under its word-case name.
   ok(/^export (?:type McpWebhookPayload = |interface McpWebhookPayload )\{$/m.test(types));
   ok(types.includes("  protocol?: AdcpProtocol;"));
-  ok(
-    types.includes(
-      "/** @deprecated Use {@link McpWebhookPayload}. */\n" +
-        "export type MCPWebhookPayload = McpWebhookPayload;",
-    ),
-  );
+  ok(!types.includes("@deprecated Use {@link"), "no deprecated alias");
+  ok(!/\bMCPWebhookPayload\b/.test(types), "no old name");
   const declared = [...types.matchAll(/^export (?:type|interface) (\w+)/gm)].map((match) =>
     match[1]!
   );
-  // Every declared name is in word case, or is the deprecated alias of one that is.
-  for (const name of declared) {
-    const renamed = typeNameInWordCase(name);
-    ok(renamed === name || types.includes(`export type ${name} = ${renamed};`), name);
-  }
+  // Every declared name is in word case.
+  for (const name of declared) strictEqual(typeNameInWordCase(name), name);
 });
 
 Deno.test("gen --help prints usage and reads nothing; an unknown argument is refused", () => {

@@ -149,17 +149,12 @@ function assertClientLayerErrors(action: string, run: (options: object) => unkno
     name: "TypeError",
     message: `${cannot}'options.agentLimits' must be an object: current value is an array`,
   });
-  throws(() => run({ agentLimits: {}, agent: {} }), {
-    name: "TypeError",
-    message: `${cannot}'options.agent' must be undefined when 'options.agentLimits' is set ` +
-      "(it is its deprecated spelling): current value is an object",
-  });
   throws(() => run({ defaultLimits: { maxResponseBytes: 4_194_305 } }), {
     name: "RangeError",
     message: `${cannot}'options.defaultLimits.maxResponseBytes' must be ${CEILING}: ` +
       "current value is 4194305",
   });
-  throws(() => run({ defaults: { maxDecodedBytes: 5_000_000 } }), {
+  throws(() => run({ defaultLimits: { maxDecodedBytes: 5_000_000 } }), {
     name: "RangeError",
     message: `${cannot}'options.defaultLimits.maxDecodedBytes' must be ${CEILING}: ` +
       "current value is 5000000",
@@ -326,23 +321,12 @@ Deno.test("resolveLimits() reports every bad layer in the one option-error style
   assertLayerErrors("defaultLimits", (limits) => resolveLimits({ defaultLimits: limits }));
   assertLayerErrors("agentLimits", (limits) => resolveLimits({ agentLimits: limits }));
   assertLayerErrors("callLimits", (limits) => resolveLimits({ callLimits: limits }));
-  // A deprecated spelling is reported under the current name of its layer.
-  assertLayerErrors("callLimits", (limits) => resolveLimits({ call: limits }));
   throws(() => resolveLimits({ defaultLimits: { maxResponseBytes: 8_388_608 } }), {
     name: "RangeError",
     message: `${LIMITS}'defaultLimits.maxResponseBytes' must be ${CEILING}: ` +
       "current value is 8388608",
   });
-  throws(() => resolveLimits({ defaultLimits: {}, defaults: {} }), {
-    name: "TypeError",
-    message: `${LIMITS}'defaults' must be undefined when 'defaultLimits' is set (it is its ` +
-      "deprecated spelling): current value is an object",
-  });
-  throws(() => resolveLimits({ callLimits: {}, call: 1 as never }), {
-    name: "TypeError",
-    message: `${LIMITS}'call' must be undefined when 'callLimits' is set (it is its ` +
-      "deprecated spelling): current value is 1",
-  });
+
   doesNotThrow(() => resolveLimits({ agentLimits: { maxResponseBytes: 16_777_216 } }));
 });
 

@@ -53,29 +53,35 @@ Deno.test(
 );
 
 Deno.test(
-  "the deprecated limit layer spellings still work, and both spellings at once do not",
-  async () => {
-    const fetch = testing.fakeMcpAgent({ tools: { t: () => ({ content: [] }) } });
-    const old = new mcp.McpClient("https://agent.example/mcp", {
-      fetch,
-      defaults: { maxTools: 0 },
-    });
-    await old.connect();
-    await root.resolveLimits({ defaults: { timeoutMs: 5 } });
-    throws(() => new mcp.McpClient("https://a.example/", { defaults: {}, defaultLimits: {} }), {
+  "the pre-release limit layer spellings are unknown options, the layer named instead",
+  () => {
+    throws(() => new mcp.McpClient("https://a.example/", { defaults: {} } as never), {
       name: "TypeError",
-      message: "Cannot create an McpClient as 'options.defaults' must be undefined when " +
-        "'options.defaultLimits' is set (it is its deprecated spelling): current value is an " +
-        "object",
+      message: "Cannot create an McpClient as 'options.defaults' must be a known option (the " +
+        "nearest is 'options.defaultLimits'): current value is an object",
+    });
+    throws(() => root.resolveLimits({ call: {} } as never), {
+      name: "TypeError",
+      message: "Cannot resolve limits as 'options.call' must be a known option (the nearest is " +
+        "'options.callLimits'): current value is an object",
     });
     throws(() => new mcp.McpClient("https://a.example/", { agentLimits: null as never }), {
       name: "TypeError",
       message: "Cannot create an McpClient as 'options.agentLimits' must be an object: current " +
         "value is null",
     });
-    // The deprecated layer is applied: a cap of zero tools refuses the first tool listed.
-    const error = await old.listTools().catch((caught: unknown) => caught);
-    ok(error instanceof root.ItemLimitError, String(error));
-    deepStrictEqual([error.item, error.limit], ["tools", 0]);
   },
 );
+
+Deno.test("a client's defaultLimits layer is applied through the subpaths", async () => {
+  const fetch = testing.fakeMcpAgent({ tools: { t: () => ({ content: [] }) } });
+  const client = new mcp.McpClient("https://agent.example/mcp", {
+    fetch,
+    defaultLimits: { maxTools: 0 },
+  });
+  await client.connect();
+  // A cap of zero tools refuses the first tool listed.
+  const error = await client.listTools().catch((caught: unknown) => caught);
+  ok(error instanceof root.ItemLimitError, String(error));
+  deepStrictEqual([error.item, error.limit], ["tools", 0]);
+});

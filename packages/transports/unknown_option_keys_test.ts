@@ -97,8 +97,6 @@ const CLIENT_OPTIONS = [
   "headers",
   "defaultLimits",
   "agentLimits",
-  "defaults",
-  "agent",
   "fetch",
   "retry",
   "signer",
@@ -118,7 +116,7 @@ const ROWS: Readonly<Record<string, Row>> = {
   },
   ResolveLimitsOptions: {
     call: (options) => resolveLimits(options),
-    keys: ["defaultLimits", "agentLimits", "callLimits", "defaults", "agent", "call"],
+    keys: ["defaultLimits", "agentLimits", "callLimits"],
     refused: { timeoutMs: 5 },
     message: unknown("resolve limits", "options", "timeoutMs", "agentLimits.timeoutMs", "5"),
   },
@@ -461,18 +459,12 @@ Deno.test("a misspelled limit is refused at every layer, under the layer's name"
     [() => resolveLimits({ defaultLimits: bad }), refusedAs("resolve limits", "defaultLimits")],
     [() => resolveLimits({ agentLimits: bad }), refusedAs("resolve limits", "agentLimits")],
     [() => resolveLimits({ callLimits: bad }), refusedAs("resolve limits", "callLimits")],
-    // A deprecated spelling is reported under the current name of its layer, as its values are.
-    [() => resolveLimits({ call: bad }), refusedAs("resolve limits", "callLimits")],
     [
       () => new McpClient(MCP_URL, { fetch, defaultLimits: bad }),
       refusedAs(CREATE_MCP, "options.defaultLimits"),
     ],
     [
-      () => new McpClient(MCP_URL, { fetch, defaults: bad }),
-      refusedAs(CREATE_MCP, "options.defaultLimits"),
-    ],
-    [
-      () => new McpClient(MCP_URL, { fetch, agent: bad }),
+      () => new McpClient(MCP_URL, { fetch, agentLimits: bad }),
       refusedAs(CREATE_MCP, "options.agentLimits"),
     ],
     [

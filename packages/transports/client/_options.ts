@@ -1,6 +1,5 @@
 // Checks of option values shared by the clients.
 import { isJsonObject, optionError, type OptionKeys } from "@adcp-wire/internal";
-import { pickLayer } from "../read/_limits.ts";
 import { notShown } from "../read/_not_shown.ts";
 import { CLIENT_LIMIT_KEYS } from "./_limits.ts";
 import { RETRY_KEYS } from "./_retry.ts";
@@ -8,15 +7,13 @@ import type { ClientLimits } from "./limits.ts";
 import type { ClientOptions } from "./options.ts";
 
 /**
- * Every key of {@link ClientOptions}, the deprecated spellings included: the key sets of the
+ * Every key of {@link ClientOptions}: the key sets of the
  * options that extend it (`McpClientOptions`, `A2AClientOptions`, `ConnectAgentOptions`) spread it.
  */
 export const CLIENT_OPTION_NAMES = {
   headers: true,
   defaultLimits: true,
   agentLimits: true,
-  defaults: true,
-  agent: true,
   fetch: true,
   retry: true,
   signer: true,
@@ -34,14 +31,14 @@ export const CLIENT_NESTED: Readonly<Record<string, OptionKeys>> = {
   retry: RETRY_KEYS,
 };
 
-/** The limit layers of a client's options, with the deprecated `defaults`/`agent` spellings. */
+/** The limit layers of a client's options, each an object or undefined. */
 export function limitLayers(
   action: string,
   options: ClientOptions,
 ): { defaultLimits: ClientLimits | undefined; agentLimits: ClientLimits | undefined } {
   return {
-    defaultLimits: layer(action, options, "defaultLimits", "defaults"),
-    agentLimits: layer(action, options, "agentLimits", "agent"),
+    defaultLimits: layer(action, options, "defaultLimits"),
+    agentLimits: layer(action, options, "agentLimits"),
   };
 }
 
@@ -49,10 +46,8 @@ function layer(
   action: string,
   options: ClientOptions,
   name: "defaultLimits" | "agentLimits",
-  deprecated: "defaults" | "agent",
 ): ClientLimits | undefined {
-  const layers = options as { readonly [key: string]: ClientLimits | undefined };
-  const value = pickLayer(action, layers, name, deprecated, "options.");
+  const value = options[name];
   if (value !== undefined && !isJsonObject(value)) {
     throw optionError(TypeError, action, `options.${name}`, "an object", value);
   }

@@ -34,10 +34,6 @@ export interface ClientOptions {
    * of its own.
    */
   readonly agentLimits?: ClientLimits | undefined;
-  /** @deprecated Use `defaultLimits`. */
-  readonly defaults?: ClientLimits | undefined;
-  /** @deprecated Use `agentLimits`. */
-  readonly agent?: ClientLimits | undefined;
   /**
    * The `fetch` to use.
    * @default {globalThis.fetch}

@@ -364,7 +364,7 @@ netTest("McpClient carries the cumulative SSE budget across Last-Event-ID resump
     startMcpAgent(resumingAgent(30_000), { json: false, eventStore: store, retryInterval: 20 }),
     async (agent) => {
       // Each stream alone fits 50,000 bytes; both together do not.
-      const client = new McpClient(agent.url, { agent: { maxResponseBytes: 50_000 } });
+      const client = new McpClient(agent.url, { agentLimits: { maxResponseBytes: 50_000 } });
       const error = await rejection(client.callTool("resume"));
       ok(error instanceof ResponseTooLargeError, String(error));
       strictEqual(error.phase, "cumulative");
@@ -378,7 +378,7 @@ netTest("McpClient carries the cumulative SSE budget across Last-Event-ID resump
 netTest("McpClient bounds every response per agent and per call", async () => {
   for (const json of [true, false]) {
     await withAgent(startMcpAgent(productsAgent, { json }), async (agent) => {
-      const client = new McpClient(agent.url, { agent: { maxResponseBytes: 100_000 } });
+      const client = new McpClient(agent.url, { agentLimits: { maxResponseBytes: 100_000 } });
       const error = await rejection(client.callTool("big"));
       ok(error instanceof ResponseTooLargeError);
       strictEqual(error.limit, 100_000);
@@ -656,7 +656,7 @@ Deno.test(
     };
     const client = new McpClient("http://127.0.0.1:1/mcp", {
       fetch,
-      agent: { maxJsonNodes: 1000 },
+      agentLimits: { maxJsonNodes: 1000 },
     });
     text = `{"status":"completed","d":${"[".repeat(5000)}${"]".repeat(5000)}}`;
     ok((await rejection(client.callTool("get_products"))) instanceof JsonDepthLimitError);

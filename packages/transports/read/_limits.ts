@@ -88,12 +88,6 @@ export interface ResolveLimitsOptions {
   readonly agentLimits?: ResponseLimits | undefined;
   /** Limits for one call; may raise the byte caps above 4 MiB. Default: none of its own. */
   readonly callLimits?: ResponseLimits | undefined;
-  /** @deprecated Use `defaultLimits`. */
-  readonly defaults?: ResponseLimits | undefined;
-  /** @deprecated Use `agentLimits`. */
-  readonly agent?: ResponseLimits | undefined;
-  /** @deprecated Use `callLimits`. */
-  readonly call?: ResponseLimits | undefined;
 }
 
 /** The built-in defaults; `limits.ts` documents and exports each one. */
@@ -252,31 +246,6 @@ function assertTimeout(name: string, value: unknown, action: string): asserts va
       value,
     );
   }
-}
-
-/**
- * The limit layer `name` of `options`, or the same layer under its deprecated spelling; both at
- * once is a `TypeError`. `prefix` (`"options."`) names the object in the message.
- */
-export function pickLayer<Limits>(
-  action: string,
-  options: { readonly [key: string]: Limits | undefined },
-  name: string,
-  deprecated: string,
-  prefix = "",
-): Limits | undefined {
-  const current = options[name];
-  const old = options[deprecated];
-  if (current !== undefined && old !== undefined) {
-    throw optionError(
-      TypeError,
-      action,
-      `${prefix}${deprecated}`,
-      `undefined when '${prefix}${name}' is set (it is its deprecated spelling)`,
-      old,
-    );
-  }
-  return current !== undefined ? current : old;
 }
 
 /**

@@ -1,6 +1,5 @@
 import {
   BUILTIN,
-  pickLayer,
   type ResolvedLimits,
   resolveLayers,
   type ResolveLimitsOptions,
@@ -22,9 +21,6 @@ const OPTION_KEYS: OptionKeys = optionKeys<ResolveLimitsOptions>({
   defaultLimits: true,
   agentLimits: true,
   callLimits: true,
-  defaults: true,
-  agent: true,
-  call: true,
 });
 
 /** Where a top-level limit belongs, the per-agent layer first. */
@@ -85,10 +81,9 @@ export function resolveLimits(options: ResolveLimitsOptions = {}): ResolvedLimit
     throw optionError(TypeError, ACTION, "options", "an object", options);
   }
   checkKeys(ACTION, "options", options, OPTION_KEYS, NESTED);
-  const layers = options as { readonly [key: string]: ResponseLimits | undefined };
   return resolveLayers([
-    ["defaultLimits", pickLayer(ACTION, layers, "defaultLimits", "defaults"), true],
-    ["agentLimits", pickLayer(ACTION, layers, "agentLimits", "agent"), false],
-    ["callLimits", pickLayer(ACTION, layers, "callLimits", "call"), false],
+    ["defaultLimits", options.defaultLimits, true],
+    ["agentLimits", options.agentLimits, false],
+    ["callLimits", options.callLimits, false],
   ]);
 }

@@ -153,26 +153,16 @@ Deno.test("resolveLimits() accepts its own result as a layer unchanged", () => {
   deepStrictEqual(resolveLimits({ callLimits: first }), first);
 });
 
-Deno.test("resolveLimits() takes the deprecated defaults/agent/call, never both spellings", () => {
+Deno.test("resolveLimits() takes its three layers, the last over the others", () => {
   const limits = resolveLimits({
-    defaults: { timeoutMs: 1_000 },
-    agent: { maxResponseBytes: 8_388_608 },
-    call: { maxJsonDepth: 8 },
+    defaultLimits: { timeoutMs: 1_000, maxJsonDepth: 16 },
+    agentLimits: { maxResponseBytes: 8_388_608, timeoutMs: 2_000 },
+    callLimits: { maxJsonDepth: 8 },
   });
-  strictEqual(limits.timeoutMs, 1_000);
+  strictEqual(limits.timeoutMs, 2_000);
   strictEqual(limits.maxResponseBytes, 8_388_608);
   strictEqual(limits.maxJsonDepth, 8);
-  throws(() => resolveLimits({ defaults: { maxResponseBytes: 4_194_305 } }), {
-    name: "RangeError",
-    message: /^Cannot resolve limits as 'defaultLimits\.maxResponseBytes' must be at most/,
-  });
-  throws(() => resolveLimits({ agent: {}, agentLimits: {} }), {
-    name: "TypeError",
-    message:
-      "Cannot resolve limits as 'agent' must be undefined when 'agentLimits' is set (it is " +
-      "its deprecated spelling): current value is an object",
-  });
-  throws(() => resolveLimits({ callLimits: null as unknown as undefined, call: {} }), {
+  throws(() => resolveLimits({ callLimits: null as unknown as undefined }), {
     name: "TypeError",
   });
 });
