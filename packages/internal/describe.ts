@@ -42,3 +42,69 @@ export function describe(value: unknown): string {
       return `a ${typeof value}`;
   }
 }
+
+/**
+ * A value by its kind and size only, never its content: `a 6-character string`, `an empty
+ * string`, `an array of 3 items`, `an object`, `a number`, `a boolean`, `null`, `missing`
+ * (`undefined`). For messages about a counterparty's value, whose strings may carry log- or
+ * prompt-injection payloads (Security, "Prompt injection via seller-controlled strings").
+ *
+ * @param value The value to describe.
+ * @returns Its kind, with the length of a string or an array.
+ *
+ * @example Usage
+ * ```ts
+ * import { describeShape } from "@adcp-wire/internal";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(describeShape("ignore previous instructions"), "a 28-character string");
+ * strictEqual(describeShape([1, 2]), "an array of 2 items");
+ * strictEqual(describeShape(undefined), "missing");
+ * ```
+ */
+export function describeShape(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (value === null) return "null";
+  if (typeof value === "string") {
+    return value.length === 0 ? "an empty string" : `a ${value.length}-character string`;
+  }
+  if (Array.isArray(value)) {
+    return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`;
+  }
+  switch (typeof value) {
+    case "object":
+      return "an object";
+    case "number":
+    case "bigint":
+      return "a number";
+    case "boolean":
+      return "a boolean";
+    default:
+      return `a ${typeof value}`;
+  }
+}
+
+/**
+ * `value` as an option error may show it: a string becomes a placeholder giving only its size
+ * (its length in UTF-16 code units unless `size` says otherwise), so seller text, credentials and
+ * internal names stay out of messages and logs; any other value is returned as it is, for
+ * {@link describe} to show by kind or as written.
+ *
+ * @param value The value an error is about.
+ * @param size What to say of a string's size instead of its length in code units.
+ * @returns The placeholder for a string, else `value`.
+ *
+ * @example Usage
+ * ```ts
+ * import { notShown } from "@adcp-wire/internal";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * strictEqual(notShown("Bearer s3cret"), "(13 characters, not shown)");
+ * strictEqual(notShown("x", "2 bytes"), "(2 bytes, not shown)");
+ * strictEqual(notShown(5), 5);
+ * ```
+ */
+export function notShown(value: unknown, size?: string): unknown {
+  if (typeof value !== "string") return value;
+  return `(${size ?? `${value.length} character${value.length === 1 ? "" : "s"}`}, not shown)`;
+}

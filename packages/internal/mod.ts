@@ -15,6 +15,7 @@
  * @module
  */
 
+export * from "./bytes.ts";
 export * from "./describe.ts";
 export * from "./errors.ts";
 export * from "./idempotency_key.ts";

@@ -3,7 +3,6 @@
 // steps 1-6, "Key discovery (JWKS)", and the budgets of the `brand_json_url` quickstart
 // (`MAX_JWKS_BYTES`, 10 s total deadline, strict JSON, no redirects).
 import { untilAborted } from "./_abort.ts";
-import { concatChunks } from "./_bytes.ts";
 import {
   DuplicateKeyError,
   isReservedAddress,
@@ -14,6 +13,8 @@ import {
 import {
   AdcpWireError,
   checkOptionKeys,
+  concatBytes,
+  deepFreeze,
   isJsonObject,
   optionError,
   type OptionKeys,
@@ -430,7 +431,7 @@ async function readCapped(
     await reader.cancel().catch(() => {});
     throw failure(error, deadline);
   }
-  return concatChunks(chunks, total);
+  return concatBytes(chunks, total);
 }
 
 // `ignoreBOM` keeps a byte order mark in the text, where the strict parser refuses it.
@@ -456,18 +457,6 @@ function parse(bytes: Uint8Array, malformed: MalformedBody): unknown {
     }
     throw error;
   }
-}
-
-/** Freezes `root` and everything reachable from it (iterative: no recursion limit to hit). */
-export function deepFreeze<T>(root: T): T {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value !== "object" || value === null || Object.isFrozen(value)) continue;
-    Object.freeze(value);
-    for (const key of Object.keys(value)) stack.push((value as Record<string, unknown>)[key]);
-  }
-  return root;
 }
 
 /**

@@ -1,7 +1,6 @@
 // The verifiers' one input shape: a standard Request (body read once, bounded) or the parts of a
 // message (as conformance vectors and non-fetch servers hold them).
-import { checkOptionKeys, optionError, type OptionKeys } from "@adcp-wire/internal";
-import { concatChunks } from "./_bytes.ts";
+import { checkOptionKeys, concatBytes, optionError, type OptionKeys } from "@adcp-wire/internal";
 import { positiveInteger } from "./_options.ts";
 import type { Message } from "./_verify.ts";
 import { BodyTimeoutError, BodyTooLargeError } from "./errors.ts";
@@ -60,7 +59,7 @@ async function readCapped(
   } finally {
     clearTimeout(timer);
   }
-  return concatChunks(chunks, total);
+  return concatBytes(chunks, total);
 }
 
 /**

@@ -1,12 +1,17 @@
 // JWKS key discovery: one SSRF-checked, bounded fetch of a JWK Set, a caching KeyResolver over one
 // `jwks_uri`, a KeyResolver over a fixed set, and the default `jwks_uri` of an agent.
 import { untilAborted } from "./_abort.ts";
-import { checkOptionKeys, isJsonObject, optionError, optionKeys } from "@adcp-wire/internal";
+import {
+  checkOptionKeys,
+  deepFreeze,
+  isJsonObject,
+  optionError,
+  optionKeys,
+} from "@adcp-wire/internal";
 import { JwksError } from "./errors.ts";
 import type { AdcpJwk, AdcpJwks, KeyResolver, ResolveKeyContext } from "./keys.ts";
 import { agentUrlOption, STATIC_KEY_SETS } from "./_signer_identity.ts";
 import {
-  deepFreeze,
   FETCH_OPTION_FLAGS,
   fetchJwksFrom,
   type FetchSettings,

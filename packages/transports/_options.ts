@@ -1,7 +1,6 @@
 // Checks of option values shared by every part of the package, in one message style:
 // "Cannot use the options as '<name>' must be <requirement>: current value is <value>".
-import { checkOptionKeys, optionError, type OptionKeys } from "@adcp-wire/internal";
-import { notShown } from "./read/_not_shown.ts";
+import { checkOptionKeys, notShown, optionError, type OptionKeys } from "@adcp-wire/internal";
 
 const ACTION = "use the options";
 

@@ -1,8 +1,7 @@
 // The receiver-side check of an MCP webhook POST body before dispatch (webhooks.mdx; the
 // webhook-receiver-envelope vectors).
-import { IDEMPOTENCY_KEY_PATTERN, isJsonObject, own } from "@adcp-wire/internal";
+import { describeShape, IDEMPOTENCY_KEY_PATTERN, isJsonObject, own } from "@adcp-wire/internal";
 import type { TaskStatus } from "@adcp-wire/schemas";
-import { describeShape } from "./_describe.ts";
 
 export type { TaskStatus } from "@adcp-wire/schemas";
 

@@ -2,6 +2,7 @@
 // shared secret, signing a body, verifying a delivery. Web Crypto only.
 import {
   checkOptionKeys,
+  describeShape,
   optionError,
   type OptionKeys,
   optionKeys,
@@ -564,7 +565,7 @@ export async function verifyLegacyWebhookHmac(
     return reject(
       "malformed_timestamp",
       `expected ${TIMESTAMP_HEADER_NAME} as Unix seconds in decimal digits`,
-      describeKind(timestamp),
+      describeShape(timestamp),
     );
   }
   const skew = now - time.seconds;
@@ -580,7 +581,7 @@ export async function verifyLegacyWebhookHmac(
     return reject(
       "malformed_signature",
       `expected ${SIGNATURE_HEADER_NAME} as ${SIGNATURE_PREFIX} and 64 lower-case hex digits`,
-      describeKind(signature),
+      describeShape(signature),
     );
   }
   // 5. The HMAC over the raw bytes, compared in constant time under every secret (no early exit
@@ -625,13 +626,6 @@ function reject(
   return duplicateKeys === undefined
     ? { valid: false, code, message }
     : { valid: false, code, message, duplicateKeys };
-}
-
-/** A seller value by kind and size only. */
-function describeKind(value: unknown): string {
-  if (typeof value === "string") return `a ${value.length}-character string`;
-  if (typeof value === "number") return Number.isFinite(value) ? "a number" : String(value);
-  return value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
 }
 
 /**

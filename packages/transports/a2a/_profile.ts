@@ -92,15 +92,3 @@ export function setField(object: JsonRecord, key: string): unknown {
   const value = own(object, key);
   return value === null ? undefined : value;
 }
-
-/**
- * A value by its kind only (`a string`, `a number`, `an object`, `missing`): the profile checks
- * never show seller text, not even cut.
- */
-export function describeKind(value: unknown): string {
-  if (value === undefined) return "missing";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  const type = typeof value;
-  return type === "object" ? "an object" : `a ${type}`;
-}

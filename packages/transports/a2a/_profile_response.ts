@@ -1,10 +1,9 @@
 // The response rules of the AdCP A2A Profile Extension v3, shared by checkAdcpProfileResponse and
 // A2AClient (SendMessage answers and the final task of a stream).
 import { isFinalA2ATaskState, knownA2ATaskState, normalizeA2ATaskState } from "@adcp-wire/core";
-import { isJsonObject as isObject, type JsonRecord, own } from "@adcp-wire/internal";
+import { describeShape, isJsonObject as isObject, type JsonRecord, own } from "@adcp-wire/internal";
 import { AgentProtocolError } from "../errors.ts";
 import {
-  describeKind,
   isNonEmptyString,
   partData,
   partKind,
@@ -102,7 +101,7 @@ export function profileResponse(
 ): CheckedAdcpProfileResponse | Raw {
   const expected = "the task branch of a SendMessageResponse ({ task: Task })";
   if (!isObject(response)) {
-    return violation("invalid_send_message_response", expected, describeKind(response));
+    return violation("invalid_send_message_response", expected, describeShape(response));
   }
   const keys = Object.keys(response);
   if (keys.length !== 1 || keys[0] !== "task") {
@@ -118,7 +117,7 @@ export function profileResponse(
     return violation(
       "invalid_send_message_response",
       expected,
-      `a task that is ${describeKind(task)}`,
+      `a task that is ${describeShape(task)}`,
     );
   }
   if (ENVELOPE_KEYS.some((key) => Object.hasOwn(task, key))) {
@@ -137,7 +136,7 @@ function dataParts(parts: readonly unknown[], where: string): JsonRecord[] | Raw
       return violation(
         "invalid_a2a_task",
         `${where}[${index}] setting exactly one content field`,
-        isObject(part) ? "none, several, or a text that is not a string" : describeKind(part),
+        isObject(part) ? "none, several, or a text that is not a string" : describeShape(part),
       );
     }
     if (kind !== "data") continue;
@@ -146,7 +145,7 @@ function dataParts(parts: readonly unknown[], where: string): JsonRecord[] | Raw
       return violation(
         "invalid_a2a_task",
         `the data of ${where}[${index}] as an object`,
-        describeKind(data),
+        describeShape(data),
       );
     }
     found.push(data);
@@ -177,8 +176,8 @@ export function profileTask(
       "invalid_a2a_task",
       "a Task with a non-empty string id and contextId",
       isNonEmptyString(taskId)
-        ? `a contextId that is ${describeKind(contextId)}`
-        : `an id that is ${describeKind(taskId)}`,
+        ? `a contextId that is ${describeShape(contextId)}`
+        : `an id that is ${describeShape(taskId)}`,
     );
   }
   const status = own(task, "status");
@@ -187,7 +186,7 @@ export function profileTask(
     return violation(
       "invalid_a2a_task",
       "a Task status with a string state",
-      isObject(status) ? `a state that is ${describeKind(rawState)}` : describeKind(status),
+      isObject(status) ? `a state that is ${describeShape(rawState)}` : describeShape(status),
     );
   }
   // Normalized as A2A Response Extraction says (1.0 and v0.3 spellings); an unknown state gets
@@ -196,7 +195,7 @@ export function profileTask(
   const state = known ?? normalizeA2ATaskState(rawState) ?? "";
   const artifacts = setField(task, "artifacts") ?? [];
   if (!Array.isArray(artifacts)) {
-    return violation("invalid_a2a_task", "artifacts as an array", describeKind(artifacts));
+    return violation("invalid_a2a_task", "artifacts as an array", describeShape(artifacts));
   }
   if (artifacts.length > 1 && !stream) {
     return violation("multiple_artifacts", "exactly one artifact", `${artifacts.length}`);
@@ -206,18 +205,18 @@ export function profileTask(
   if (artifacts.length >= 1) {
     const artifact = Object.hasOwn(artifacts, 0) ? artifacts[0] : undefined;
     if (!isObject(artifact)) {
-      return violation("invalid_a2a_task", "artifacts[0] as an object", describeKind(artifact));
+      return violation("invalid_a2a_task", "artifacts[0] as an object", describeShape(artifact));
     }
     if (!isNonEmptyString(own(artifact, "artifactId"))) {
       return violation(
         "invalid_a2a_task",
         "artifacts[0].artifactId as a non-empty string",
-        describeKind(own(artifact, "artifactId")),
+        describeShape(own(artifact, "artifactId")),
       );
     }
     const parts = own(artifact, "parts");
     if (!Array.isArray(parts)) {
-      return violation("invalid_a2a_task", "artifacts[0].parts as an array", describeKind(parts));
+      return violation("invalid_a2a_task", "artifacts[0].parts as an array", describeShape(parts));
     }
     const read = dataParts(parts, "artifacts[0].parts");
     if (!Array.isArray(read)) return read;
@@ -234,11 +233,15 @@ export function profileTask(
   let messageData: JsonRecord | undefined;
   if (message !== undefined) {
     if (!isObject(message)) {
-      return violation("invalid_a2a_task", "status.message as an object", describeKind(message));
+      return violation("invalid_a2a_task", "status.message as an object", describeShape(message));
     }
     const parts = setField(message, "parts") ?? [];
     if (!Array.isArray(parts)) {
-      return violation("invalid_a2a_task", "status.message.parts as an array", describeKind(parts));
+      return violation(
+        "invalid_a2a_task",
+        "status.message.parts as an array",
+        describeShape(parts),
+      );
     }
     const read = dataParts(parts, "status.message.parts");
     if (!Array.isArray(read)) return read;
@@ -290,7 +293,7 @@ export function profileTask(
     return violation(
       "handler_return_mismatch",
       'the AdCP status "submitted" for a Submitted handler return',
-      typeof adcpStatus === "string" ? "another status" : describeKind(adcpStatus),
+      typeof adcpStatus === "string" ? "another status" : describeShape(adcpStatus),
     );
   }
   if (handlerReturn === "completed" && adcpStatus === "submitted") {
@@ -308,7 +311,7 @@ export function profileTask(
     return violation(
       "missing_adcp_task_id",
       "the AdCP task_id as a non-empty string in the DataPart",
-      describeKind(handle),
+      describeShape(handle),
     );
   }
   const adcpTaskId = isNonEmptyString(handle) ? handle : undefined;

@@ -1,4 +1,5 @@
 import {
+  describeShape,
   isJsonObject as isObject,
   optionError,
   type OptionKeys,
@@ -7,7 +8,6 @@ import {
 } from "@adcp-wire/internal";
 import { checkKeys } from "../_options.ts";
 import {
-  describeKind,
   isNonEmptyString,
   MAX_PROFILE_CARD_ENTRIES,
   publicViolation,
@@ -152,11 +152,15 @@ type Raw = RawViolation<AdcpProfileAdvertisementCode>;
 
 function advertisement(card: unknown, requireTaskStatus: boolean): AdcpProfileAdvertisement | Raw {
   if (!isObject(card)) {
-    return violation("invalid_agent_card", "an agent card object", describeKind(card));
+    return violation("invalid_agent_card", "an agent card object", describeShape(card));
   }
   const capabilities = setField(card, "capabilities");
   if (capabilities !== undefined && !isObject(capabilities)) {
-    return violation("invalid_agent_card", "capabilities as an object", describeKind(capabilities));
+    return violation(
+      "invalid_agent_card",
+      "capabilities as an object",
+      describeShape(capabilities),
+    );
   }
   const list = capabilities === undefined ? undefined : setField(capabilities, "extensions");
   const declared = entriesWithProfile(list, "capabilities.extensions");
@@ -188,7 +192,7 @@ function advertisement(card: unknown, requireTaskStatus: boolean): AdcpProfileAd
     return violation(
       "invalid_extension_declaration",
       "the profile declaration's required as a boolean",
-      describeKind(required),
+      describeShape(required),
     );
   }
   const description = setField(entry, "description");
@@ -196,7 +200,7 @@ function advertisement(card: unknown, requireTaskStatus: boolean): AdcpProfileAd
     return violation(
       "invalid_extension_declaration",
       "the profile declaration's description as a string",
-      describeKind(description),
+      describeShape(description),
     );
   }
   const params = setField(entry, "params");
@@ -207,12 +211,12 @@ function advertisement(card: unknown, requireTaskStatus: boolean): AdcpProfileAd
         "get_adcp_capabilities)",
       isObject(params)
         ? `an object with ${Object.keys(params).length} members`
-        : describeKind(params),
+        : describeShape(params),
     );
   }
   const skills = setField(card, "skills");
   if (skills !== undefined && !Array.isArray(skills)) {
-    return violation("invalid_agent_card", "skills as an array", describeKind(skills));
+    return violation("invalid_agent_card", "skills as an array", describeShape(skills));
   }
   const skillList = skills ?? [];
   if (skillList.length > MAX_PROFILE_CARD_ENTRIES) {
@@ -231,7 +235,7 @@ function advertisement(card: unknown, requireTaskStatus: boolean): AdcpProfileAd
       return violation(
         "invalid_skill_id",
         `skills[${index}] as an object with a non-empty string id`,
-        isObject(skill) ? `an id that is ${describeKind(id)}` : describeKind(skill),
+        isObject(skill) ? `an id that is ${describeShape(id)}` : describeShape(skill),
       );
     }
     if (seen.has(id)) {
@@ -268,7 +272,7 @@ function entriesWithProfile(
 ): Record<string, unknown>[] | Raw {
   if (list === undefined) return [];
   if (!Array.isArray(list)) {
-    return violation("invalid_agent_card", `${path} as an array`, describeKind(list));
+    return violation("invalid_agent_card", `${path} as an array`, describeShape(list));
   }
   if (list.length > MAX_PROFILE_CARD_ENTRIES) {
     return violation(

@@ -1,6 +1,5 @@
-import { isJsonObject as isObject, type JsonRecord, own } from "@adcp-wire/internal";
+import { describeShape, isJsonObject as isObject, type JsonRecord, own } from "@adcp-wire/internal";
 import {
-  describeKind,
   isNonEmptyString,
   MAX_PROFILE_INVOCATION_PARTS,
   partData,
@@ -150,7 +149,7 @@ function invocation(request: unknown): CheckedAdcpProfileInvocation | Raw {
     return violation(
       "invalid_a2a_message",
       "a { headers, message } request",
-      describeKind(request),
+      describeShape(request),
     );
   }
   const headers = activation(own(request, "headers"));
@@ -165,7 +164,7 @@ function activation(headers: unknown): Raw | undefined {
     return violation(
       "invalid_headers",
       "headers as a Headers, a record of strings or a list of pairs",
-      describeKind(headers),
+      describeShape(headers),
     );
   }
   if (extensions === undefined || !listIncludes(extensions, ADCP_A2A_PROFILE)) {
@@ -235,14 +234,14 @@ function listIncludes(value: string, item: string): boolean {
 
 function messageInvocation(message: unknown): CheckedAdcpProfileInvocation | Raw {
   if (!isObject(message)) {
-    return violation("invalid_a2a_message", "an A2A Message object", describeKind(message));
+    return violation("invalid_a2a_message", "an A2A Message object", describeShape(message));
   }
   const messageId = own(message, "messageId");
   if (!isNonEmptyString(messageId)) {
     return violation(
       "invalid_a2a_message",
       "a non-empty string messageId (A2A 1.0 requires one on every Message)",
-      describeKind(messageId),
+      describeShape(messageId),
     );
   }
   const role = own(message, "role");
@@ -250,7 +249,7 @@ function messageInvocation(message: unknown): CheckedAdcpProfileInvocation | Raw
     return violation(
       "invalid_a2a_message",
       'role "ROLE_USER" (A2A 1.0 ProtoJSON)',
-      typeof role === "string" ? "another role" : describeKind(role),
+      typeof role === "string" ? "another role" : describeShape(role),
     );
   }
   const ids: { taskId?: string; contextId?: string } = {};
@@ -258,7 +257,7 @@ function messageInvocation(message: unknown): CheckedAdcpProfileInvocation | Raw
     const value = setField(message, key);
     if (value === undefined) continue;
     if (!isNonEmptyString(value)) {
-      return violation("invalid_a2a_message", `${key} as a non-empty string`, describeKind(value));
+      return violation("invalid_a2a_message", `${key} as a non-empty string`, describeShape(value));
     }
     ids[key] = value;
   }
@@ -271,7 +270,7 @@ function messageInvocation(message: unknown): CheckedAdcpProfileInvocation | Raw
   }
   const parts = own(message, "parts");
   if (!Array.isArray(parts) || parts.length === 0) {
-    return violation("invalid_a2a_message", "a non-empty parts array", describeKind(parts));
+    return violation("invalid_a2a_message", "a non-empty parts array", describeShape(parts));
   }
   if (parts.length > MAX_PROFILE_INVOCATION_PARTS) {
     return violation(
@@ -290,7 +289,7 @@ function messageInvocation(message: unknown): CheckedAdcpProfileInvocation | Raw
       return violation(
         "invalid_a2a_message",
         `parts[${index}] setting exactly one content field (text, raw, url or data)`,
-        isObject(part) ? "none, several, or a text that is not a string" : describeKind(part),
+        isObject(part) ? "none, several, or a text that is not a string" : describeShape(part),
       );
     }
     if (kind === "file") {
@@ -330,7 +329,7 @@ function invocationShape(
     return violation(
       "invalid_invocation_shape",
       "the DataPart's data as an object { skill, input }",
-      describeKind(data),
+      describeShape(data),
     );
   }
   const skill = own(data, "skill");
@@ -348,11 +347,11 @@ function invocationShape(
     return violation(
       "invalid_invocation_shape",
       "skill as a non-empty string (the AgentSkill.id)",
-      describeKind(skill),
+      describeShape(skill),
     );
   }
   if (!isObject(input)) {
-    return violation("invalid_invocation_shape", "input as an object", describeKind(input));
+    return violation("invalid_invocation_shape", "input as an object", describeShape(input));
   }
   return { valid: true, skill, input };
 }

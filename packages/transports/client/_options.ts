@@ -1,6 +1,5 @@
 // Checks of option values shared by the clients.
-import { isJsonObject, optionError, type OptionKeys } from "@adcp-wire/internal";
-import { notShown } from "../read/_not_shown.ts";
+import { isJsonObject, notShown, optionError, type OptionKeys } from "@adcp-wire/internal";
 import { CLIENT_LIMIT_KEYS } from "./_limits.ts";
 import { RETRY_KEYS } from "./_retry.ts";
 import type { ClientLimits } from "./limits.ts";

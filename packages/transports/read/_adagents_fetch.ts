@@ -2,7 +2,7 @@
 // redirect policy of each of the two fetches, one deadline over every hop, the bounded body read
 // and the strict JSON parse. The rules are in docs/bounded-reading.md, "adagents.json discovery".
 import { isReservedAddress, parseJsonStrict } from "@adcp-wire/security";
-import { isJsonObject, optionError } from "@adcp-wire/internal";
+import { isJsonObject, notShown, optionError } from "@adcp-wire/internal";
 import {
   AdagentsDiscoveryError,
   type AdagentsDiscoveryReason,
@@ -11,7 +11,6 @@ import {
 } from "../errors.ts";
 import { cancelLate, Deadline, networkFailure, untilDeadline } from "./_deadline.ts";
 import type { ResolvedLimits } from "./_limits.ts";
-import { notShown } from "./_not_shown.ts";
 import { readBody } from "./_read_body.ts";
 import { registrableDomain } from "./_registrable_domain.ts";
 import { decodeUtf8 } from "./_utf8_decoder.ts";

@@ -5,8 +5,7 @@ import { ContentEncodingError, ResponseTooLargeError } from "../errors.ts";
 import { type Deadline, networkFailure } from "./_deadline.ts";
 import type { SseEventSizer } from "./_sse_sizer.ts";
 import type { ResolvedLimits } from "./limits.ts";
-import { notShown } from "./_not_shown.ts";
-import { AdcpWireError, optionError } from "@adcp-wire/internal";
+import { AdcpWireError, concatBytes, notShown, optionError } from "@adcp-wire/internal";
 
 /**
  * Who decodes a body sent with a `Content-Encoding` (gzip, deflate, br): `"runtime"` when `fetch`
@@ -407,7 +406,7 @@ export class BoundedBody {
         chunks.push(chunk);
         total += chunk.length;
       }
-      return concatChunks(chunks, total);
+      return concatBytes(chunks, total);
     }
     const ceiling = Math.min(this.#rawLimit, this.#decodedLimit, MAX_BUFFER) + 1;
     let buffer: Uint8Array = new Uint8Array(
@@ -534,16 +533,4 @@ function byobReader(body: ReadableStream<Uint8Array>): ReadableStreamBYOBReader 
   } catch {
     return undefined; // not a byte stream: the stream is not locked
   }
-}
-
-/** One array of the `total` bytes of `chunks` (the chunk itself when there is one). */
-export function concatChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }

@@ -2,7 +2,6 @@
 // readJsonResponse (and of the benchmarks).
 import {
   ACTION,
-  concatChunks,
   declaredLength,
   declaredLengthError,
   openResponseBody,
@@ -13,8 +12,13 @@ import { ResponseTooLargeError } from "../errors.ts";
 import { isResolved, resolveCallLimits, RESPONSE_LIMIT_NAMES } from "./_limits.ts";
 import type { ResolvedLimits, ResponseLimits } from "./_limits.ts";
 import type { ContentDecoding, ReadProgress } from "./_body.ts";
-import { notShown } from "./_not_shown.ts";
-import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
+import {
+  concatBytes,
+  notShown,
+  optionError,
+  type OptionKeys,
+  optionKeys,
+} from "@adcp-wire/internal";
 import { checkKeys } from "../_options.ts";
 
 /** Options of {@link readTextResponse} and {@link readJsonResponse}. */
@@ -217,5 +221,5 @@ async function readAllBytes(response: Response): Promise<Uint8Array> {
 
 /** Joins chunks into one array (no copy for a single chunk). */
 export function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  return chunks.length === 0 ? EMPTY : concatChunks(chunks, total);
+  return chunks.length === 0 ? EMPTY : concatBytes(chunks, total);
 }

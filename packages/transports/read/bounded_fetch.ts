@@ -6,8 +6,7 @@ import { isRedirect } from "./_redirect.ts";
 import { SseEventSizer } from "./_sse_sizer.ts";
 import type { ResponseLimits } from "./limits.ts";
 import type { ReadProgress } from "./read_response.ts";
-import { notShown } from "./_not_shown.ts";
-import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
+import { notShown, optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
 import { checkKeys } from "../_options.ts";
 
 /** What boundedFetch does, for its option errors. */

@@ -5,8 +5,7 @@ import { isResolved, resolveCallLimits, RESPONSE_LIMIT_NAMES } from "./_limits.t
 import { concat } from "./_read_body.ts";
 import { decodeUtf8 } from "./_utf8_decoder.ts";
 import type { ResolvedLimits, ResponseLimits } from "./limits.ts";
-import { notShown } from "./_not_shown.ts";
-import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
+import { notShown, optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
 import { checkKeys } from "../_options.ts";
 
 /** What readStdioMessages does, for its option errors. */

@@ -4,7 +4,6 @@ import { type ExtractedAdcpError, validateAdcpError } from "@adcp-wire/core";
 import { isStandardErrorCode, isVendorErrorCode } from "@adcp-wire/recovery";
 import { ADCP_VERSION, lookupErrorCode, type RecoveryClass } from "@adcp-wire/schemas";
 import { jsonCopy } from "../read/_json.ts";
-import { notShown } from "../read/_not_shown.ts";
 import { redactLeaks } from "./_leaks.ts";
 import type { CheckedOptions, OutgoingErrorWarning } from "./_outgoing_options.ts";
 import { shownCode } from "./_shown_code.ts";
@@ -12,6 +11,7 @@ import {
   describe,
   isJsonObject as isObject,
   type JsonRecord,
+  notShown,
   own,
   utf8Length,
 } from "@adcp-wire/internal";

@@ -1,6 +1,5 @@
 // Unknown option keys of the seller helpers, refused in the one option-error style.
-import { checkOptionKeys, type OptionKeys } from "@adcp-wire/internal";
-import { notShown } from "../read/_not_shown.ts";
+import { checkOptionKeys, notShown, type OptionKeys } from "@adcp-wire/internal";
 
 /**
  * Refuses an own key of `options` that is not in `keys`, naming it as `options.<key>` with the

@@ -1,7 +1,6 @@
 // The options every outgoing helper takes, their checks, and the warnings they report. Kept apart
 // from check_outgoing_adcp_error.ts so that the helpers and the check share them without a cycle.
-import { optionError, type OptionKeys } from "@adcp-wire/internal";
-import { notShown } from "../read/_not_shown.ts";
+import { notShown, optionError, type OptionKeys } from "@adcp-wire/internal";
 import { compileServiceNames, type LeakKind } from "./_leaks.ts";
 import { checkSellerOptionKeys } from "./_option_keys.ts";
 

@@ -5,12 +5,12 @@ import { jsonCopy } from "../read/_json.ts";
 import { isForwarded } from "./_forwarded.ts";
 import type { CheckedOptions } from "./_outgoing_options.ts";
 import { preparedError } from "./_outgoing.ts";
-import { notShown } from "../read/_not_shown.ts";
 import { shownCode } from "./_shown_code.ts";
 import {
   describe,
   isJsonObject as isObject,
   type JsonRecord,
+  notShown,
   optionError,
   own,
 } from "@adcp-wire/internal";

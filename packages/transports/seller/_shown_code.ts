@@ -1,5 +1,5 @@
 // How the seller helpers name a `code` they refuse, in the seller's own exception messages.
-import { notShown } from "../read/_not_shown.ts";
+import { notShown } from "@adcp-wire/internal";
 import { redactLeaks } from "./_leaks.ts";
 
 /** What a code must look like to be shown: a letter, then letters, digits, `_` or `-`. */

@@ -1,8 +1,7 @@
 // The one-sentence human summary the seller helpers put beside structured data.
 import { redactLeaks } from "./_leaks.ts";
 import type { CheckedOptions } from "./_outgoing_options.ts";
-import { notShown } from "../read/_not_shown.ts";
-import { optionError, utf8Length } from "@adcp-wire/internal";
+import { notShown, optionError, utf8Length } from "@adcp-wire/internal";
 
 /** Longest summary, in UTF-8 bytes: the buyer-side display cap on `message` (256 bytes). */
 export const MAX_SUMMARY_BYTES = 256;

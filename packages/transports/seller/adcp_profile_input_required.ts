@@ -1,6 +1,5 @@
-import { isPlainObject, optionError, optionKeys, own } from "@adcp-wire/internal";
+import { isPlainObject, notShown, optionError, optionKeys, own } from "@adcp-wire/internal";
 import { checkSellerOptionKeys } from "./_option_keys.ts";
-import { notShown } from "../read/_not_shown.ts";
 import { checkIds } from "./_profile_ids.ts";
 import { checkSummary } from "./_summary.ts";
 

@@ -2,9 +2,8 @@ import { warnResponseSize } from "./_outgoing.ts";
 import { checkSummary } from "./_summary.ts";
 import type { McpTextContent } from "./adcp_error_result.ts";
 import type { OutgoingErrorWarning } from "./check_outgoing_adcp_error.ts";
-import { notShown } from "../read/_not_shown.ts";
 import { checkSellerOptionKeys } from "./_option_keys.ts";
-import { isJsonObject as isObject, optionError, optionKeys } from "@adcp-wire/internal";
+import { isJsonObject as isObject, notShown, optionError, optionKeys } from "@adcp-wire/internal";
 
 /** What the helper does, for its option errors. */
 const ACTION = "build the success result";

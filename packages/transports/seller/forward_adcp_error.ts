@@ -1,7 +1,6 @@
 import { type ExtractedAdcpError, validateAdcpError } from "@adcp-wire/core";
 import { markForwarded } from "./_forwarded.ts";
-import { notShown } from "../read/_not_shown.ts";
-import { optionError } from "@adcp-wire/internal";
+import { deepFreeze, notShown, optionError } from "@adcp-wire/internal";
 
 /**
  * Validates an upstream AdCP error that an intermediary passes through, and marks it to be sent
@@ -42,12 +41,4 @@ export function forwardAdcpError(upstream: unknown): ExtractedAdcpError {
   }
   // validateAdcpError serialized it already, so this does not throw.
   return markForwarded(deepFreeze(JSON.parse(JSON.stringify(valid))) as ExtractedAdcpError);
-}
-
-function deepFreeze(value: unknown): unknown {
-  if (typeof value === "object" && value !== null) {
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-    Object.freeze(value);
-  }
-  return value;
 }
