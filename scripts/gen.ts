@@ -320,7 +320,6 @@ function renameTypesToWordCase(
   return { source: source.replace(references, (name) => renames.get(name)!), renames };
 }
 
-
 /**
  * `deno doc --lint` wants a doc comment on every export; give the few undocumented ones a plain
  * one.
