@@ -71,7 +71,7 @@ export interface BenchArgs {
   readonly json?: string | undefined;
   /** An earlier run's `--json` output, to print how each ratio moved since. */
   readonly compare?: string | undefined;
-  /** Also print the rows as a Markdown table (the README's performance table). */
+  /** Also print the rows as a Markdown table (the table of docs/performance.md). */
   readonly markdown?: boolean | undefined;
 }
 
@@ -88,7 +88,7 @@ export const BENCH_USAGE: string = [
   "  --filter=TEXT    only the groups whose file path or group name contains TEXT",
   "  --json=PATH      also write every measured time to PATH",
   "  --compare=PATH   print how each ratio moved since the run whose --json output is PATH",
-  "  --markdown       also print the rows as a Markdown table (the README's performance table)",
+  "  --markdown       also print the rows as a Markdown table (the table of docs/performance.md)",
   "  --help           print this and exit",
   "",
   "Exit status: 0, or 1 with --check when a target is missed; 2 for a mistaken command line.",

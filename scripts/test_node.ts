@@ -30,7 +30,7 @@ export const MIN_NODE_MAJOR = 20;
 /** The Node entry that answers the `--impl` protocol. */
 export const NODE_ADAPTER = "examples/node/impl_adapter.ts";
 
-/** The README's MCP client example, for Node. */
+/** The MCP client example of docs/clients.md, for Node. */
 export const NODE_EXAMPLE = "examples/node/mcp_client.mjs";
 
 /** What {@link NODE_EXAMPLE} prints. */

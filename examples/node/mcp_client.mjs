@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The README's MCP example on Node.js (≥ 20), against a real agent over HTTP: a local MCP agent
+ * The MCP example of docs/clients.md on Node.js (≥ 20), against a real agent over HTTP: a local MCP agent
  * (Streamable HTTP, JSON answers, no session) served with `node:http` on 127.0.0.1, whose one
  * tool is rate limited on its first call; `McpClient` calls it twice, and the buyer validates the
  * answer before using it; then `connectAgent` finds the same agent by URL and calls it once.
@@ -89,7 +89,7 @@ await new Promise((resolve) => agent.listen(0, "127.0.0.1", () => resolve(undefi
 const address = agent.address();
 if (address === null || typeof address === "string") throw new Error("no TCP address");
 
-// --- The buyer: the README's example, with the global fetch and a real URL. ---
+// --- The buyer: the example of docs/clients.md, with the global fetch and a real URL. ---
 
 const client = new McpClient(`http://127.0.0.1:${address.port}/mcp`, {
   agentLimits: { maxResponseBytes: 1_048_576, timeoutMs: 10_000 },

@@ -340,7 +340,7 @@ function hasAuthentication(config: Record<string, unknown>): boolean {
  * unsigned request to a `required_for` operation without another credential is
  * `request_signature_required`; a signed one goes through the 15 checks of the request verifier
  * checklist, in order; a half-signed or malformed one is always rejected, never downgraded to
- * bearer. The codes are in the README's "Signing" section.
+ * bearer. The codes are in docs/signing.md, "Rejection codes".
  *
  * @example Verifying a signed request
  * ```ts

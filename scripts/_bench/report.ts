@@ -210,8 +210,8 @@ function formatPercent(fraction: number): string {
 }
 
 /**
- * The rows as a Markdown table, for the README: the benchmark, its baseline, the median ratio with
- * its quartiles, the target and the verdict.
+ * The rows as a Markdown table, for docs/performance.md: the benchmark, its baseline, the median
+ * ratio with its quartiles, the target and the verdict.
  *
  * @param rows The rows, in the order printed.
  * @returns The table's lines (header, separator, one line per row).
