@@ -191,10 +191,3 @@ export type AnyCoreError =
   | WrapperDetectedError
   | DataPartTooLargeError
   | UnexpectedPartCountError;
-
-/**
- * Every error class `@adcp-wire/core` throws.
- *
- * @deprecated Use {@link AnyCoreError}.
- */
-export type AdcpCoreErrors = AnyCoreError;

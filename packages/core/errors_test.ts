@@ -2,7 +2,6 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { AdcpWireError } from "@adcp-wire/internal";
 import {
   AdcpCoreError,
-  type AdcpCoreErrors,
   type AnyCoreError,
   DataPartTooLargeError,
   UnexpectedPartCountError,
@@ -51,9 +50,6 @@ Deno.test("AnyCoreError narrows on code", () => {
     }
   }
   deepStrictEqual(seen, ["wrapper 0", "size 10/11", "parts 1/2"]);
-  // The deprecated name is the same union.
-  const old: AdcpCoreErrors[] = errors;
-  strictEqual(old.length, 3);
 });
 
 Deno.test("every core error is an AdcpWireError with an upper-case code", () => {

@@ -36,12 +36,3 @@ export function extractAdcpErrorFromJsonRpcError(error: unknown): ExtractedAdcpE
   const candidate = jsonRpcErrorCandidate(error, true);
   return candidate === undefined ? null : validateAdcpError(candidate.value);
 }
-
-/**
- * The former name of {@link extractAdcpErrorFromJsonRpcError}: it reads any JSON-RPC error, not
- * only the MCP SDK's `McpError`.
- *
- * @deprecated Use {@link extractAdcpErrorFromJsonRpcError}.
- */
-export const extractAdcpErrorFromMcpError: typeof extractAdcpErrorFromJsonRpcError =
-  extractAdcpErrorFromJsonRpcError;

@@ -1,10 +1,7 @@
 import fc from "fast-check";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { anyResponse, json, jsonRpcText, runPure } from "./_test_utils.ts";
-import {
-  extractAdcpErrorFromJsonRpcError,
-  extractAdcpErrorFromMcpError,
-} from "./extract_adcp_error_from_jsonrpc_error.ts";
+import { extractAdcpErrorFromJsonRpcError } from "./extract_adcp_error_from_jsonrpc_error.ts";
 import { validateAdcpError } from "./validate_adcp_error.ts";
 
 const adcpError = { code: "RATE_LIMITED", retry_after: 5, recovery: "transient" };
@@ -96,10 +93,3 @@ Deno.test("extractAdcpErrorFromJsonRpcError() is total and pure", () => {
     { numRuns: 300 },
   );
 });
-
-Deno.test(
-  "extractAdcpErrorFromMcpError is the deprecated name of extractAdcpErrorFromJsonRpcError",
-  () => {
-    strictEqual(extractAdcpErrorFromMcpError, extractAdcpErrorFromJsonRpcError);
-  },
-);

@@ -33,19 +33,11 @@ export type ExtractedAdcpError =
   };
 
 /**
- * The strict `core/error.json` type (`code` and `message` required).
- *
- * @deprecated Use `AdcpError` from `@adcp-wire/schemas`.
- */
-export type AdcpErrorSchema = AdcpError;
-
-/**
  * The names of the fields `core/error.json` defines, taken from the generated `AdcpError` type of
  * `@adcp-wire/schemas` (its open index signature left out).
  */
 export type AdcpErrorFieldName = keyof {
-  // Through the exported alias, so that the documentation of this package is complete on its own.
-  [K in keyof AdcpErrorSchema as string extends K ? never : number extends K ? never : K]: true;
+  [K in keyof AdcpError as string extends K ? never : number extends K ? never : K]: true;
 };
 
 /**

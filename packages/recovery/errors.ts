@@ -130,10 +130,3 @@ export class RetryBudgetExhaustedError extends AdcpRecoveryError {
 
 /** Every error class `@adcp-wire/recovery` throws, discriminated by `code`. */
 export type AnyRecoveryError = RetryBudgetExhaustedError;
-
-/**
- * Every error class `@adcp-wire/recovery` throws.
- *
- * @deprecated Use {@link AnyRecoveryError}.
- */
-export type AdcpRecoveryErrors = AnyRecoveryError;

@@ -1,11 +1,6 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { AdcpWireError } from "@adcp-wire/internal";
-import {
-  AdcpRecoveryError,
-  type AdcpRecoveryErrors,
-  type AnyRecoveryError,
-  RetryBudgetExhaustedError,
-} from "./errors.ts";
+import { AdcpRecoveryError, type AnyRecoveryError, RetryBudgetExhaustedError } from "./errors.ts";
 
 Deno.test("RetryBudgetExhaustedError carries its fields, a literal name and the cause", () => {
   const cause = new Error("last failure");
@@ -61,7 +56,7 @@ Deno.test("RetryBudgetExhaustedError's message never holds seller text", () => {
   );
 });
 
-Deno.test("AnyRecoveryError narrows on code, and AdcpRecoveryErrors is its deprecated name", () => {
+Deno.test("AnyRecoveryError narrows on code", () => {
   const error: AnyRecoveryError = new RetryBudgetExhaustedError({
     decision: {
       action: "escalate_to_human",
@@ -83,6 +78,4 @@ Deno.test("AnyRecoveryError narrows on code, and AdcpRecoveryErrors is its depre
       throw new Error(`unexpected ${unreachable}`);
     }
   }
-  const old: AdcpRecoveryErrors = error;
-  strictEqual(old, error);
 });

@@ -2,12 +2,7 @@ import fc from "fast-check";
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { checkJsonBounds } from "./check_json_bounds.ts";
 import { JsonDepthLimitError, JsonNodeLimitError } from "./errors.ts";
-import {
-  DEFAULT_JSON_MAX_DEPTH,
-  DEFAULT_JSON_MAX_NODES,
-  DEFAULT_MAX_JSON_DEPTH,
-  DEFAULT_MAX_JSON_NODES,
-} from "./json_limits.ts";
+import { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_NODES } from "./json_limits.ts";
 
 function nest(depth: number): unknown {
   let value: unknown = 0;
@@ -63,8 +58,6 @@ Deno.test("checkJsonBounds() accepts exactly maxJsonNodes and rejects one more",
 Deno.test("checkJsonBounds() default node limit admits the densest 4 MiB JSON text", () => {
   strictEqual(DEFAULT_MAX_JSON_DEPTH, 64);
   strictEqual(DEFAULT_MAX_JSON_NODES, 2_097_152);
-  strictEqual(DEFAULT_JSON_MAX_DEPTH, DEFAULT_MAX_JSON_DEPTH); // the deprecated names
-  strictEqual(DEFAULT_JSON_MAX_NODES, DEFAULT_MAX_JSON_NODES);
   // "[0,0,…,0]" with 2,097,151 elements is 4,194,303 bytes: the most values 4 MiB can hold.
   const text = `[${new Array(2_097_151).fill("0").join(",")}]`;
   ok(text.length <= 4 * 1024 * 1024);

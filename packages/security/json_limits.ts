@@ -31,20 +31,6 @@ export const DEFAULT_MAX_JSON_DEPTH = 64;
  */
 export const DEFAULT_MAX_JSON_NODES = 2_097_152;
 
-/**
- * Former name of {@link DEFAULT_MAX_JSON_DEPTH}.
- *
- * @deprecated Use {@link DEFAULT_MAX_JSON_DEPTH}, the spelling every package shares.
- */
-export const DEFAULT_JSON_MAX_DEPTH: typeof DEFAULT_MAX_JSON_DEPTH = DEFAULT_MAX_JSON_DEPTH;
-
-/**
- * Former name of {@link DEFAULT_MAX_JSON_NODES}.
- *
- * @deprecated Use {@link DEFAULT_MAX_JSON_NODES}, the spelling every package shares.
- */
-export const DEFAULT_JSON_MAX_NODES: typeof DEFAULT_MAX_JSON_NODES = DEFAULT_MAX_JSON_NODES;
-
 /** JSON size limits for {@link checkJsonBounds}, {@link toSafeJson} and {@link mergeSafe}. */
 export interface JsonLimits {
   /**

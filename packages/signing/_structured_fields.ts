@@ -7,7 +7,7 @@
 
 /** A structured field that does not parse; the message says where, never echoing the field. */
 export class StructuredFieldError extends Error {
-  override readonly name = "StructuredFieldError";
+  override readonly name: "StructuredFieldError" = "StructuredFieldError";
 }
 
 /** A Bare Item (RFC 8941 §3.3). */

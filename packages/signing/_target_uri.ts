@@ -71,7 +71,7 @@ export type TargetUriProblem =
 /** A URL or authority that the profile's canonicalization rejects. */
 export class TargetUriError extends Error {
   /** The class name, a literal so that minifiers cannot change it. */
-  override readonly name: string = "TargetUriError";
+  override readonly name: "TargetUriError" = "TargetUriError";
   /** What was wrong. */
   readonly problem: TargetUriProblem;
 

@@ -10,7 +10,7 @@ import {
   type RawFetchOptions,
   sourceUrl,
 } from "./_jwks_fetch.ts";
-import { AdcpSigningError } from "./errors.ts";
+import { AgentKeyDiscoveryError } from "./errors.ts";
 import type { FetchJwksOptions } from "./jwks.ts";
 import { defaultJwksUri } from "./jwks.ts";
 
@@ -22,116 +22,6 @@ export const MAX_BRAND_JSON_AGENTS = 10_000;
 
 const ACTION = "resolve the agent's JWKS";
 const NOT_OBJECT = "the document is not a JSON object";
-
-/** Why {@link AgentKeyDiscoveryError} refused. */
-export type AgentKeyDiscoveryReason =
-  /**
-   * The brand.json failed the strict parse (not UTF-8 or JSON, a byte order mark, a duplicate
-   * key, past the JSON bounds, over the 256 KiB cap), is not one of its shapes, or redirects a
-   * second time.
-   */
-  | "brand_json_malformed"
-  /** No `agents[]` entry has the agent's URL. */
-  | "agent_not_in_brand_json"
-  /** More than one entry has it. */
-  | "brand_json_ambiguous";
-
-/**
- * The brand.json gave no single agent entry for the URL (the spec's
- * `request_signature_brand_json_malformed`, `_agent_not_in_brand_json`, `_brand_json_ambiguous`;
- * a verifier then rejects with `*_signature_key_unknown`: "verifiers MUST NOT accept signatures
- * from a keyid they cannot resolve to a specific agents[] entry"). None is retryable
- * (security.mdx, "Rejection codes for this discovery chain": "do not retry; surface to
- * operations", "Not retryable"): the same document fails the same way until its operator fixes
- * it. A brand.json that could not be fetched (network, timeout, non-2xx) is a `JwksError`
- * `unavailable` instead, the transient `request_signature_brand_json_unreachable`.
- *
- * @example Reading the reason
- * ```ts
- * import { AgentKeyDiscoveryError } from "@adcp-wire/signing";
- * import { strictEqual } from "node:assert/strict";
- *
- * const error = new AgentKeyDiscoveryError("brand_json_ambiguous");
- * strictEqual(error.code, "agent_key_discovery");
- * strictEqual(error.specCode, "request_signature_brand_json_ambiguous");
- * ```
- */
-export class AgentKeyDiscoveryError extends AdcpSigningError {
-  /** The class name, a literal so that minifiers cannot change it. */
-  override readonly name: string = "AgentKeyDiscoveryError";
-  /** Always `agent_key_discovery`. */
-  override readonly code = "agent_key_discovery" as const;
-  /** Why. */
-  readonly reason: AgentKeyDiscoveryReason;
-
-  /**
-   * Makes the error.
-   *
-   * @param reason Why.
-   * @param detail One line for logs: what was wrong (the body by kind only, no seller bytes).
-   * @param options `cause`: the parser's error, when there is one.
-   *
-   * @example Usage
-   * ```ts
-   * import { AgentKeyDiscoveryError } from "@adcp-wire/signing";
-   * import { strictEqual } from "node:assert/strict";
-   *
-   * const error = new AgentKeyDiscoveryError("agent_not_in_brand_json");
-   * strictEqual(error.reason, "agent_not_in_brand_json");
-   * strictEqual(
-   *   new AgentKeyDiscoveryError("brand_json_malformed", "the body is not JSON").message,
-   *   "Cannot resolve the agent's keys: brand json malformed (the body is not JSON)",
-   * );
-   * ```
-   */
-  constructor(reason: AgentKeyDiscoveryReason, detail?: string, options?: ErrorOptions) {
-    super(
-      `Cannot resolve the agent's keys: ${reason.replaceAll("_", " ")}${
-        detail === undefined ? "" : ` (${detail})`
-      }`,
-      options,
-    );
-    this.reason = reason;
-  }
-
-  /**
-   * The request-signing taxonomy's code for the reason (`request_signature_<reason>`).
-   *
-   * @example Usage
-   * ```ts
-   * import { AgentKeyDiscoveryError } from "@adcp-wire/signing";
-   * import { strictEqual } from "node:assert/strict";
-   *
-   * strictEqual(
-   *   new AgentKeyDiscoveryError("brand_json_malformed").specCode,
-   *   "request_signature_brand_json_malformed",
-   * );
-   * ```
-   */
-  get specCode(): string {
-    return `request_signature_${this.reason}`;
-  }
-
-  /**
-   * The webhook twin of {@link AgentKeyDiscoveryError.specCode} (`webhook_signature_<reason>`),
-   * for a webhook verifier resolving the seller's keys: the webhook taxonomy's "codes parallel
-   * the request-signing error taxonomy, prefixed `webhook_`".
-   *
-   * @example Usage
-   * ```ts
-   * import { AgentKeyDiscoveryError } from "@adcp-wire/signing";
-   * import { strictEqual } from "node:assert/strict";
-   *
-   * strictEqual(
-   *   new AgentKeyDiscoveryError("brand_json_malformed").webhookSpecCode,
-   *   "webhook_signature_brand_json_malformed",
-   * );
-   * ```
-   */
-  get webhookSpecCode(): string {
-    return `webhook_signature_${this.reason}`;
-  }
-}
 
 /** A brand.json body that fails the strict parse or the cap: `brand_json_malformed`. */
 const MALFORMED_BRAND_JSON = (detail: string, cause?: unknown): Error =>

@@ -1,7 +1,8 @@
 // resolveAgentJwksUri against local servers: the brand.json shapes, the one redirect, and what a
 // hostile operator can send.
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
-import { AgentKeyDiscoveryError, resolveAgentJwksUri } from "./agent_keys.ts";
+import { resolveAgentJwksUri } from "./agent_keys.ts";
+import { AgentKeyDiscoveryError } from "./errors.ts";
 import { JwksError } from "./errors.ts";
 
 const LOCAL = { allowHttp: true, allowReservedAddresses: true } as const;

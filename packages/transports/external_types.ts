@@ -5,7 +5,6 @@ export {
   type A2AResponseOutcome,
   AdcpCoreError,
   type AdcpErrorFieldName,
-  type AdcpErrorSchema,
   type ExtractedAdcpError,
   type McpResponseOutcome,
   UnexpectedPartCountError,

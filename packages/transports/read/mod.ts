@@ -29,7 +29,7 @@
 export * from "../errors.ts";
 // Named by the public API (the `adcpError` of some error classes), re-exported so that these docs
 // are complete on their own.
-export type { AdcpErrorFieldName, AdcpErrorSchema, ExtractedAdcpError } from "@adcp-wire/core";
+export type { AdcpErrorFieldName, ExtractedAdcpError } from "@adcp-wire/core";
 export * from "./bounded_fetch.ts";
 export * from "./fetch_adagents_json.ts";
 export * from "./limits.ts";

@@ -37,4 +37,4 @@ export * from "./forward_adcp_error.ts";
 export * from "./translate_upstream_error.ts";
 // Named by the public API (what the helpers build and return), re-exported so that these docs are
 // complete on their own.
-export type { AdcpErrorFieldName, AdcpErrorSchema, ExtractedAdcpError } from "@adcp-wire/core";
+export type { AdcpErrorFieldName, ExtractedAdcpError } from "@adcp-wire/core";
