@@ -3,9 +3,9 @@
  * member's `deno.json` (`name`, `exports`), prints one line per violation of the rules below and
  * exits 1 when there is any.
  *
- * Usage: `deno run --allow-read --allow-run scripts/check_shape.ts [--only=cycle,layer,name,width]
- * [root]` (`root` defaults to the repository root; `--only` picks rules, all by default; `--help`
- * prints {@link CHECK_SHAPE_USAGE}; a mistaken command line exits 2).
+ * Usage: `deno run --allow-read --allow-run scripts/check_shape.ts [--only=RULE,...] [root]`
+ * (`root` defaults to the repository root; `--only` picks rules, all by default; `--help` prints
+ * {@link CHECK_SHAPE_USAGE}; a mistaken command line exits 2).
  *
  * 1. Cycles: no import cycle among the source files of one package. Test files (`*_test.ts`,
  *    `*_bench.ts`, `_test_*.ts`, anything under `testdata/`) are left out of the graph. Edges are
@@ -13,7 +13,10 @@
  *    and `import("…")` with a literal string (which also covers `typeof import("…")`). Each group
  *    of files that reach each other (a strongly connected component, found by Tarjan's algorithm
  *    in linear time) is reported as shortest cycles through its files, until each file of the
- *    group is on a reported cycle.
+ *    group is on a reported cycle. Folders may not import each other both ways either (a folder
+ *    cycle: two units that need each other are one unit split in two); an entry point `mod.ts`
+ *    gathering its subpaths is no dependency of theirs, and the generated `@adcp-wire/schemas`,
+ *    whose folders mirror the upstream schema tree, is left out.
  * 2. Layers: a package imports only packages of a strictly lower layer of {@link LAYERS}, by name.
  *    The rule holds for every file of a package, tests and `testdata/` included; `scripts/` is no
  *    package and is not checked. A test file may also import its own package by name; a source
@@ -30,6 +33,12 @@
  *    Markdown, lines inside code fences, table rows and a line that is one link or URL (after any
  *    list or quote marker); in code, a comment line whose text is one link or URL. `deno fmt`
  *    keeps code within the width already; what this catches is long comments, strings and prose.
+ * 5. Publish: a release publishes library code only: no file `deno publish --dry-run` lists is a
+ *    test, a benchmark, a test helper (`_test_*`) or under a `testdata/` folder at any depth.
+ * 6. Deprecated: while CHANGELOG.md lists no release (`## x.y.z`), no source file of a package
+ *    has a `@deprecated` tag of ours: a name changed before a first release is simply removed. A
+ *    protocol feature the spec deprecates may be marked, naming the AdCP version that removes it
+ *    (`removed in AdCP 4.0`); the generated `@adcp-wire/schemas` copies the schemas' own marks.
  *
  * Imports are found by a small tokenizer (comments, strings, template literals and regular
  * expression literals are skipped, so `"… from './x.ts'"` in a string is no import). `.js` files
@@ -51,6 +60,8 @@ import {
   mapLimit,
 } from "./_shape/names.ts";
 import { longLines, MAX_COLUMNS, type TextKind } from "./_shape/width.ts";
+import { ownDeprecations, releasedVersions } from "./_shape/deprecated.ts";
+import { publishDryRun, publishedFiles, unpublishable } from "./_shape/publish.ts";
 import {
   isSourceFile,
   isTestFile,
@@ -65,9 +76,11 @@ export * from "./_shape/cycles.ts";
 export * from "./_shape/layers.ts";
 export * from "./_shape/names.ts";
 export * from "./_shape/width.ts";
+export * from "./_shape/deprecated.ts";
+export * from "./_shape/publish.ts";
 
 /** The rules, in the order their findings are printed. */
-export const RULES = ["cycle", "layer", "name", "width"] as const;
+export const RULES = ["cycle", "layer", "name", "width", "publish", "deprecated"] as const;
 
 /** Which rule a finding breaks. */
 export type Rule = typeof RULES[number];
@@ -140,6 +153,7 @@ async function checkImports(
     }
     if (!test) graph.set(file, edges);
   }
+  if (!GENERATED.includes(member.name)) findings.push(...folderCycles(member, graph));
   for (const cycle of findCycles(graph)) {
     const rel = (path: string) => path.slice(member.dir.length + 1);
     const typeEdges = cycle.path.slice(1)
@@ -154,6 +168,43 @@ async function checkImports(
     });
   }
   return findings;
+}
+
+/**
+ * The generated packages: their folders mirror the upstream schema tree, whose `$ref`s cross
+ * folders both ways, so the folder-cycle rule does not hold them (their files still may not form
+ * a cycle of imports they cannot have, and a generator writes no cycle of its own).
+ */
+const GENERATED: readonly string[] = ["@adcp-wire/schemas"];
+
+/**
+ * The folder cycles of one member: folders (the member's own directory is `.`) that import each
+ * other, from the file graph `graph`. A folder is a unit of the package (a subpath, or a private
+ * core): two folders that need each other are one unit split in two.
+ */
+export function folderCycles(
+  member: Member,
+  graph: ReadonlyMap<string, readonly string[]>,
+): Finding[] {
+  const folderOf = (file: string) => posix.dirname(file.slice(member.dir.length + 1));
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    // An entry point that gathers its subpaths is no dependency of theirs.
+    if (posix.basename(file) === "mod.ts") continue;
+    const from = folderOf(file);
+    const edges = folders.get(from) ?? new Set<string>();
+    folders.set(from, edges);
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (to !== from) edges.add(to);
+    }
+  }
+  const folderGraph = new Map([...folders].map(([folder, edges]) => [folder, [...edges]]));
+  return findCycles(folderGraph).map((cycle) => ({
+    rule: "cycle",
+    message: `${member.dir}/${cycle.path[0]}/: Folder cycle in ${member.name}: expected its ` +
+      `folders to import each other one way, found ${cycle.path.join(" → ")}`,
+  }));
 }
 
 /** Checks the duplicate-name rule over every entry point of every member. */
@@ -184,6 +235,7 @@ async function widthFiles(root: string, members: Member[]): Promise<[string, Tex
     .filter((f) => !f.startsWith("packages/schemas/") && !f.split("/").includes("testdata"));
   const markdown = [
     "README.md",
+    "CONTRIBUTING.md",
     ...members.map((m) => `${m.dir}/README.md`),
     ...(await listFiles(root, "docs")).filter((f) => f.endsWith(".md")),
   ];
@@ -193,6 +245,60 @@ async function widthFiles(root: string, members: Member[]): Promise<[string, Tex
     ...markdown.map((f): [string, TextKind] => [f, "markdown"]),
   ];
   return out;
+}
+
+/** Checks that a release would publish no test, benchmark, test helper or test data. */
+async function checkPublish(root: string): Promise<Finding[]> {
+  let output: string;
+  try {
+    output = await publishDryRun(root);
+  } catch (error) {
+    return [{
+      rule: "publish",
+      message: `deno.json: Cannot list what a release publishes: expected deno publish --dry-run ` +
+        `to succeed, found ${(error as Error).message}`,
+    }];
+  }
+  return publishedFiles(output, root).flatMap((file): Finding[] => {
+    const what = unpublishable(file);
+    return what === undefined ? [] : [{
+      rule: "publish",
+      message: `${file}: Published by a release: expected library code only, found ${what} ` +
+        "(exclude it in the member's deno.json publish.exclude)",
+    }];
+  });
+}
+
+/**
+ * Checks that no unreleased package deprecates a name of its own: while CHANGELOG.md lists no
+ * release, every `@deprecated` in a source file must mark a protocol feature and name the AdCP
+ * version that removes it. The generated packages copy the schemas' own deprecations.
+ */
+async function checkDeprecated(root: string, members: Member[]): Promise<Finding[]> {
+  let changelog = "";
+  try {
+    changelog = await Deno.readTextFile(posix.join(root, "CHANGELOG.md"));
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  if (releasedVersions(changelog).length > 0) return [];
+  const findings: Finding[] = [];
+  for (const member of members) {
+    if (GENERATED.includes(member.name)) continue;
+    const files = (await listFiles(root, member.dir)).filter(isSourceFile)
+      .filter((file) => !isTestFile(file));
+    for (const file of files) {
+      for (const line of ownDeprecations(await Deno.readTextFile(posix.join(root, file)))) {
+        findings.push({
+          rule: "deprecated",
+          message: `${file}:${line}: Deprecation in unreleased ${member.name}: expected none ` +
+            "before a first release (remove the old name; a protocol feature may be marked " +
+            "with the AdCP version that removes it), found @deprecated",
+        });
+      }
+    }
+  }
+  return findings;
 }
 
 /** Checks the line-width rule. */
@@ -245,6 +351,8 @@ export async function checkShape(
   if (rules.has("width")) {
     findings.push(...await checkWidth(absolute, members, options.maxColumns ?? MAX_COLUMNS));
   }
+  if (rules.has("deprecated")) findings.push(...await checkDeprecated(absolute, members));
+  if (rules.has("publish")) findings.push(...await checkPublish(absolute));
   findings.push(...await names);
   const key = (f: Finding) => RULES.indexOf(f.rule);
   return findings
@@ -259,6 +367,8 @@ export function summarize(findings: Finding[], rules: readonly Rule[] = RULES): 
     layer: "layer violations",
     name: "public-name problems",
     width: "long lines",
+    publish: "unpublishable files",
+    deprecated: "early deprecations",
   };
   return rules.map((rule) => `${findings.filter((f) => f.rule === rule).length} ${what[rule]}`)
     .join(", ");
@@ -267,9 +377,10 @@ export function summarize(findings: Finding[], rules: readonly Rule[] = RULES): 
 /** The usage text of `check_shape.ts --help`. */
 export const CHECK_SHAPE_USAGE: string = [
   "Usage: deno task check-shape [--only=RULE,...] [ROOT]",
-  "Checks the shape of the workspace at ROOT (default: the repository root): import cycles",
-  "inside a package, layer violations, public names declared twice and lines over " +
-  `${MAX_COLUMNS} columns.`,
+  "Checks the shape of the workspace at ROOT (default: the repository root): import and folder",
+  "cycles inside a package, layer violations, public names declared twice, lines over " +
+  `${MAX_COLUMNS} columns, tests or test data a release would publish, and deprecations in a`,
+  "package never released.",
   `  --only=RULES   check only these rules, comma-separated: ${RULES.join(", ")}`,
   "  --help         print this and exit",
   "Exit status: 0 when nothing is found, 1 when something is, 2 for a mistaken command line.",
@@ -334,7 +445,7 @@ async function main(): Promise<number> {
     console.error(`check_shape: ${summarize(findings, rules)}`);
     return 1;
   }
-  console.error("check_shape: no import cycles, layer violations, duplicate names or long lines");
+  console.error(`check_shape: nothing found (${(rules ?? RULES).join(", ")})`);
   return 0;
 }
 

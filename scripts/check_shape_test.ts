@@ -16,13 +16,17 @@ import {
   LAYERS,
   longLines,
   type Member,
+  ownDeprecations,
   packageOf,
   parseCheckShapeArgs,
   parseImports,
+  publishedFiles,
+  releasedVersions,
   resolveRelative,
   type Rule,
   stronglyConnected,
   summarize,
+  unpublishable,
 } from "./check_shape.ts";
 
 const FIXTURES = new URL("./testdata/shape/", import.meta.url).pathname;
@@ -469,7 +473,7 @@ Deno.test("checkShape() passes the good tree on every rule", async () => {
 });
 
 Deno.test("checkShape() reports each import cycle among source files of a package", async () => {
-  const found = await check("bad_cycle");
+  const found = await check("bad_cycle", ["cycle"]);
   const prefix = "Import cycle in @adcp-wire/core: expected no cycle among its source files, found";
   deepStrictEqual(
     found,
@@ -479,6 +483,9 @@ Deno.test("checkShape() reports each import cycle among source files of a packag
       `packages/core/e.ts: ${prefix} e.ts → e.ts`,
       `packages/core/f.ts: ${prefix} f.ts → g.ts → f.ts`,
       `packages/core/h.ts: ${prefix} h.ts → f.ts → g.ts → h.ts`,
+      // Two folders that import each other, though no file cycle joins them.
+      "packages/core/left/: Folder cycle in @adcp-wire/core: expected its folders to import each " +
+      "other one way, found left → right → left",
     ].map((message) => ({ rule: "cycle", message })),
   );
 });
@@ -525,7 +532,7 @@ Deno.test("checkShape() reports an entry point deno doc cannot read", async () =
 });
 
 Deno.test("checkShape() reports a name two packages declare, deprecated aliases too", async () => {
-  const found = await check("bad_names");
+  const found = await check("bad_names", ["name"]);
   const prefix = "is declared in 2 packages: expected one declaration in the workspace, found";
   deepStrictEqual(
     found,
@@ -537,6 +544,75 @@ Deno.test("checkShape() reports a name two packages declare, deprecated aliases 
       "(@adcp-wire/transports)",
     ].map((message) => ({ rule: "name", message })),
   );
+});
+
+Deno.test("checkShape() reports a deprecation in a package never released", async () => {
+  deepStrictEqual(
+    await check("bad_names", ["deprecated"]),
+    [10, 12].map((line) => ({
+      rule: "deprecated",
+      message: `packages/transports/mcp/mod.ts:${line}: Deprecation in unreleased ` +
+        "@adcp-wire/transports: expected none before a first release (remove the old name; a " +
+        "protocol feature may be marked with the AdCP version that removes it), found @deprecated",
+    })),
+  );
+});
+
+Deno.test("ownDeprecations() lets a protocol deprecation naming its AdCP removal through", () => {
+  const source = [
+    "/**",
+    " * @deprecated Use {@link New}.",
+    " */",
+    "/**",
+    " * @deprecated The legacy scheme is deprecated in AdCP 3.x and removed in AdCP 4.0;",
+    " * use the RFC 9421 profile.",
+    " */",
+    "/** @deprecated */",
+    "// the word deprecated alone is no tag",
+  ].join("\n");
+  deepStrictEqual(ownDeprecations(source), [2, 8]);
+  deepStrictEqual(releasedVersions("# Changelog\n\n## Unreleased\n\n### x\n"), []);
+  deepStrictEqual(releasedVersions("## 0.2.0 (2027-01-01)\n## [0.1.0]\n"), ["0.2.0", "0.1.0"]);
+});
+
+Deno.test("checkShape() reports what a release would publish that is no library code", async () => {
+  const dir = await materialize("good");
+  try {
+    // Without its excludes, the core member would publish its tests, benchmark, helper and data.
+    const config = posix.join(dir, "packages/core/deno.json");
+    const json = JSON.parse(await Deno.readTextFile(config));
+    delete json.publish;
+    await Deno.writeTextFile(config, JSON.stringify(json));
+    const found = await checkShape(dir, { rules: ["publish"] });
+    const line = (file: string, what: string) =>
+      `packages/core/${file}: Published by a release: expected library code only, found ${what} ` +
+      "(exclude it in the member's deno.json publish.exclude)";
+    deepStrictEqual(found.map((f) => f.message), [
+      line("_test_helpers.ts", "a test helper"),
+      line("parse_bench.ts", "a benchmark"),
+      line("parse_test.ts", "a test"),
+      line("testdata/more.ts", "test data"),
+      line("testdata/sample.ts", "test data"),
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("unpublishable() and publishedFiles() read the dry run's file list", () => {
+  const output = [
+    "Simulating publish of @adcp-wire/core@0.1.0 with files:",
+    "   file:///w/packages/core/mod.ts (1KB)",
+    "   file:///w/packages/core/seller/testdata/leaks.json (29.43KB)",
+    "   file:///elsewhere/x.ts (1KB)",
+  ].join("\n");
+  deepStrictEqual(publishedFiles(output, "/w"), [
+    "packages/core/mod.ts",
+    "packages/core/seller/testdata/leaks.json",
+  ]);
+  strictEqual(unpublishable("packages/core/mod.ts"), undefined);
+  strictEqual(unpublishable("packages/core/seller/testdata/leaks.json"), "test data");
+  strictEqual(unpublishable("packages/schemas/tasks/comply_test_controller.ts"), undefined);
 });
 
 Deno.test("checkShape() reports long lines of the checked files only", async () => {
@@ -564,7 +640,8 @@ Deno.test("summarize() counts the findings of the checked rules", () => {
   ];
   strictEqual(
     summarize(findings),
-    "1 import cycles, 0 layer violations, 0 public-name problems, 2 long lines",
+    "1 import cycles, 0 layer violations, 0 public-name problems, 2 long lines, " +
+      "0 unpublishable files, 0 early deprecations",
   );
   strictEqual(summarize(findings, ["width"]), "2 long lines");
 });
@@ -585,7 +662,7 @@ Deno.test("parseCheckShapeArgs() reads --only and a root, names an unknown flag 
   throws(() => parseCheckShapeArgs(["--only=cycles"]), {
     name: "UsageError",
     message: 'Unknown rule "cycles" in --only (did you mean cycle?); the rules are cycle, layer, ' +
-      "name, width",
+      "name, width, publish, deprecated",
   });
   throws(() => parseCheckShapeArgs(["--only"]), { name: "UsageError" });
   throws(() => parseCheckShapeArgs(["a", "b"]), {

@@ -13,7 +13,7 @@ import { encoder, netTest, rejection, within, withServer } from "./_test_utils.t
 import { MAX_CARD_LIST_ENTRIES } from "./a2a/_agent_card.ts";
 import { A2AClient } from "./a2a/mod.ts";
 import { fetchAgentCard } from "./a2a/fetch_agent_card.ts";
-import { agentCardAuthHosts } from "./client/auth_challenge.ts";
+import { agentCardAuthHosts } from "./a2a/auth_challenge.ts";
 import {
   AgentProtocolError,
   DeadlineExceededError,

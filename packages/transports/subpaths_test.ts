@@ -22,10 +22,12 @@ Deno.test("each subpath exports its concern", () => {
     ok(name in seller, name);
   }
   // The clients' shared pieces come with both clients, not with the seller side.
-  for (const name of ["withIdempotencyKey", "checkAuthChallenge", "DEFAULT_MAX_TOOLS"]) {
+  for (const name of ["withIdempotencyKey", "DEFAULT_MAX_TOOLS"]) {
     ok(name in mcp && name in a2a, name);
     ok(!(name in seller), name);
   }
+  // The agent card's auth-challenge check is A2A's alone.
+  ok("checkAuthChallenge" in a2a && !("checkAuthChallenge" in mcp));
   ok(!("McpClient" in read) && !("McpClient" in seller) && !("A2AClient" in mcp));
 });
 

@@ -14,7 +14,7 @@ import {
 import { describe, isJsonObject as isObject, type JsonRecord, own } from "@adcp-wire/internal";
 import { decideRecovery } from "@adcp-wire/recovery";
 import { ownString, type RpcErrorObject, safeRpcMessage } from "../client/_rpc.ts";
-import { checkAuthChallenge } from "../client/auth_challenge.ts";
+import { checkAuthChallenge } from "./auth_challenge.ts";
 import { AgentProtocolError, ResponseTooLargeError } from "../errors.ts";
 import type {
   A2ACallResult,

@@ -42,7 +42,7 @@ import {
   readSourcedJsonWithin,
   type RpcResponse,
 } from "../client/_rpc.ts";
-import { agentCardAuthHosts } from "../client/auth_challenge.ts";
+import { agentCardAuthHosts } from "./auth_challenge.ts";
 import type { ClientLimits, ResolvedClientLimits } from "../client/limits.ts";
 import type { ClientOptions, RetryOption } from "../client/options.ts";
 import { AgentProtocolError } from "../errors.ts";

@@ -29,6 +29,7 @@
  */
 
 export * from "../client/shared.ts";
+export * from "./auth_challenge.ts";
 export * from "./adcp_profile_invocation.ts";
 export * from "./check_adcp_profile_advertisement.ts";
 export * from "./check_adcp_profile_invocation.ts";

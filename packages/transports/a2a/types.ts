@@ -7,7 +7,7 @@ import type {
   WrapperDetectedError,
 } from "@adcp-wire/core";
 import type { RecoveryDecision } from "@adcp-wire/recovery";
-import type { AuthChallengeCheck } from "../client/auth_challenge.ts";
+import type { AuthChallengeCheck } from "./auth_challenge.ts";
 import type { CallOptions, ClientOptions } from "../client/options.ts";
 import type { A2AWireVersion } from "./_agent_card.ts";
 

@@ -6,7 +6,7 @@ import type { AdcpTaskName, AdcpTaskRequest, AdcpTaskResponse } from "@adcp-wire
 import type { RecoveryDecision } from "@adcp-wire/recovery";
 import type { AdcpSigningError, RequestSignatureErrorCode } from "@adcp-wire/signing";
 import type { A2ACallResult, A2AClientOptions } from "../a2a/types.ts";
-import type { AuthChallengeCheck } from "../client/auth_challenge.ts";
+import type { AuthChallengeCheck } from "../a2a/auth_challenge.ts";
 import type { CallOptions, ClientOptions } from "../client/options.ts";
 import type { AdcpTransportError } from "../errors.ts";
 import type { McpCallResult, McpClientOptions } from "../mcp/types.ts";

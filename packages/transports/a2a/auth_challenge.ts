@@ -3,7 +3,7 @@ import {
   type SellerUrlRejection,
   validateSellerUrl,
 } from "@adcp-wire/security";
-import { checkCardLists } from "../a2a/_agent_card.ts";
+import { checkCardLists } from "./_agent_card.ts";
 import {
   isJsonObject as isObject,
   type JsonRecord,
