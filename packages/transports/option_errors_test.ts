@@ -21,13 +21,14 @@ import {
   SseBudget,
 } from "./read/mod.ts";
 import { boundedFetch } from "./read/mod.ts";
+import { type McpCallOptions, McpClient, withIdempotencyKey } from "./mcp/mod.ts";
 import {
+  type A2ACallOptions,
+  A2AClient,
   checkAuthChallenge,
-  type McpCallOptions,
-  McpClient,
-  withIdempotencyKey,
-} from "./mcp/mod.ts";
-import { type A2ACallOptions, A2AClient, fetchAgentCard, FetchedAgentCard } from "./a2a/mod.ts";
+  fetchAgentCard,
+  FetchedAgentCard,
+} from "./a2a/mod.ts";
 import {
   adcpErrorResult,
   adcpFailedTask,
