@@ -22,4 +22,5 @@ export * from "./idempotency_key.ts";
 export * from "./json.ts";
 export * from "./option_error.ts";
 export * from "./option_keys.ts";
+export * from "./option_readers.ts";
 export * from "./utf8.ts";

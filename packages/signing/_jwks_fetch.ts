@@ -12,9 +12,11 @@ import {
 } from "@adcp-wire/security";
 import {
   AdcpWireError,
+  booleanOption,
   checkOptionKeys,
   concatBytes,
   deepFreeze,
+  integerOption,
   isJsonObject,
   optionError,
   type OptionKeys,
@@ -92,33 +94,6 @@ export function optionsObject<T extends object>(
   return options as Partial<T>;
 }
 
-/** A safe integer in [min, max], or `fallback` when undefined. */
-export function integerOption(
-  value: unknown,
-  fallback: number,
-  min: number,
-  max: number,
-  action: string,
-  name: string,
-): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number") {
-    throw optionError(TypeError, action, name, `an integer from ${min} to ${max}`, value);
-  }
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw optionError(RangeError, action, name, `an integer from ${min} to ${max}`, value);
-  }
-  return value;
-}
-
-function booleanOption(value: unknown, action: string, name: string): boolean {
-  if (value === undefined) return false;
-  if (typeof value !== "boolean") {
-    throw optionError(TypeError, action, name, "a boolean or undefined", value);
-  }
-  return value;
-}
-
 /** Validates the options every JWKS fetch shares; programmer errors are TypeError/RangeError. */
 export function fetchSettings(
   raw: RawFetchOptions,
@@ -135,20 +110,19 @@ export function fetchSettings(
   return {
     fetch: fetch as JwksFetch | undefined,
     signal,
-    timeoutMs: integerOption(
-      raw.timeoutMs,
-      DEFAULT_JWKS_TIMEOUT_MS,
-      1,
-      DEFAULT_JWKS_TIMEOUT_MS,
-      action,
-      "options.timeoutMs",
-    ),
-    maxBytes: integerOption(raw.maxBytes, maxBytes, 1, maxBytes, action, "options.maxBytes"),
-    allowHttp: booleanOption(raw.allowHttp, action, "options.allowHttp"),
+    timeoutMs: integerOption(action, "options.timeoutMs", raw.timeoutMs, DEFAULT_JWKS_TIMEOUT_MS, {
+      min: 1,
+      max: DEFAULT_JWKS_TIMEOUT_MS,
+    }),
+    maxBytes: integerOption(action, "options.maxBytes", raw.maxBytes, maxBytes, {
+      min: 1,
+      max: maxBytes,
+    }),
+    allowHttp: booleanOption(action, "options.allowHttp", raw.allowHttp),
     allowReservedAddresses: booleanOption(
-      raw.allowReservedAddresses,
       action,
       "options.allowReservedAddresses",
+      raw.allowReservedAddresses,
     ),
   };
 }

@@ -1,7 +1,12 @@
 // The verifiers' one input shape: a standard Request (body read once, bounded) or the parts of a
 // message (as conformance vectors and non-fetch servers hold them).
-import { checkOptionKeys, concatBytes, optionError, type OptionKeys } from "@adcp-wire/internal";
-import { positiveInteger } from "./_options.ts";
+import {
+  checkOptionKeys,
+  concatBytes,
+  integerOption,
+  optionError,
+  type OptionKeys,
+} from "@adcp-wire/internal";
 import type { Message } from "./_verify.ts";
 import { BodyTimeoutError, BodyTooLargeError } from "./errors.ts";
 
@@ -111,12 +116,15 @@ export function bodyLimitsOf(
   defaultMaxBytes: number,
 ): BodyLimits {
   return {
-    maxBodyBytes: positiveInteger(options.maxBodyBytes, "maxBodyBytes", action, defaultMaxBytes),
-    bodyTimeoutMs: positiveInteger(
-      options.bodyTimeoutMs,
-      "bodyTimeoutMs",
+    maxBodyBytes: integerOption(action, "maxBodyBytes", options.maxBodyBytes, defaultMaxBytes, {
+      min: 1,
+    }),
+    bodyTimeoutMs: integerOption(
       action,
+      "bodyTimeoutMs",
+      options.bodyTimeoutMs,
       DEFAULT_BODY_TIMEOUT_MS,
+      { min: 1 },
     ),
   };
 }

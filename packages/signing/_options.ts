@@ -32,26 +32,6 @@ export function clockOf(now: unknown, action: string): () => number {
   };
 }
 
-/** A positive safe integer option. */
-export function positiveInteger(
-  value: unknown,
-  name: string,
-  action: string,
-  fallback: number,
-): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-    throw optionError(
-      typeof value === "number" ? RangeError : TypeError,
-      action,
-      name,
-      "a positive safe integer",
-      value,
-    );
-  }
-  return value;
-}
-
 /** An options object (undefined is an empty one). */
 export function optionsObject<T extends object>(value: T | undefined, action: string): Partial<T> {
   if (value === undefined) return {};

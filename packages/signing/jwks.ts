@@ -4,6 +4,7 @@ import { untilAborted } from "./_abort.ts";
 import {
   checkOptionKeys,
   deepFreeze,
+  integerOption,
   isJsonObject,
   optionError,
   optionKeys,
@@ -16,7 +17,6 @@ import {
   fetchJwksFrom,
   type FetchSettings,
   fetchSettings,
-  integerOption,
   jwksUrl,
   optionsObject,
   parseHttpUrl,
@@ -414,28 +414,25 @@ export class JwksResolver implements KeyResolver {
     const raw = optionsObject<JwksResolverOptions>(options, action, JWKS_RESOLVER_KEYS);
     this.#settings = fetchSettings(raw, action);
     this.#ttlMs = integerOption(
-      raw.cacheTtlMs,
-      DEFAULT_JWKS_CACHE_TTL_MS,
-      MIN_JWKS_CACHE_TTL_MS,
-      MAX_JWKS_CACHE_TTL_MS,
       action,
       "options.cacheTtlMs",
+      raw.cacheTtlMs,
+      DEFAULT_JWKS_CACHE_TTL_MS,
+      { min: MIN_JWKS_CACHE_TTL_MS, max: MAX_JWKS_CACHE_TTL_MS },
     );
     this.#cooldownMs = integerOption(
-      raw.refetchCooldownMs,
-      JWKS_REFETCH_COOLDOWN_MS,
-      JWKS_REFETCH_COOLDOWN_MS,
-      MAX_JWKS_CACHE_TTL_MS,
       action,
       "options.refetchCooldownMs",
+      raw.refetchCooldownMs,
+      JWKS_REFETCH_COOLDOWN_MS,
+      { min: JWKS_REFETCH_COOLDOWN_MS, max: MAX_JWKS_CACHE_TTL_MS },
     );
     this.#negativeMs = integerOption(
-      raw.negativeCacheMs,
-      DEFAULT_JWKS_NEGATIVE_CACHE_MS,
-      0,
-      MAX_JWKS_NEGATIVE_CACHE_MS,
       action,
       "options.negativeCacheMs",
+      raw.negativeCacheMs,
+      DEFAULT_JWKS_NEGATIVE_CACHE_MS,
+      { max: MAX_JWKS_NEGATIVE_CACHE_MS },
     );
     const now = raw.now;
     if (now !== undefined && typeof now !== "function") {

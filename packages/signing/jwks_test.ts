@@ -377,7 +377,7 @@ Deno.test(
       [{ maxBytes: 0 }, RangeError, "'options.maxBytes'"],
       [{ fetch: "fetch" }, TypeError, "'options.fetch' must be a function or undefined"],
       [{ signal: {} }, TypeError, "'options.signal' must be an AbortSignal or undefined"],
-      [{ allowHttp: "yes" }, TypeError, "'options.allowHttp' must be a boolean or undefined"],
+      [{ allowHttp: "yes" }, TypeError, "'options.allowHttp' must be a boolean"],
       [{ allowReservedAddresses: 1 }, TypeError, "'options.allowReservedAddresses'"],
       ["options", TypeError, "'options' must be an object or undefined"],
       [null, TypeError, "'options' must be an object or undefined"],

@@ -42,7 +42,6 @@ import { fakeA2AAgent, fakeMcpAgent } from "./testing/mod.ts";
 import { createRetryPolicy } from "@adcp-wire/recovery";
 
 /** The action of the option checks shared by the whole package. */
-const OPTIONS = "Cannot use the options as ";
 /** The action of the checks of every limit layer. */
 const LIMITS = "Cannot resolve limits as ";
 const TIMEOUT = "a number of milliseconds in (0, 2147483647]";
@@ -114,11 +113,11 @@ async function assertCallOptionErrors(
   const cannot = `Cannot ${action} as `;
   await rejects(async () => await run(5 as never), {
     name: "TypeError",
-    message: `${OPTIONS}'options' must be an object: current value is 5`,
+    message: `${cannot}'options' must be an object: current value is 5`,
   });
   await rejects(async () => await run({ limits: "tight" as never }), {
     name: "TypeError",
-    message: `${OPTIONS}'options.limits' must be an object: current value is "tight"`,
+    message: `${cannot}'options.limits' must be an object: current value is "tight"`,
   });
   await rejects(async () => await run({ limits: { timeoutMs: -1 } }), {
     name: "RangeError",
@@ -581,12 +580,14 @@ Deno.test("new McpClient() reports a bad url or option in the one option-error s
   });
   throws(() => new McpClient(MCP_URL, "options" as never), {
     name: "TypeError",
-    message: `${OPTIONS}'options' must be an object: current value is "options"`,
+    message:
+      `Cannot create an McpClient as 'options' must be an object: current value is "options"`,
   });
   assertClientLayerErrors("create an McpClient", create);
   throws(() => create({ fetch: "fetch" }), {
     name: "TypeError",
-    message: `${OPTIONS}'options.fetch' must be a function: current value is "fetch"`,
+    message:
+      `Cannot create an McpClient as 'options.fetch' must be a function: current value is "fetch"`,
   });
   throws(() => create({ protocolVersion: "" }), {
     name: "TypeError",
@@ -604,19 +605,23 @@ Deno.test("new McpClient() reports a bad url or option in the one option-error s
   });
   throws(() => create({ maxPages: "100" }), {
     name: "TypeError",
-    message: `${OPTIONS}'options.maxPages' must be a number: current value is "100"`,
+    message:
+      `Cannot create an McpClient as 'options.maxPages' must be ${COUNT}: current value is "100"`,
   });
   throws(() => create({ maxPages: -1 }), {
     name: "RangeError",
-    message: `${OPTIONS}'options.maxPages' must be ${COUNT}: current value is -1`,
+    message:
+      `Cannot create an McpClient as 'options.maxPages' must be ${COUNT}: current value is -1`,
   });
   throws(() => create({ maxReconnects: 2.5 }), {
     name: "RangeError",
-    message: `${OPTIONS}'options.maxReconnects' must be ${COUNT}: current value is 2.5`,
+    message:
+      `Cannot create an McpClient as 'options.maxReconnects' must be ${COUNT}: current value is 2.5`,
   });
   throws(() => create({ onNotification: [] }), {
     name: "TypeError",
-    message: `${OPTIONS}'options.onNotification' must be a function: current value is an array`,
+    message:
+      `Cannot create an McpClient as 'options.onNotification' must be a function: current value is an array`,
   });
   // The retry and headers options are checked here, not at the first call.
   assertRetryErrors("create an McpClient", (retry) => create({ retry }));
@@ -705,11 +710,11 @@ Deno.test("McpClient.callToolAsTask() rejects a bad name, args or ttl in the sty
   );
   await rejects(client.callToolAsTask("create_media_buy", {}, { ttl: "60000" as never }), {
     name: "TypeError",
-    message: `${OPTIONS}'options.ttl' must be a number: current value is "60000"`,
+    message: `Cannot call the tool as 'options.ttl' must be ${COUNT}: current value is "60000"`,
   });
   await rejects(client.callToolAsTask("create_media_buy", {}, { ttl: -1 }), {
     name: "RangeError",
-    message: `${OPTIONS}'options.ttl' must be ${COUNT}: current value is -1`,
+    message: `Cannot call the tool as 'options.ttl' must be ${COUNT}: current value is -1`,
   });
 });
 
@@ -780,7 +785,7 @@ Deno.test("McpClient.close() rejects bad call options before it drops the sessio
   strictEqual(client.sessionId, "session-1");
   await rejects(client.close({ limits: 5 } as never), {
     name: "TypeError",
-    message: `${OPTIONS}'options.limits' must be an object: current value is 5`,
+    message: `Cannot close the session as 'options.limits' must be an object: current value is 5`,
   });
   await rejects(client.close({ limits: { timeoutMs: 0 } }), {
     name: "RangeError",
@@ -796,7 +801,7 @@ Deno.test("McpClient.close() rejects bad call options before it drops the sessio
   // Without a session the options are still checked.
   await rejects(client.close({ limits: 5 } as never), {
     name: "TypeError",
-    message: `${OPTIONS}'options.limits' must be an object: current value is 5`,
+    message: `Cannot close the session as 'options.limits' must be an object: current value is 5`,
   });
 });
 
@@ -888,7 +893,7 @@ Deno.test("new A2AClient() reports a bad option in the one option-error style", 
     new A2AClient(agent.card, { cardUrl: agent.cardUrl, ...options });
   throws(() => new A2AClient(agent.card, 5 as never), {
     name: "TypeError",
-    message: `${OPTIONS}'options' must be an object: current value is 5`,
+    message: `Cannot create an A2AClient as 'options' must be an object: current value is 5`,
   });
   // The card URL is reported under the option's own name, and shown.
   throws(() => create({ cardUrl: "ftp://agent.example/card.json" }), {
@@ -903,11 +908,13 @@ Deno.test("new A2AClient() reports a bad option in the one option-error style", 
   });
   throws(() => create({ allowHttp: "yes" }), {
     name: "TypeError",
-    message: `${OPTIONS}'options.allowHttp' must be a boolean: current value is "yes"`,
+    message:
+      `Cannot create an A2AClient as 'options.allowHttp' must be a boolean: current value is "yes"`,
   });
   throws(() => create({ allowReservedAddresses: 1 }), {
     name: "TypeError",
-    message: `${OPTIONS}'options.allowReservedAddresses' must be a boolean: current value is 1`,
+    message:
+      `Cannot create an A2AClient as 'options.allowReservedAddresses' must be a boolean: current value is 1`,
   });
   assertClientLayerErrors("create an A2AClient", create);
   throws(() => create({ protocolVersion: "2.0" }), {
@@ -936,7 +943,8 @@ Deno.test("new A2AClient() reports a bad option in the one option-error style", 
   });
   throws(() => create({ fetch: {} }), {
     name: "TypeError",
-    message: `${OPTIONS}'options.fetch' must be a function: current value is an object`,
+    message:
+      `Cannot create an A2AClient as 'options.fetch' must be a function: current value is an object`,
   });
   throws(() => create({ allowedHosts: "agent.example" }), {
     name: "TypeError",
@@ -982,7 +990,7 @@ Deno.test("A2AClient.invocation() reports a bad skill, input or options in the o
   });
   throws(() => client.invocation("get_products", {}, 1 as never), {
     name: "TypeError",
-    message: `${OPTIONS}'options' must be an object: current value is 1`,
+    message: `Cannot build the invocation as 'options' must be an object: current value is 1`,
   });
   throws(() => client.invocation("get_products", {}, { idempotencyKey: null as never }), {
     name: "TypeError",
@@ -1012,11 +1020,13 @@ async function assertA2ACallOptionErrors(
   await assertCallOptionErrors(action, run);
   await rejects(async () => await run({ expectedDataParts: "1" as never }), {
     name: "TypeError",
-    message: `${OPTIONS}'options.expectedDataParts' must be a number: current value is "1"`,
+    message:
+      `Cannot ${action} as 'options.expectedDataParts' must be ${COUNT}: current value is "1"`,
   });
   await rejects(async () => await run({ expectedDataParts: -1 }), {
     name: "RangeError",
-    message: `${OPTIONS}'options.expectedDataParts' must be ${COUNT}: current value is -1`,
+    message:
+      `Cannot ${action} as 'options.expectedDataParts' must be ${COUNT}: current value is -1`,
   });
 }
 
@@ -1053,7 +1063,8 @@ Deno.test("A2AClient.sendStreamingMessage() reports a bad message or options", a
   );
   await rejects(client.sendStreamingMessage(message, { onEvent: "log" as never }), {
     name: "TypeError",
-    message: `${OPTIONS}'options.onEvent' must be a function: current value is "log"`,
+    message:
+      `Cannot send the message as 'options.onEvent' must be a function: current value is "log"`,
   });
 });
 
@@ -1089,15 +1100,17 @@ Deno.test("fetchAgentCard() rejects a bad url or options in the one style", asyn
   });
   await rejects(fetchAgentCard(url, null as never), {
     name: "TypeError",
-    message: `${OPTIONS}'options' must be an object: current value is null`,
+    message: `Cannot fetch the agent card as 'options' must be an object: current value is null`,
   });
   await rejects(fetchAgentCard(url, { limits: 5 as never }), {
     name: "TypeError",
-    message: `${OPTIONS}'options.limits' must be an object: current value is 5`,
+    message:
+      `Cannot fetch the agent card as 'options.limits' must be an object: current value is 5`,
   });
   await rejects(fetchAgentCard(url, { fetch: "fetch" as never }), {
     name: "TypeError",
-    message: `${OPTIONS}'options.fetch' must be a function: current value is "fetch"`,
+    message:
+      `Cannot fetch the agent card as 'options.fetch' must be a function: current value is "fetch"`,
   });
   await rejects(fetchAgentCard(url, { fetch: noFetch, limits: { timeoutMs: Infinity } }), {
     name: "RangeError",

@@ -3,6 +3,7 @@
 import {
   checkOptionKeys,
   IDEMPOTENCY_KEY_PATTERN,
+  integerOption,
   optionError,
   optionKeys,
 } from "@adcp-wire/internal";
@@ -137,15 +138,6 @@ const WEBHOOK_DEDUP_KEYS = optionKeys<WebhookDedupOptions>({
   now: true,
 });
 
-function positiveInteger(name: string, value: unknown, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number") throw optionError(TypeError, ACTION, name, "a number", value);
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
-    throw optionError(RangeError, ACTION, name, `an integer from 1 to ${max}`, value);
-  }
-  return value;
-}
-
 /** The default group of a sender: the origin of an http(s) URL identity, else the identity. */
 function originGroup(sender: string): string {
   if (!/^https?:\/\//i.test(sender)) return sender;
@@ -262,21 +254,12 @@ export class WebhookDedup {
       throw optionError(TypeError, ACTION, "options", "an object", options);
     }
     checkOptionKeys(ACTION, "options", options, WEBHOOK_DEDUP_KEYS);
-    this.#ttlMs = positiveInteger("options.ttlSeconds", options.ttlSeconds, 86_400, 31_536_000) *
-      1000;
-    this.#maxKeys = positiveInteger(
-      "options.maxKeysPerSender",
-      options.maxKeysPerSender,
-      10_000,
-      100_000_000,
-    );
-    const groups = positiveInteger("options.maxSenders", options.maxSenders, 5_000, 100_000_000);
-    const total = positiveInteger(
-      "options.maxTotalKeys",
-      options.maxTotalKeys,
-      1_000_000,
-      100_000_000,
-    );
+    const count = (name: string, value: unknown, fallback: number, max: number) =>
+      integerOption(ACTION, `options.${name}`, value, fallback, { min: 1, max });
+    this.#ttlMs = count("ttlSeconds", options.ttlSeconds, 86_400, 31_536_000) * 1000;
+    this.#maxKeys = count("maxKeysPerSender", options.maxKeysPerSender, 10_000, 100_000_000);
+    const groups = count("maxSenders", options.maxSenders, 5_000, 100_000_000);
+    const total = count("maxTotalKeys", options.maxTotalKeys, 1_000_000, 100_000_000);
     this.#guaranteed = Math.max(1, Math.floor(total / 2 / groups));
     this.#reservedCap = Math.min(this.#guaranteed * groups, Math.floor(total / 2));
     this.#sharedCap = total - this.#reservedCap;

@@ -75,6 +75,16 @@ Deno.test("WebhookDedup refuses bad arguments and options", () => {
   throws(() => new WebhookDedup({ groupOf: () => 1 as never }).claim("s", key(1)), TypeError);
   throws(() => new WebhookDedup({ maxKeysPerSender: 0 }), RangeError);
   throws(() => new WebhookDedup({ maxSenders: 1.5 }), RangeError);
+  throws(() => new WebhookDedup({ ttlSeconds: "60" as never }), {
+    name: "TypeError",
+    message: "Cannot create a webhook dedup as 'options.ttlSeconds' must be an integer from 1 to " +
+      '31536000: current value is "60"',
+  });
+  throws(() => new WebhookDedup({ maxTotalKeys: 100_000_001 }), {
+    name: "RangeError",
+    message: "Cannot create a webhook dedup as 'options.maxTotalKeys' must be an integer from 1 " +
+      "to 100000000: current value is 100000001",
+  });
   throws(() => new WebhookDedup({ now: 1 as never }), TypeError);
 });
 

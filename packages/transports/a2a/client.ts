@@ -3,22 +3,20 @@
 import { signingFetch } from "../client/_signing.ts";
 import { type A2AExtractOptions, isA2AStreamEnvelope } from "@adcp-wire/core";
 import {
+  booleanOption,
   describe,
+  functionOption,
+  integerOption,
   isJsonObject as isObject,
   type JsonRecord,
+  objectOption,
   optionError,
   type OptionKeys,
   optionKeys,
   own,
   rescopeOptionError,
 } from "@adcp-wire/internal";
-import {
-  booleanOption,
-  checkKeys,
-  countOption,
-  functionOption,
-  objectOption,
-} from "../_options.ts";
+import { checkKeys } from "../_options.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
 import { callLimits, CLIENT_LIMIT_KEYS, recordLayers } from "../client/_limits.ts";
 import {
@@ -229,7 +227,7 @@ export class A2AClient {
     agentCard: FetchedAgentCard | Record<string, unknown>,
     options: A2AClientOptions = {},
   ) {
-    objectOption("options", options);
+    objectOption(CREATE, "options", options);
     checkKeys(CREATE, "options", options, OPTION_KEYS, CLIENT_NESTED);
     let card: unknown = agentCard;
     let cardUrl = options.cardUrl;
@@ -237,7 +235,7 @@ export class A2AClient {
       card = agentCard.card;
       cardUrl ??= agentCard.url;
     }
-    const allowHttp = booleanOption("options.allowHttp", options.allowHttp);
+    const allowHttp = booleanOption(CREATE, "options.allowHttp", options.allowHttp);
     const policy: CardPolicy = {
       // A card from an http: origin off loopback would put its interfaces there too.
       origin: cardUrl === undefined
@@ -246,6 +244,7 @@ export class A2AClient {
       allowedHosts: normalizeHostEntries(CREATE, "options.allowedHosts", options.allowedHosts),
       allowHttp,
       allowReservedAddresses: booleanOption(
+        CREATE,
         "options.allowReservedAddresses",
         options.allowReservedAddresses,
       ),
@@ -333,7 +332,7 @@ export class A2AClient {
     };
     this.#fetch = signingFetch(
       options.signer,
-      functionOption("options.fetch", options.fetch),
+      functionOption(CREATE, "options.fetch", options.fetch),
       CREATE,
     );
     this.#retry = retryOption(CREATE, options.retry);
@@ -379,7 +378,7 @@ export class A2AClient {
     if (!isObject(input)) {
       throw optionError(TypeError, "build the invocation", "input", "an object", input);
     }
-    objectOption("options", options);
+    objectOption("build the invocation", "options", options);
     checkKeys("build the invocation", "options", options, INVOCATION_KEYS);
     const keyed = keyedArgs(input, options?.idempotencyKey, "build the invocation", "input");
     let built;
@@ -438,7 +437,7 @@ export class A2AClient {
     if (typeof text !== "string" || text === "") {
       throw optionError(TypeError, action, "text", "a non-empty string", text);
     }
-    objectOption("options", options);
+    objectOption(action, "options", options);
     checkKeys(action, "options", options, TEXT_MESSAGE_KEYS);
     const taskId = options?.taskId;
     const contextId = options?.contextId;
@@ -535,7 +534,7 @@ export class A2AClient {
   ): Promise<A2ACallResult> {
     checkMessage(message);
     const limits = this.#limits(options, SEND);
-    const onEvent = functionOption("options.onEvent", options?.onEvent);
+    const onEvent = functionOption(SEND, "options.onEvent", options?.onEvent);
     const sent = this.#checkInvocation(withId(message));
     const request = this.#request(this.#method("stream"), { message: sent });
     return await this.#retrying(limits, async () => {
@@ -625,10 +624,10 @@ export class A2AClient {
    * unless a key is refused); `action` is what the messages say could not be done.
    */
   #limits(options: A2ACallOptions | undefined, action: string): ResolvedClientLimits {
-    objectOption("options", options);
+    objectOption(action, "options", options);
     checkKeys(action, "options", options, CALL_KEYS, CALL_NESTED);
-    objectOption("options.limits", options?.limits);
-    countOption("options.expectedDataParts", options?.expectedDataParts, 0);
+    objectOption(action, "options.limits", options?.limits);
+    integerOption(action, "options.expectedDataParts", options?.expectedDataParts, 0);
     const limits = options?.limits;
     if (limits === undefined) return this.#base;
     return callLimits(this.#defaults, this.#agent, limits, action);

@@ -1,4 +1,4 @@
-import { booleanOption, checkKeys, functionOption, objectOption } from "../_options.ts";
+import { checkKeys } from "../_options.ts";
 import { callLimits } from "../client/_limits.ts";
 import { agentUrl, headersOption, httpUrl } from "../client/_options.ts";
 import {
@@ -14,8 +14,11 @@ import type { FetchLike } from "../read/bounded_fetch.ts";
 import type { ResponseLimits } from "../read/limits.ts";
 import { RESPONSE_LIMIT_KEYS } from "../read/_limits.ts";
 import {
+  booleanOption,
   describe,
+  functionOption,
   isJsonObject as isObject,
+  objectOption,
   optionError,
   type OptionKeys,
   optionKeys,
@@ -138,14 +141,14 @@ export async function fetchAgentCard(
   url: string | URL,
   options: FetchAgentCardOptions = {},
 ): Promise<FetchedAgentCard> {
-  objectOption("options", options);
+  objectOption(FETCH_ACTION, "options", options);
   checkKeys(FETCH_ACTION, "options", options, OPTION_KEYS, NESTED);
-  const allowHttp = booleanOption("options.allowHttp", options.allowHttp);
+  const allowHttp = booleanOption(FETCH_ACTION, "options.allowHttp", options.allowHttp);
   const href = agentUrl(url, FETCH_ACTION, "url", allowHttp);
-  objectOption("options.limits", options.limits);
+  objectOption(FETCH_ACTION, "options.limits", options.limits);
   // A card read takes response limits only (callLimits would take a client's item caps too).
   checkKeys(FETCH_ACTION, "options.limits", options.limits, RESPONSE_LIMIT_KEYS);
-  const fetchImpl = functionOption("options.fetch", options.fetch);
+  const fetchImpl = functionOption(FETCH_ACTION, "options.fetch", options.fetch);
   const headers = headersOption(FETCH_ACTION, options.headers);
   headers.set("accept", "application/json");
   const call = new Call(callLimits(undefined, undefined, options.limits, FETCH_ACTION));

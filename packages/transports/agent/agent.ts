@@ -1,8 +1,10 @@
 // AdcpAgent: one call shape and one result union over McpClient and A2AClient, with the async task
 // lifecycle (poll, wait within one operation's budget, status callbacks, continuation).
 import {
+  functionOption,
   isJsonObject as isObject,
   type JsonRecord,
+  objectOption,
   optionError,
   type OptionKeys,
   optionKeys,
@@ -11,7 +13,7 @@ import type { PushNotificationConfig } from "@adcp-wire/schemas";
 import type { AdcpTaskName, AdcpTaskResponse } from "@adcp-wire/schemas/tasks";
 import { JsonDepthLimitError, JsonNodeLimitError } from "@adcp-wire/security";
 import { knownTasks, validateTaskResponse } from "@adcp-wire/validation";
-import { checkKeys, functionOption, objectOption } from "../_options.ts";
+import { checkKeys } from "../_options.ts";
 import { A2AClient } from "../a2a/client.ts";
 import type { A2ACallOptions, A2ACallResult } from "../a2a/types.ts";
 import { callLimits, CLIENT_LIMIT_KEYS, layersOf } from "../client/_limits.ts";
@@ -676,9 +678,9 @@ function checkCall(
   options: AgentCallOptions | undefined,
   task: string,
 ): CheckedCall {
-  objectOption("options", options);
+  objectOption(action, "options", options);
   checkKeys(action, "options", options, CALL_KEYS, CALL_NESTED);
-  objectOption("options.limits", options?.limits);
+  objectOption(action, "options.limits", options?.limits);
   // Checked here, as this call names it: the protocol client would name it as its own.
   checkKeys(action, "options.limits", options?.limits, CLIENT_LIMIT_KEYS);
   const wait = options?.wait;
@@ -750,7 +752,7 @@ function checkCall(
     idempotencyKey: key,
     waitMs,
     pollMs,
-    onStatus: functionOption("options.onStatus", options?.onStatus),
+    onStatus: functionOption(action, "options.onStatus", options?.onStatus),
     push,
     contextId,
     validate,

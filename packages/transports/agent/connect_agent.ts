@@ -1,7 +1,13 @@
 // connectAgent: an AdcpAgent from an agent URL, the protocol found by probing the origin's A2A
 // agent card (or named by the caller).
-import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
-import { booleanOption, checkKeys, objectOption } from "../_options.ts";
+import {
+  booleanOption,
+  objectOption,
+  optionError,
+  type OptionKeys,
+  optionKeys,
+} from "@adcp-wire/internal";
+import { checkKeys } from "../_options.ts";
 import { A2A_OPTION_NAMES, A2AClient } from "../a2a/client.ts";
 import { fetchAgentCard, type FetchedAgentCard } from "../a2a/fetch_agent_card.ts";
 import { callLimits, CLIENT_LIMIT_KEYS } from "../client/_limits.ts";
@@ -104,11 +110,16 @@ export async function connectAgent(
   url: string | URL,
   options: ConnectAgentOptions = {},
 ): Promise<AdcpAgent> {
-  objectOption("options", options);
+  objectOption(CONNECT, "options", options);
   checkKeys(CONNECT, "options", options, OPTION_KEYS, NESTED);
-  const href = agentUrl(url, CONNECT, "url", booleanOption("options.allowHttp", options.allowHttp));
-  objectOption("options.mcp", options.mcp);
-  objectOption("options.a2a", options.a2a);
+  const href = agentUrl(
+    url,
+    CONNECT,
+    "url",
+    booleanOption(CONNECT, "options.allowHttp", options.allowHttp),
+  );
+  objectOption(CONNECT, "options.mcp", options.mcp);
+  objectOption(CONNECT, "options.a2a", options.a2a);
   checkKeys(CONNECT, "options.mcp", options.mcp, MCP_KEYS);
   checkKeys(CONNECT, "options.a2a", options.a2a, A2A_KEYS);
   // The shared options are checked now, before the card probe, and under the names given here:

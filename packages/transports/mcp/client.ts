@@ -6,20 +6,18 @@
 // the running handshake, the limit layers) and each carry a doc comment with an example.
 import { signingFetch } from "../client/_signing.ts";
 import {
+  booleanOption,
   describe,
+  functionOption,
+  integerOption,
   isJsonObject as isObject,
+  objectOption,
   optionError,
   type OptionKeys,
   optionKeys,
   own,
 } from "@adcp-wire/internal";
-import {
-  booleanOption,
-  checkKeys,
-  countOption,
-  functionOption,
-  objectOption,
-} from "../_options.ts";
+import { checkKeys } from "../_options.ts";
 import { keyedArgs } from "../client/_idempotency.ts";
 import { callLimits, CLIENT_LIMIT_KEYS, recordLayers } from "../client/_limits.ts";
 import {
@@ -148,13 +146,13 @@ export class McpClient {
    * @throws {RangeError} When a limit, a bound or a figure of the retry policy is out of range.
    */
   constructor(url: string | URL, options: McpClientOptions = {}) {
-    objectOption("options", options);
+    objectOption(CREATE, "options", options);
     checkKeys(CREATE, "options", options, OPTION_KEYS, CLIENT_NESTED);
     const href = agentUrl(
       url,
       CREATE,
       "url",
-      booleanOption("options.allowHttp", options.allowHttp),
+      booleanOption(CREATE, "options.allowHttp", options.allowHttp),
     );
     const { defaultLimits, agentLimits } = limitLayers(CREATE, options);
     // Validates both layers now, and reads them once: a layer object the caller changes later
@@ -165,7 +163,7 @@ export class McpClient {
     recordLayers(this, { defaultLimits: this.#defaults, agentLimits: this.#agent });
     const fetch = signingFetch(
       options.signer,
-      functionOption("options.fetch", options.fetch),
+      functionOption(CREATE, "options.fetch", options.fetch),
       CREATE,
     );
     const version = options.protocolVersion ?? MCP_PROTOCOL_VERSION;
@@ -190,14 +188,14 @@ export class McpClient {
       );
     }
     this.#clientInfo = { name: info.name, version: info.version };
-    this.#maxPages = countOption("options.maxPages", options.maxPages, 100);
+    this.#maxPages = integerOption(CREATE, "options.maxPages", options.maxPages, 100);
     this.#retry = retryOption(CREATE, options.retry);
     this.#session = new McpSession({
       url: href,
       headers: headersOption(CREATE, options.headers),
       fetch,
-      maxReconnects: countOption("options.maxReconnects", options.maxReconnects, 3),
-      onNotification: functionOption("options.onNotification", options.onNotification),
+      maxReconnects: integerOption(CREATE, "options.maxReconnects", options.maxReconnects, 3),
+      onNotification: functionOption(CREATE, "options.onNotification", options.onNotification),
       onExpired: () => this.#initialized = undefined,
     });
   }
@@ -476,7 +474,7 @@ export class McpClient {
     checkToolCall(name, args);
     const limits = this.#limits(options, CALL_TOOL, TASK_CALL_KEYS);
     const ttl = options?.ttl;
-    if (ttl !== undefined) countOption("options.ttl", ttl, 0);
+    if (ttl !== undefined) integerOption(CALL_TOOL, "options.ttl", ttl, 0);
     const call = callFor(limits, options);
     try {
       await this.#connectWithin(call);
@@ -704,9 +702,9 @@ export class McpClient {
     action: string,
     keys: OptionKeys,
   ): ResolvedClientLimits {
-    objectOption("options", options);
+    objectOption(action, "options", options);
     checkKeys(action, "options", options, keys, CALL_NESTED);
-    objectOption("options.limits", options?.limits);
+    objectOption(action, "options.limits", options?.limits);
     const limits = options?.limits;
     if (limits === undefined) return this.#base;
     return callLimits(this.#defaults, this.#agent, limits, action);

@@ -1,4 +1,3 @@
-import { booleanOption, countOption, functionOption, objectOption } from "../_options.ts";
 import { AdagentsDiscoveryError } from "../errors.ts";
 import {
   type ChainPolicy,
@@ -15,7 +14,15 @@ import {
   type ResponseLimits,
 } from "./_limits.ts";
 import type { FetchLike } from "./bounded_fetch.ts";
-import { optionError, type OptionKeys, optionKeys } from "@adcp-wire/internal";
+import {
+  booleanOption,
+  functionOption,
+  integerOption,
+  objectOption,
+  optionError,
+  type OptionKeys,
+  optionKeys,
+} from "@adcp-wire/internal";
 import { checkKeys } from "../_options.ts";
 
 /**
@@ -210,7 +217,7 @@ export async function fetchAdagentsJson(
   domainOrUrl: string | URL,
   options: FetchAdagentsJsonOptions = {},
 ): Promise<FetchedAdagentsJson> {
-  objectOption("options", options);
+  objectOption(WELL_KNOWN_ACTION, "options", options);
   checkKeys(WELL_KNOWN_ACTION, "options", options, WELL_KNOWN_KEYS, NESTED);
   const policy = wellKnownPolicy(options, WELL_KNOWN_ACTION);
   const start = requestedUrl(domainOrUrl, true, policy, "domainOrUrl");
@@ -270,7 +277,7 @@ export async function fetchAuthoritativeAdagentsJson(
   url: string | URL,
   options: AdagentsFetchOptions = {},
 ): Promise<FetchedAdagentsJson> {
-  objectOption("options", options);
+  objectOption(AUTHORITATIVE_ACTION, "options", options);
   checkKeys(AUTHORITATIVE_ACTION, "options", options, AUTHORITATIVE_KEYS, NESTED);
   const policy = authoritativePolicy(options, [["options.limits", options.limits]]);
   const start = requestedUrl(url, false, policy, "url");
@@ -324,10 +331,10 @@ export async function discoverAdagents(
   domainOrUrl: string | URL,
   options: DiscoverAdagentsOptions = {},
 ): Promise<DiscoveredAdagents> {
-  objectOption("options", options);
+  objectOption(DISCOVER_ACTION, "options", options);
   checkKeys(DISCOVER_ACTION, "options", options, DISCOVER_KEYS, DISCOVER_NESTED);
   const pointerPolicy = wellKnownPolicy(options, DISCOVER_ACTION);
-  objectOption("options.authoritativeLimits", options.authoritativeLimits);
+  objectOption(DISCOVER_ACTION, "options.authoritativeLimits", options.authoritativeLimits);
   const limits = options.limits;
   // The pointer's byte caps stay with the pointer; its deadline, signal and JSON bounds carry over.
   const shared: ResponseLimits | undefined = limits === undefined ? undefined : {
@@ -355,8 +362,8 @@ export async function discoverAdagents(
 
 /** The policy of the well-known fetch, options validated. */
 function wellKnownPolicy(options: FetchAdagentsJsonOptions, action: string): ChainPolicy {
-  objectOption("options", options);
-  const maxRedirects = countOption("options.maxRedirects", options.maxRedirects, 3);
+  objectOption(action, "options", options);
+  const maxRedirects = integerOption(action, "options.maxRedirects", options.maxRedirects, 3);
   if (maxRedirects > ADAGENTS_MAX_REDIRECTS) {
     throw optionError(
       RangeError,
@@ -369,7 +376,7 @@ function wellKnownPolicy(options: FetchAdagentsJsonOptions, action: string): Cha
   return {
     authoritative: false,
     maxRedirects,
-    ...common(options),
+    ...common(options, action),
     limits: adagentsLimits([["options.limits", options.limits]], action, true),
     action,
   };
@@ -384,21 +391,22 @@ function authoritativePolicy(
   return {
     authoritative: true,
     maxRedirects: 0,
-    ...common(options),
+    ...common(options, action),
     limits: adagentsLimits(layers, action, false),
     action,
   };
 }
 
-function common(options: AdagentsFetchOptions): {
+function common(options: AdagentsFetchOptions, action: string): {
   fetch: FetchLike | undefined;
   allowHttp: boolean;
   allowReservedAddresses: boolean;
 } {
   return {
-    fetch: functionOption("options.fetch", options.fetch),
-    allowHttp: booleanOption("options.allowHttp", options.allowHttp),
+    fetch: functionOption(action, "options.fetch", options.fetch),
+    allowHttp: booleanOption(action, "options.allowHttp", options.allowHttp),
     allowReservedAddresses: booleanOption(
+      action,
       "options.allowReservedAddresses",
       options.allowReservedAddresses,
     ),
