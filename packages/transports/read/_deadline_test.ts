@@ -127,10 +127,13 @@ Deno.test("Deadline: 1,000 deadlines of random timeouts fire once, none early", 
   const random = mulberry32(7);
   for (let index = 0; index < 1_000; index++) {
     const timeoutMs = 1 + Math.floor(random() * 60);
+    // The clock is read before the deadline starts, so that `end` is never after its true end (a
+    // pause between the two reads would otherwise look like a deadline firing early).
+    const before = performance.now();
     const deadline = new Deadline(timeoutMs, undefined);
     const entry: { deadline: Deadline; end: number; firedAt?: number } = {
       deadline,
-      end: performance.now() + timeoutMs,
+      end: before + timeoutMs,
     };
     deadline.onExpire(() => {
       ok(entry.firedAt === undefined, "fired twice");
