@@ -3,6 +3,9 @@ import { ok } from "node:assert/strict";
 import { AdcpTransportError, JsonDepthLimitError, JsonNodeLimitError } from "./errors.ts";
 import type { ReadProgress } from "./read/read_response.ts";
 
+/** The time bound, in milliseconds, of a test against local servers. */
+export const BOUND_MS = 20_000;
+
 /**
  * Registers a test that needs a local server on 127.0.0.1. It is never skipped: without
  * `--allow-net` it fails, so a run that forgot the permission cannot look green.

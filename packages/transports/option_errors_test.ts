@@ -615,13 +615,13 @@ Deno.test("new McpClient() reports a bad url or option in the one option-error s
   });
   throws(() => create({ maxReconnects: 2.5 }), {
     name: "RangeError",
-    message:
-      `Cannot create an McpClient as 'options.maxReconnects' must be ${COUNT}: current value is 2.5`,
+    message: `Cannot create an McpClient as 'options.maxReconnects' must be ${COUNT}: ` +
+      "current value is 2.5",
   });
   throws(() => create({ onNotification: [] }), {
     name: "TypeError",
-    message:
-      `Cannot create an McpClient as 'options.onNotification' must be a function: current value is an array`,
+    message: "Cannot create an McpClient as 'options.onNotification' must be a function: " +
+      "current value is an array",
   });
   // The retry and headers options are checked here, not at the first call.
   assertRetryErrors("create an McpClient", (retry) => create({ retry }));
@@ -913,8 +913,8 @@ Deno.test("new A2AClient() reports a bad option in the one option-error style", 
   });
   throws(() => create({ allowReservedAddresses: 1 }), {
     name: "TypeError",
-    message:
-      `Cannot create an A2AClient as 'options.allowReservedAddresses' must be a boolean: current value is 1`,
+    message: "Cannot create an A2AClient as 'options.allowReservedAddresses' must be a boolean: " +
+      "current value is 1",
   });
   assertClientLayerErrors("create an A2AClient", create);
   throws(() => create({ protocolVersion: "2.0" }), {
@@ -943,8 +943,8 @@ Deno.test("new A2AClient() reports a bad option in the one option-error style", 
   });
   throws(() => create({ fetch: {} }), {
     name: "TypeError",
-    message:
-      `Cannot create an A2AClient as 'options.fetch' must be a function: current value is an object`,
+    message: "Cannot create an A2AClient as 'options.fetch' must be a function: " +
+      "current value is an object",
   });
   throws(() => create({ allowedHosts: "agent.example" }), {
     name: "TypeError",

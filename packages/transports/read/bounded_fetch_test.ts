@@ -1,5 +1,6 @@
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import {
+  BOUND_MS,
   encoder,
   lazyBody,
   netTest,
@@ -9,6 +10,14 @@ import {
   within,
   withServer,
 } from "../_test_utils.ts";
+import {
+  API_KEY,
+  LIMITS,
+  recording,
+  REDIRECT_TARGETS,
+  STATUSES,
+  withTwoServers,
+} from "../_test_sellers.ts";
 import { DeadlineExceededError, ResponseTooLargeError } from "../errors.ts";
 import { boundedFetch, type FetchLike } from "./bounded_fetch.ts";
 
@@ -200,3 +209,63 @@ netTest("boundedFetch() fails a dripping body at the deadline counted from the c
     }),
   );
 });
+
+netTest(
+  'boundedFetch with redirect: "manual" hands back every 3xx untouched and follows none',
+  async () => {
+    const witness = recording(() => new Response("witness reached"));
+    let status = 0;
+    let location: string | undefined;
+    const seller = recording(() =>
+      new Response("Moved", {
+        status,
+        headers: { "x-seller": "kept", ...(location === undefined ? {} : { location }) },
+      })
+    );
+    await within(
+      BOUND_MS,
+      withTwoServers(seller.serve, witness.serve, async (sellerBase, witnessBase) => {
+        const fetch = boundedFetch(LIMITS);
+        const targets = REDIRECT_TARGETS.flatMap((target) =>
+          target.locations(sellerBase, witnessBase)
+        );
+        for (status of STATUSES) {
+          for (location of targets) {
+            const label = `${status} to ${location ?? "(no Location)"}`;
+            seller.seen.length = 0;
+            const response = await fetch(`${sellerBase}/mcp`, {
+              method: "POST",
+              redirect: "manual",
+              headers: { "x-api-key": API_KEY },
+              body: "{}",
+            });
+            strictEqual(response.status, status, label);
+            strictEqual(response.headers.get("location"), location ?? null, label);
+            strictEqual(response.redirected, false, label);
+            strictEqual(response.headers.get("x-seller"), "kept", label);
+            strictEqual(await response.text(), "Moved", label);
+            strictEqual(seller.seen.length, 1, label);
+            deepStrictEqual(witness.seen, [], label);
+          }
+        }
+      }),
+    );
+  },
+);
+
+netTest(
+  "boundedFetch ends at its deadline even when the fetch it wraps ignores the signal",
+  async () => {
+    const slow = () =>
+      new Promise<Response>((resolve) =>
+        setTimeout(() => resolve(new Response("late", { status: 200 })), 2_000)
+      );
+    const started = performance.now();
+    const error = await rejection(
+      boundedFetch({ timeoutMs: 300 }, slow)("https://seller.example/"),
+    );
+    ok(error instanceof DeadlineExceededError);
+    ok(performance.now() - started < 1_000, `took ${(performance.now() - started).toFixed(0)} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2_050)); // let the late answer be cancelled
+  },
+);

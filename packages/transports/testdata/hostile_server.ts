@@ -1,4 +1,4 @@
-// The hostile seller of client_hostile_fuzz_test.ts, run in a worker so that its allocations stay
+// The hostile seller of client/contract_fuzz_test.ts, run in a worker so that its allocations stay
 // out of the client's heap: a real HTTP server on 127.0.0.1 whose every answer (status, headers,
 // body, size, timing, SSE fields) comes from the script the test sends.
 

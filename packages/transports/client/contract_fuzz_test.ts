@@ -8,11 +8,11 @@ import { ok } from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import fc from "fast-check";
-import { A2A_KINDS, isAnyTransportError, MCP_KINDS, netTest, within } from "./_test_utils.ts";
-import { A2AClient } from "./a2a/mod.ts";
-import { fetchAgentCard } from "./a2a/fetch_agent_card.ts";
-import { McpClient } from "./mcp/mod.ts";
-import type { Answer, Body } from "./testdata/hostile_server.ts";
+import { A2A_KINDS, isAnyTransportError, MCP_KINDS, netTest, within } from "../_test_utils.ts";
+import { A2AClient } from "../a2a/mod.ts";
+import { fetchAgentCard } from "../a2a/fetch_agent_card.ts";
+import { McpClient } from "../mcp/mod.ts";
+import type { Answer, Body } from "../testdata/hostile_server.ts";
 
 const BUDGET = 65_536;
 const TIMEOUT_MS = 300;
@@ -199,7 +199,7 @@ function hostileServer(): Promise<{
   setScript(answers: readonly Answer[], handshake: boolean): Promise<void>;
   close(): Promise<void>;
 }> {
-  const worker = new Worker(new URL("./testdata/hostile_server.ts", import.meta.url), {
+  const worker = new Worker(new URL("../testdata/hostile_server.ts", import.meta.url), {
     type: "module",
   });
   const replies: ((data: unknown) => void)[] = [];
