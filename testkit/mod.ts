@@ -4,4 +4,5 @@
  *
  * @module
  */
+export * from "./option_keys.ts";
 export * from "./timing.ts";

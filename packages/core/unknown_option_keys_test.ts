@@ -1,6 +1,7 @@
 // Every public options object of @adcp-wire/core refuses an own key it does not know (a misspelled
 // or misplaced option would otherwise pass silently, its limit left at the default), in the one
 // option-error style with the nearest known option, before the input is looked at.
+import { everyKey, exportedOptionTypes, outcome } from "adcp-testkit";
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import {
   type A2AExtractOptions,
@@ -48,14 +49,6 @@ class Probe {
       return [];
     },
   });
-}
-
-/**
- * An options object naming every key of `T` (the type checker refuses a missing or an extra
- * one), each `undefined`.
- */
-function everyKey<T>(keys: { readonly [K in keyof Required<T> & string]: undefined }): T {
-  return keys as T;
 }
 
 const MCP_FUNCTIONS = {
@@ -122,16 +115,6 @@ const ROWS: Readonly<Record<string, Row>> = {
   },
 };
 
-/** What `call` threw, or `undefined` when it returned. */
-function outcome(call: () => unknown): unknown {
-  try {
-    call();
-    return undefined;
-  } catch (error) {
-    return error;
-  }
-}
-
 for (const [name, row] of Object.entries(ROWS)) {
   Deno.test(`${name}: an unknown key is refused, the nearest named, before any read`, () => {
     for (const [call, message] of row.refused) {
@@ -141,34 +124,14 @@ for (const [name, row] of Object.entries(ROWS)) {
     }
   });
 
-  Deno.test(`${name}: every known key is accepted`, () => {
-    for (const call of row.everyKey) strictEqual(outcome(call), undefined);
+  Deno.test(`${name}: every known key is accepted`, async () => {
+    for (const call of row.everyKey) strictEqual(await outcome(call), undefined);
   });
 }
 
 Deno.test("the table has a row for every exported Options and Limits type", async () => {
-  const entry = new URL("./mod.ts", import.meta.url);
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--json", "--no-lock", entry.pathname],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  strictEqual(code, 0, new TextDecoder().decode(stderr));
-  const doc = JSON.parse(new TextDecoder().decode(stdout)) as {
-    nodes: Record<string, {
-      symbols: { name: string; declarations: { kind: string; declarationKind: string }[] }[];
-    }>;
-  };
   // Nothing skipped: `ResolvedA2AExtractOptions` is private (not exported by mod.ts).
-  const exported = Object.values(doc.nodes).flatMap((module) => module.symbols)
-    .filter((symbol) => /(Options|Limits)$/.test(symbol.name))
-    .filter((symbol) =>
-      symbol.declarations.some((declaration) =>
-        declaration.declarationKind === "export" &&
-        (declaration.kind === "interface" || declaration.kind === "typeAlias")
-      )
-    )
-    .map((symbol) => symbol.name);
+  const exported = await exportedOptionTypes(new URL("./mod.ts", import.meta.url));
   deepStrictEqual(exported.toSorted(), ["A2AExtractOptions", "McpExtractOptions"]);
   deepStrictEqual(exported.filter((name) => !Object.hasOwn(ROWS, name)), []);
 });

@@ -2,6 +2,7 @@
 // decideRecovery refuse an own key they do not know (a misspelled or misplaced option would
 // otherwise pass silently, its budget left at the default), in the one option-error style with
 // the nearest known option, before the operation runs.
+import { assertRefused, everyKey, exportedOptionTypes, outcome } from "adcp-testkit";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import {
   backoffBounds,
@@ -33,14 +34,6 @@ class Probe {
     this.calls++;
     return 0.5;
   };
-}
-
-/**
- * An options object naming every key of `T` (the type checker refuses a missing or an extra
- * one), each `undefined`.
- */
-function everyKey<T>(keys: { readonly [K in keyof Required<T> & string]: undefined }): T {
-  return keys as T;
 }
 
 /** A call that must be refused, and its exact message. */
@@ -176,23 +169,6 @@ const ROWS: Readonly<Record<string, Row>> = {
   },
 };
 
-/** What `call` threw or rejected with, or `undefined` when it succeeded. */
-async function outcome(call: () => unknown): Promise<unknown> {
-  try {
-    await call();
-    return undefined;
-  } catch (error) {
-    return error;
-  }
-}
-
-/** Asserts that `call` throws (or rejects with) a TypeError with exactly `message`. */
-async function assertRefused(call: () => unknown, message: string): Promise<void> {
-  const error = await outcome(call);
-  ok(error instanceof TypeError, `expected a TypeError, got ${error}`);
-  strictEqual(error.message, message);
-}
-
 for (const [name, row] of Object.entries(ROWS)) {
   Deno.test(`${name}: an unknown key is refused, the nearest named, before any call`, async () => {
     for (const [call, message] of row.refused) {
@@ -208,28 +184,8 @@ for (const [name, row] of Object.entries(ROWS)) {
 }
 
 Deno.test("the table has a row for every exported Options and Limits type", async () => {
-  const entry = new URL("./mod.ts", import.meta.url);
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--json", "--no-lock", entry.pathname],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  strictEqual(code, 0, new TextDecoder().decode(stderr));
-  const doc = JSON.parse(new TextDecoder().decode(stdout)) as {
-    nodes: Record<string, {
-      symbols: { name: string; declarations: { kind: string; declarationKind: string }[] }[];
-    }>;
-  };
   // Nothing skipped: this entry point exports no `Resolved*` options or limits.
-  const exported = Object.values(doc.nodes).flatMap((module) => module.symbols)
-    .filter((symbol) => /(Options|Limits)$/.test(symbol.name))
-    .filter((symbol) =>
-      symbol.declarations.some((declaration) =>
-        declaration.declarationKind === "export" &&
-        (declaration.kind === "interface" || declaration.kind === "typeAlias")
-      )
-    )
-    .map((symbol) => symbol.name);
+  const exported = await exportedOptionTypes(new URL("./mod.ts", import.meta.url));
   ok(exported.length >= 3, `too few found: ${exported}`);
   deepStrictEqual(exported.filter((name) => !Object.hasOwn(ROWS, name)), []);
 });

@@ -1,6 +1,7 @@
 // Every public options object of the package refuses an own key it does not know (a misspelled or
 // misplaced option would otherwise pass silently, its setting left at the default), in the one
 // option-error style with the nearest known option, before any fetch or body read.
+import { assertNotRefusedForKey, assertRefused, everyKey, exportedOptionTypes } from "adcp-testkit";
 import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
 import {
   fetchJwks,
@@ -41,14 +42,6 @@ const { privateKey } = await crypto.subtle.generateKey({ name: "Ed25519" }, fals
   "verify",
 ]) as CryptoKeyPair;
 const SIGNER = { key: privateKey, keyid: "k1", alg: "ed25519" } as const;
-
-/**
- * An options object naming every key of `T` (the type checker refuses a missing or an extra
- * one), each `undefined`.
- */
-function everyKey<T>(keys: { readonly [K in keyof Required<T> & string]: undefined }): T {
-  return keys as T;
-}
 
 /** The side effects a refused call must not have: fetches, key lookups, body reads. */
 class Probe {
@@ -331,32 +324,6 @@ const ROWS: Readonly<Record<string, Row>> = {
   },
 };
 
-/** What `call` threw or rejected with, or `undefined` when it succeeded. */
-async function outcome(call: () => unknown): Promise<unknown> {
-  try {
-    await call();
-    return undefined;
-  } catch (error) {
-    return error;
-  }
-}
-
-/** Asserts that `call` throws (or rejects with) a TypeError with exactly `message`. */
-async function assertRefused(call: () => unknown, message: string): Promise<void> {
-  const error = await outcome(call);
-  ok(error instanceof TypeError, `expected a TypeError, got ${error}`);
-  strictEqual(error.message, message);
-}
-
-/** Asserts that `call` is not refused for an unknown key (it may fail for another reason). */
-async function assertNotRefusedForKey(call: () => unknown): Promise<void> {
-  const error = await outcome(call);
-  ok(
-    !(error instanceof Error) || !error.message.includes("must be a known option"),
-    `refused a known key: ${error instanceof Error ? error.message : ""}`,
-  );
-}
-
 for (const [name, row] of Object.entries(ROWS)) {
   Deno.test(`${name}: an unknown key is refused, the nearest named, before any I/O`, async () => {
     const probe = new Probe();
@@ -370,28 +337,8 @@ for (const [name, row] of Object.entries(ROWS)) {
 }
 
 Deno.test("the table has a row for every exported Options and Limits type", async () => {
-  const entry = new URL("./mod.ts", import.meta.url);
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--json", entry.pathname],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  strictEqual(code, 0, new TextDecoder().decode(stderr));
-  const doc = JSON.parse(new TextDecoder().decode(stdout)) as {
-    nodes: Record<string, {
-      symbols: { name: string; declarations: { kind: string; declarationKind: string }[] }[];
-    }>;
-  };
   // Nothing skipped: this entry point exports no `Resolved*` options or limits.
-  const exported = Object.values(doc.nodes).flatMap((module) => module.symbols)
-    .filter((symbol) => /(Options|Limits)$/.test(symbol.name))
-    .filter((symbol) =>
-      symbol.declarations.some((declaration) =>
-        declaration.declarationKind === "export" &&
-        (declaration.kind === "interface" || declaration.kind === "typeAlias")
-      )
-    )
-    .map((symbol) => symbol.name);
+  const exported = await exportedOptionTypes(new URL("./mod.ts", import.meta.url));
   ok(exported.length >= 12, `too few found: ${exported}`);
   deepStrictEqual(exported.filter((name) => !Object.hasOwn(ROWS, name)), []);
 });

@@ -2,6 +2,7 @@
 // does not know (a misspelled or misplaced option would otherwise pass silently, its limit left at
 // the default), in the one option-error style with the nearest known option, before the data is
 // looked at.
+import { everyKey, exportedOptionTypes, outcome } from "adcp-testkit";
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import {
   type JsonLimits,
@@ -46,14 +47,6 @@ class Probe {
       return [];
     },
   });
-}
-
-/**
- * An options object naming every key of `T` (the type checker refuses a missing or an extra
- * one), each `undefined`.
- */
-function everyKey<T>(keys: { readonly [K in keyof Required<T> & string]: undefined }): T {
-  return keys as T;
 }
 
 /** Every validation function, by name, under the options of `validateTaskResponse`. */
@@ -175,16 +168,6 @@ const ROWS: Readonly<Record<string, Row>> = {
   },
 };
 
-/** What `call` rejected with, or `undefined` when it fulfilled. */
-async function outcome(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call();
-    return undefined;
-  } catch (error) {
-    return error;
-  }
-}
-
 for (const [name, row] of Object.entries(ROWS)) {
   Deno.test(`${name}: an unknown key is refused, the nearest named, before any read`, async () => {
     for (const [call, message] of row.refused) {
@@ -200,28 +183,8 @@ for (const [name, row] of Object.entries(ROWS)) {
 }
 
 Deno.test("the table has a row for every exported Options and Limits type", async () => {
-  const entry = new URL("./mod.ts", import.meta.url);
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--json", "--no-lock", entry.pathname],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  strictEqual(code, 0, new TextDecoder().decode(stderr));
-  const doc = JSON.parse(new TextDecoder().decode(stdout)) as {
-    nodes: Record<string, {
-      symbols: { name: string; declarations: { kind: string; declarationKind: string }[] }[];
-    }>;
-  };
   // Nothing skipped: `ResolvedOptions` of _run.ts is private (not exported by mod.ts).
-  const exported = Object.values(doc.nodes).flatMap((module) => module.symbols)
-    .filter((symbol) => /(Options|Limits)$/.test(symbol.name))
-    .filter((symbol) =>
-      symbol.declarations.some((declaration) =>
-        declaration.declarationKind === "export" &&
-        (declaration.kind === "interface" || declaration.kind === "typeAlias")
-      )
-    )
-    .map((symbol) => symbol.name);
+  const exported = await exportedOptionTypes(new URL("./mod.ts", import.meta.url));
   ok(exported.length >= 4, `too few found: ${exported}`);
   deepStrictEqual(exported.filter((name) => !Object.hasOwn(ROWS, name)), []);
 });
